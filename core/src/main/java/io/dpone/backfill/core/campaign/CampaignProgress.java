@@ -1,0 +1,102 @@
+package io.dpone.backfill.core.campaign;
+
+import java.util.Objects;
+
+/** Aggregate chunk counters, rate and ETA: bounded, never a per-chunk list. */
+public class CampaignProgress {
+    private long totalChunks;
+    private long pendingChunks;
+    private long runningChunks;
+    private long committedChunks;
+    private long failedChunks;
+    private long rowsExtracted;
+    private long rowsLoaded;
+    private double rowsPerSecond;
+    private Long etaSeconds;
+
+    public long getTotalChunks() {
+        return totalChunks;
+    }
+
+    public void setTotalChunks(long totalChunks) {
+        this.totalChunks = totalChunks;
+    }
+
+    public long getPendingChunks() {
+        return pendingChunks;
+    }
+
+    public void setPendingChunks(long pendingChunks) {
+        this.pendingChunks = pendingChunks;
+    }
+
+    public long getRunningChunks() {
+        return runningChunks;
+    }
+
+    public void setRunningChunks(long runningChunks) {
+        this.runningChunks = runningChunks;
+    }
+
+    public long getCommittedChunks() {
+        return committedChunks;
+    }
+
+    public void setCommittedChunks(long committedChunks) {
+        this.committedChunks = committedChunks;
+    }
+
+    public long getFailedChunks() {
+        return failedChunks;
+    }
+
+    public void setFailedChunks(long failedChunks) {
+        this.failedChunks = failedChunks;
+    }
+
+    public long getRowsExtracted() {
+        return rowsExtracted;
+    }
+
+    public void setRowsExtracted(long rowsExtracted) {
+        this.rowsExtracted = rowsExtracted;
+    }
+
+    public long getRowsLoaded() {
+        return rowsLoaded;
+    }
+
+    public void setRowsLoaded(long rowsLoaded) {
+        this.rowsLoaded = rowsLoaded;
+    }
+
+    public double getRowsPerSecond() {
+        return rowsPerSecond;
+    }
+
+    public void setRowsPerSecond(double rowsPerSecond) {
+        this.rowsPerSecond = rowsPerSecond;
+    }
+
+    public Long getEtaSeconds() {
+        return etaSeconds;
+    }
+
+    public void setEtaSeconds(Long etaSeconds) {
+        this.etaSeconds = etaSeconds;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CampaignProgress p && totalChunks == p.totalChunks && pendingChunks == p.pendingChunks
+                && runningChunks == p.runningChunks && committedChunks == p.committedChunks
+                && failedChunks == p.failedChunks && rowsExtracted == p.rowsExtracted && rowsLoaded == p.rowsLoaded
+                && Double.compare(rowsPerSecond, p.rowsPerSecond) == 0 && Objects.equals(etaSeconds, p.etaSeconds);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(totalChunks, pendingChunks, runningChunks, committedChunks, failedChunks, rowsExtracted,
+                rowsLoaded, rowsPerSecond, etaSeconds);
+    }
+}

@@ -1,0 +1,58 @@
+package io.dpone.backfill.core.campaign;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+import java.util.Objects;
+
+/** How the loaded rows become visible in the live target. */
+public class PublicationSpec {
+    @JsonPropertyDescription("direct (default) or shadow_swap.")
+    private PublicationMode mode;
+    @JsonPropertyDescription("Keep the old live table as a backup after the swap (default true; deletion is not automatic).")
+    private Boolean retainBackup;
+    @JsonPropertyDescription("stable (default) or campaign: shadow/backup names carry a digest of backfillId.")
+    private ArtifactScope artifactScope;
+
+    public PublicationMode getMode() {
+        return mode;
+    }
+
+    public void setMode(PublicationMode mode) {
+        this.mode = mode;
+    }
+
+    public Boolean getRetainBackup() {
+        return retainBackup;
+    }
+
+    public void setRetainBackup(Boolean retainBackup) {
+        this.retainBackup = retainBackup;
+    }
+
+    public ArtifactScope getArtifactScope() {
+        return artifactScope;
+    }
+
+    public void setArtifactScope(ArtifactScope artifactScope) {
+        this.artifactScope = artifactScope;
+    }
+
+    PublicationSpec copy() {
+        PublicationSpec c = new PublicationSpec();
+        c.mode = mode;
+        c.retainBackup = retainBackup;
+        c.artifactScope = artifactScope;
+        return c;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PublicationSpec p && mode == p.mode && Objects.equals(retainBackup, p.retainBackup)
+                && artifactScope == p.artifactScope;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(mode, retainBackup, artifactScope);
+    }
+}

@@ -1,0 +1,122 @@
+package io.dpone.backfill.core.campaign;
+
+import java.util.Objects;
+
+/** Publication evidence, shaped like the reference design's result JSON. */
+public class PublicationStatus {
+    private String mode;
+    private String phase;
+    private String validation;
+    private String shadowTable;
+    private String backupTable;
+    private Long expectedRows;
+    private Long actualRows;
+    private Long duplicateKeys;
+    private Long nullKeys;
+    private String receiptId;
+    private Boolean backupRetained;
+
+    public String getMode() {
+        return mode;
+    }
+
+    public void setMode(String mode) {
+        this.mode = mode;
+    }
+
+    public String getPhase() {
+        return phase;
+    }
+
+    public void setPhase(String phase) {
+        this.phase = phase;
+    }
+
+    public String getValidation() {
+        return validation;
+    }
+
+    public void setValidation(String validation) {
+        this.validation = validation;
+    }
+
+    public String getShadowTable() {
+        return shadowTable;
+    }
+
+    public void setShadowTable(String shadowTable) {
+        this.shadowTable = shadowTable;
+    }
+
+    public String getBackupTable() {
+        return backupTable;
+    }
+
+    public void setBackupTable(String backupTable) {
+        this.backupTable = backupTable;
+    }
+
+    public Long getExpectedRows() {
+        return expectedRows;
+    }
+
+    public void setExpectedRows(Long expectedRows) {
+        this.expectedRows = expectedRows;
+    }
+
+    public Long getActualRows() {
+        return actualRows;
+    }
+
+    public void setActualRows(Long actualRows) {
+        this.actualRows = actualRows;
+    }
+
+    public Long getDuplicateKeys() {
+        return duplicateKeys;
+    }
+
+    public void setDuplicateKeys(Long duplicateKeys) {
+        this.duplicateKeys = duplicateKeys;
+    }
+
+    public Long getNullKeys() {
+        return nullKeys;
+    }
+
+    public void setNullKeys(Long nullKeys) {
+        this.nullKeys = nullKeys;
+    }
+
+    public String getReceiptId() {
+        return receiptId;
+    }
+
+    public void setReceiptId(String receiptId) {
+        this.receiptId = receiptId;
+    }
+
+    public Boolean getBackupRetained() {
+        return backupRetained;
+    }
+
+    public void setBackupRetained(Boolean backupRetained) {
+        this.backupRetained = backupRetained;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PublicationStatus p && Objects.equals(mode, p.mode) && Objects.equals(phase, p.phase)
+                && Objects.equals(validation, p.validation) && Objects.equals(shadowTable, p.shadowTable)
+                && Objects.equals(backupTable, p.backupTable) && Objects.equals(expectedRows, p.expectedRows)
+                && Objects.equals(actualRows, p.actualRows) && Objects.equals(duplicateKeys, p.duplicateKeys)
+                && Objects.equals(nullKeys, p.nullKeys) && Objects.equals(receiptId, p.receiptId)
+                && Objects.equals(backupRetained, p.backupRetained);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(mode, phase, validation, shadowTable, backupTable, expectedRows, actualRows, duplicateKeys,
+                nullKeys, receiptId, backupRetained);
+    }
+}

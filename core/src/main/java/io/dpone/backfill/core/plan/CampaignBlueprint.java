@@ -1,0 +1,15 @@
+package io.dpone.backfill.core.plan;
+
+import io.dpone.backfill.core.campaign.CampaignDefinition;
+import io.dpone.backfill.core.digest.CampaignIdentity;
+import io.dpone.backfill.core.naming.ArtifactNames;
+
+/** Everything derived from a validated campaign without I/O: plan, identity and artifact names. */
+public record CampaignBlueprint(CampaignDefinition definition, ChunkPlan plan, CampaignIdentity identity,
+                                ArtifactNames artifacts) {
+    public static CampaignBlueprint of(CampaignDefinition definition) {
+        ChunkPlan plan = ChunkPlanner.plan(definition.spec().getChunk());
+        return new CampaignBlueprint(definition, plan, CampaignIdentity.of(definition.spec(), plan),
+                ArtifactNames.derive(definition.spec()));
+    }
+}

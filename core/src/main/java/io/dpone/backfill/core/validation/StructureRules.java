@@ -1,0 +1,171 @@
+package io.dpone.backfill.core.validation;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.ChunkKind;
+import io.dpone.backfill.core.campaign.ChunkSpec;
+import io.dpone.backfill.core.campaign.LaneSpec;
+import io.dpone.backfill.core.campaign.ResourceAmounts;
+import io.dpone.backfill.core.campaign.SourceSpec;
+import io.dpone.backfill.core.campaign.StateSpec;
+import io.dpone.backfill.core.campaign.TargetSpec;
+
+import java.math.BigInteger;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Presence, bounds and identifier rules of each spec field, before defaults are applied. */
+final class StructureRules {
+    private static final Pattern BACKFILL_ID = Pattern.compile(BackfillCampaignSpec.BACKFILL_ID_PATTERN);
+    private static final Pattern QUANTITY = Pattern.compile(ResourceAmounts.QUANTITY_PATTERN);
+
+    private StructureRules() {
+    }
+
+    static void check(BackfillCampaignSpec spec, Errors errors) {
+        String id = spec.getBackfillId();
+        if (errors.require(id, "spec.backfillId") && !BACKFILL_ID.matcher(id).matches()) {
+            errors.add("spec.backfillId", "pattern", "must be 1-63 characters of letters, digits, '_', '.', '-', "
+                    + "starting with a letter or digit, got '" + KubernetesNames.printable(id) + "'");
+        }
+        source(spec.getSource(), errors);
+        TargetSpec target = spec.getTarget();
+        IdentifierLimit targetLimit = target != null && target.getType() != null
+                ? IdentifierLimit.of(target.getType()) : IdentifierLimit.POSTGRES;
+        target(target, targetLimit, errors);
+        uniqueKey(spec.getUniqueKey(), targetLimit, errors);
+        chunk(spec.getChunk(), targetLimit, errors);
+        errors.range(spec.getParallelWorkers(), 1, BackfillCampaignSpec.MAX_PARALLEL_WORKERS, "spec.parallelWorkers");
+        errors.range(spec.getMaxChunkAttempts(), 1, BackfillCampaignSpec.MAX_CHUNK_ATTEMPTS, "spec.maxChunkAttempts");
+        state(spec.getState(), targetLimit, errors);
+        lane(spec.getLane(), errors);
+    }
+
+    private static void source(SourceSpec source, Errors errors) {
+        if (!errors.require(source, "spec.source")) {
+            return;
+        }
+        if (errors.require(source.getConnectionSecretRef(), "spec.source.connectionSecretRef")) {
+            KubernetesNames.secretName(source.getConnectionSecretRef().getName(), "spec.source.connectionSecretRef.name", errors);
+        }
+        if (source.getSchema() != null) {
+            errors.identifier(source.getSchema(), "spec.source.schema", IdentifierLimit.POSTGRES);
+        }
+        if (errors.require(source.getTable(), "spec.source.table")) {
+            errors.identifier(source.getTable(), "spec.source.table", IdentifierLimit.POSTGRES);
+        }
+    }
+
+    private static void target(TargetSpec target, IdentifierLimit limit, Errors errors) {
+        if (!errors.require(target, "spec.target")) {
+            return;
+        }
+        errors.require(target.getType(), "spec.target.type");
+        if (errors.require(target.getConnectionSecretRef(), "spec.target.connectionSecretRef")) {
+            KubernetesNames.secretName(target.getConnectionSecretRef().getName(), "spec.target.connectionSecretRef.name", errors);
+        }
+        if (target.getSchema() != null) {
+            errors.identifier(target.getSchema(), "spec.target.schema", limit);
+        }
+        if (errors.require(target.getTable(), "spec.target.table")) {
+            errors.identifier(target.getTable(), "spec.target.table", limit);
+        }
+    }
+
+    private static void uniqueKey(List<String> columns, IdentifierLimit targetLimit, Errors errors) {
+        if (columns == null || columns.isEmpty()) {
+            errors.add("spec.uniqueKey", "required", "needs at least one column: publication validates it for nulls and duplicates");
+            return;
+        }
+        if (columns.size() > BackfillCampaignSpec.MAX_UNIQUE_KEY_COLUMNS) {
+            errors.add("spec.uniqueKey", "max-items", "allows at most " + BackfillCampaignSpec.MAX_UNIQUE_KEY_COLUMNS + " columns");
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < columns.size(); i++) {
+            String column = columns.get(i);
+            String path = "spec.uniqueKey[" + i + "]";
+            // Key columns exist in source and target alike, so both engines' limits apply.
+            errors.identifier(column, path, IdentifierLimit.POSTGRES, targetLimit);
+            if (column != null && !seen.add(column)) {
+                errors.add(path, "unique-items", "column '" + KubernetesNames.printable(column) + "' is listed twice");
+            }
+        }
+    }
+
+    private static void chunk(ChunkSpec chunk, IdentifierLimit targetLimit, Errors errors) {
+        if (!errors.require(chunk, "spec.chunk")) {
+            return;
+        }
+        if (errors.require(chunk.getColumn(), "spec.chunk.column")) {
+            errors.identifier(chunk.getColumn(), "spec.chunk.column", IdentifierLimit.POSTGRES, targetLimit);
+        }
+        errors.require(chunk.getKind(), "spec.chunk.kind");
+        errors.range(chunk.getBuckets(), 1, ChunkSpec.MAX_BUCKETS, "spec.chunk.buckets");
+        if (chunk.getKind() == ChunkKind.UUID) {
+            if (chunk.getLowerBound() != null) {
+                errors.add("spec.chunk.lowerBound", "kind", "applies only to kind integer; uuid chunks cover the whole UUID space");
+            }
+            if (chunk.getUpperBound() != null) {
+                errors.add("spec.chunk.upperBound", "kind", "applies only to kind integer; uuid chunks cover the whole UUID space");
+            }
+        } else if (chunk.getKind() == ChunkKind.INTEGER) {
+            integerBounds(chunk, errors);
+        }
+    }
+
+    private static void integerBounds(ChunkSpec chunk, Errors errors) {
+        boolean lower = errors.require(chunk.getLowerBound(), "spec.chunk.lowerBound");
+        boolean upper = errors.require(chunk.getUpperBound(), "spec.chunk.upperBound");
+        if (!lower || !upper) {
+            return;
+        }
+        if (chunk.getLowerBound() > chunk.getUpperBound()) {
+            errors.add("spec.chunk.upperBound", "bounds", "must be at least lowerBound (" + chunk.getLowerBound() + ")");
+            return;
+        }
+        BigInteger span = BigInteger.valueOf(chunk.getUpperBound()).subtract(BigInteger.valueOf(chunk.getLowerBound())).add(BigInteger.ONE);
+        int buckets = chunk.getBuckets() == null ? ChunkSpec.DEFAULT_BUCKETS : chunk.getBuckets();
+        if (span.compareTo(BigInteger.valueOf(buckets)) < 0) {
+            errors.add("spec.chunk.buckets", "bounds", "must not exceed the " + span + " keys between lowerBound and upperBound");
+        }
+    }
+
+    private static void state(StateSpec state, IdentifierLimit targetLimit, Errors errors) {
+        if (state != null && state.getSchema() != null) {
+            errors.identifier(state.getSchema(), "spec.state.schema", targetLimit);
+        }
+    }
+
+    private static void lane(LaneSpec lane, Errors errors) {
+        if (lane == null) {
+            return;
+        }
+        if (lane.getImage() != null && (lane.getImage().isBlank() || lane.getImage().chars().anyMatch(c -> c <= ' '))) {
+            errors.add("spec.lane.image", "image", "must be an image reference without whitespace");
+        }
+        errors.range(lane.getMaxPodFailures(), 0, LaneSpec.MAX_POD_FAILURES, "spec.lane.maxPodFailures");
+        if (lane.getNodeSelector() != null) {
+            lane.getNodeSelector().forEach((k, v) -> {
+                KubernetesNames.labelKey(k, "spec.lane.nodeSelector." + k, errors);
+                KubernetesNames.labelValue(v, "spec.lane.nodeSelector." + k, errors);
+            });
+        }
+        if (lane.getResources() != null) {
+            quantities(lane.getResources().getRequests(), "spec.lane.resources.requests", errors);
+            quantities(lane.getResources().getLimits(), "spec.lane.resources.limits", errors);
+        }
+    }
+
+    private static void quantities(ResourceAmounts amounts, String path, Errors errors) {
+        if (amounts == null) {
+            return;
+        }
+        if (amounts.getCpu() != null && !QUANTITY.matcher(amounts.getCpu()).matches()) {
+            errors.add(path + ".cpu", "quantity", "must be a Kubernetes quantity such as 500m or 2");
+        }
+        if (amounts.getMemory() != null && !QUANTITY.matcher(amounts.getMemory()).matches()) {
+            errors.add(path + ".memory", "quantity", "must be a Kubernetes quantity such as 512Mi or 2Gi");
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.dpone.backfill.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the packaged {@code backfill} jar as a separate process, the way a user or a pod runs it. */
+final class BackfillProcess {
+    static final Path REPO = Path.of("..").toAbsolutePath().normalize();
+    static final Path JAR = REPO.resolve("lane-worker/target/backfill.jar");
+
+    record Result(int exitCode, String stdout, String stderr) {
+    }
+
+    private BackfillProcess() {
+    }
+
+    static Result run(Path workDir, String... args) throws IOException, InterruptedException {
+        if (!Files.isRegularFile(JAR)) {
+            throw new IllegalStateException("missing " + JAR + ": the reactor packages lane-worker before e2e");
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile("backfill-out", ".txt");
+        Path err = Files.createTempFile("backfill-err", ".txt");
+        try {
+            Process p = new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!p.waitFor(2, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("backfill " + String.join(" ", args) + " did not finish");
+            }
+            return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.dpone.backfill.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code backfill} executable. Exit codes: 0 success, 1 runtime failure, 2 invalid input. */
+@Command(name = "backfill", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Resumable, shadow-published initial loads from PostgreSQL into SQL Server or PostgreSQL.",
+        subcommands = {PlanCommand.class})
+public final class BackfillCli implements Runnable {
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_FAILURE = 1;
+    public static final int EXIT_INVALID = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+    }
+
+    public static CommandLine commandLine() {
+        return new CommandLine(new BackfillCli())
+                .setExitCodeExceptionMapper(ExitCodes::forException)
+                .setExecutionExceptionHandler(new FailureReporter());
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}

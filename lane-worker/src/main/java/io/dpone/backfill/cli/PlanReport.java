@@ -1,0 +1,91 @@
+package io.dpone.backfill.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.postgres.PostgresChunkPredicate;
+
+/** Renders a plan: one summary line, or a bounded JSON document (per-chunk detail only on request). */
+final class PlanReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private PlanReport() {
+    }
+
+    static String summaryLine(CampaignBlueprint b) {
+        BackfillCampaignSpec s = b.definition().spec();
+        return String.format("plan %s: %d %s chunks on %s, %d workers, %s into %s %s.%s; run key %s; shadow %s, backup %s",
+                b.definition().name(), b.plan().size(), b.plan().kind().wireName(), b.plan().column(),
+                s.getParallelWorkers(), s.getPublication().getMode().wireName(), s.getTarget().getType().wireName(),
+                s.getTarget().getSchema(), s.getTarget().getTable(), b.identity().runKey(),
+                b.artifacts().schema() + "." + b.artifacts().shadowTable(),
+                b.artifacts().schema() + "." + b.artifacts().backupTable());
+    }
+
+    static String json(CampaignBlueprint b, boolean withChunks) {
+        BackfillCampaignSpec s = b.definition().spec();
+        ObjectNode root = JSON.createObjectNode();
+        root.put("campaign", b.definition().name());
+        if (b.definition().namespace() != null) {
+            root.put("namespace", b.definition().namespace());
+        }
+        root.put("backfillId", s.getBackfillId());
+        root.put("runKey", b.identity().runKey());
+        root.put("planDigest", b.identity().planDigest());
+        root.put("configDigest", b.identity().configDigest());
+        ObjectNode source = root.putObject("source");
+        source.put("type", "postgres");
+        source.put("schema", s.getSource().getSchema());
+        source.put("table", s.getSource().getTable());
+        source.put("connectionSecret", s.getSource().getConnectionSecretRef().getName());
+        ObjectNode target = root.putObject("target");
+        target.put("type", s.getTarget().getType().wireName());
+        target.put("schema", s.getTarget().getSchema());
+        target.put("table", s.getTarget().getTable());
+        target.put("connectionSecret", s.getTarget().getConnectionSecretRef().getName());
+        ArrayNode key = root.putArray("uniqueKey");
+        s.getUniqueKey().forEach(key::add);
+        ChunkPlan plan = b.plan();
+        ObjectNode chunks = root.putObject("chunks");
+        chunks.put("count", plan.size());
+        chunks.put("kind", plan.kind().wireName());
+        chunks.put("column", plan.column());
+        if (plan.lowerBound() != null) {
+            chunks.put("lowerBound", plan.lowerBound());
+            chunks.put("upperBound", plan.upperBound());
+        }
+        root.put("parallelWorkers", s.getParallelWorkers());
+        root.put("innerMode", s.getInnerMode().wireName());
+        root.put("retryPolicy", s.getRetryPolicy() == io.dpone.backfill.core.campaign.RetryPolicy.NONE ? "none" : "non_committed");
+        root.put("maxChunkAttempts", s.getMaxChunkAttempts());
+        root.putObject("state").put("backend", "audit_schema").put("schema", s.getState().getSchema())
+                .put("requireDistributedLock", s.getState().getRequireDistributedLock());
+        ObjectNode publication = root.putObject("publication");
+        publication.put("mode", s.getPublication().getMode().wireName());
+        publication.put("artifactScope", s.getPublication().getArtifactScope().name().toLowerCase());
+        publication.put("retainBackup", s.getPublication().getRetainBackup());
+        publication.put("shadow", b.artifacts().schema() + "." + b.artifacts().shadowTable());
+        publication.put("backup", b.artifacts().schema() + "." + b.artifacts().backupTable());
+        if (withChunks) {
+            ArrayNode list = root.putArray("chunkList");
+            for (ChunkRange c : plan.chunks()) {
+                ObjectNode n = list.addObject();
+                n.put("id", c.id());
+                n.put("lower", plan.boundText(c.lowerInclusive()));
+                n.put("upper", plan.boundText(c.upperExclusive()));
+                n.put("predicate", PostgresChunkPredicate.render(plan, c));
+            }
+        }
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
