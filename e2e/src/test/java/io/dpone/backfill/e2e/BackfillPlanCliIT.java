@@ -22,6 +22,9 @@ class BackfillPlanCliIT {
     @TempDir
     Path work;
 
+    @TempDir
+    Path inputs;
+
     private static Path example(String name) {
         return BackfillProcess.REPO.resolve("examples").resolve(name);
     }
@@ -82,7 +85,7 @@ class BackfillPlanCliIT {
     void rejectsInvalidInputWithExitTwoNamingTheFieldAndCreatesNothing(String label, String from, String to, String path) throws Exception {
         String yaml = Files.readString(example("pg-to-mssql-orders.yaml"));
         String edited = replaceOnce(yaml, unescape(from), to == null ? "" : unescape(to));
-        Path campaign = Files.writeString(Files.createTempDirectory("campaign").resolve("campaign.yaml"), edited);
+        Path campaign = Files.writeString(inputs.resolve("campaign.yaml"), edited);
 
         BackfillProcess.Result r = BackfillProcess.run(work, "plan", campaign.toString());
 
@@ -98,7 +101,7 @@ class BackfillPlanCliIT {
     void sourceTableAsTargetExitsTwo() throws Exception {
         String yaml = Files.readString(example("pg-to-pg-events.yaml"));
         String edited = replaceOnce(replaceOnce(yaml, "name: warehouse-postgres", "name: app-postgres"), "schema: analytics", "schema: public");
-        Path campaign = Files.writeString(work.resolve("same.yaml"), edited);
+        Path campaign = Files.writeString(inputs.resolve("same.yaml"), edited);
         BackfillProcess.Result r = BackfillProcess.run(work, "plan", campaign.toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.stderr()).contains("spec.target.table:", "source-is-target");
