@@ -1,0 +1,81 @@
+package io.dpone.backfill.core.ledger;
+
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The ledger port: campaign, chunks and receipts in {@code spec.state.schema} of the target database. Every write
+ * that depends on ownership is conditional on owner and epoch; a false return is a lost race, never ignored.
+ * Lease expiry always uses the database's clock.
+ */
+public interface LedgerStore {
+    /** Creates the ledger schema and tables if missing; idempotent; checks the schema version. */
+    void ensureSchema();
+
+    Optional<CampaignRecord> findByBackfillId(String backfillId);
+
+    Optional<CampaignRecord> findByRunKey(String runKey);
+
+    /**
+     * Inserts the campaign and all its chunks (pending) in one transaction, or returns the existing campaign when
+     * it has the same run key. Throws {@link LedgerConflictException} when the backfill id exists with other
+     * digests.
+     */
+    CampaignRecord createCampaign(CampaignBlueprint blueprint, String normalisedSpecJson);
+
+    /** Takes the campaign lease if it is free, expired, or already ours (then renews it); epoch + 1 on takeover. */
+    Optional<CampaignLease> acquireLease(String runKey, String owner, Duration ttl);
+
+    boolean renewLease(CampaignLease lease, Duration ttl);
+
+    void releaseLease(CampaignLease lease);
+
+    /** Moves the phase from {@code from} to {@code to} with its evidence, fenced by the lease. */
+    boolean transition(CampaignLease lease, CampaignPhase from, CampaignPhase to, String detailJson);
+
+    /** Stores the XMin anchor once; a second call with another value is refused (returns false). */
+    boolean recordAnchor(CampaignLease lease, String anchorXmin);
+
+    /** Stores the source and target shape digests taken at preparation; lanes compare against them. */
+    boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest);
+
+    /** Asks lanes to stop claiming (suspend, known failure) or lets them claim again. */
+    boolean setStopRequested(CampaignLease lease, boolean stop);
+
+    ChunkCounts counts(String runKey, int maxAttempts);
+
+    /** A few chunks a lane may claim: pending, running with an expired lease, or failed with attempts left. */
+    List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit);
+
+    /** Optimistic claim: epoch + 1 and a fresh lease, only if the chunk still has the epoch and state read. */
+    Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, Duration ttl);
+
+    boolean renewChunk(ChunkClaim claim, Duration ttl);
+
+    /** Records a failed attempt (fenced); the chunk is retried later if the policy allows. */
+    boolean failChunk(ChunkClaim claim, String error);
+
+    /** True when the chunk receipt exists: the chunk's rows are committed whatever the chunk row says. */
+    boolean hasChunkReceipt(String runKey, int chunkId);
+
+    /** Marks a chunk committed from its existing receipt (fenced); used when a replay finds the receipt. */
+    boolean commitFromReceipt(ChunkClaim claim);
+
+    /** Resets every failed chunk to pending with zero attempts (operator-authorised resume). */
+    int requeueFailed(CampaignLease lease);
+
+    List<ChunkRecord> chunks(String runKey, int offset, int limit);
+
+    Optional<PublicationReceipt> publicationReceipt(String runKey);
+
+    Optional<HandoffReceipt> handoffReceipt(String runKey);
+
+    /** Writes the handoff receipt, fenced by the lease; requires the publication receipt (shadow_swap). */
+    boolean recordHandoff(CampaignLease lease, HandoffReceipt receipt);
+
+    Optional<RollbackReceipt> rollbackReceipt(String runKey);
+}

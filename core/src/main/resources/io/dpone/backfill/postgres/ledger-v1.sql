@@ -1,0 +1,94 @@
+-- dpone backfill ledger, PostgreSQL, schema version 1.
+-- ${schema} is replaced by the quoted spec.state.schema. Every statement is idempotent.
+-- The ledger lives in the target database so that chunk receipts commit in the same
+-- transaction as the rows they describe.
+
+CREATE SCHEMA IF NOT EXISTS ${schema};
+
+CREATE TABLE IF NOT EXISTS ${schema}.ledger_version (
+    version     integer     NOT NULL PRIMARY KEY,
+    applied_at  timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS ${schema}.campaign (
+    run_key             text        NOT NULL PRIMARY KEY,
+    backfill_id         text        NOT NULL UNIQUE,
+    plan_digest         text        NOT NULL,
+    config_digest       text        NOT NULL,
+    spec_json           text        NOT NULL,
+    chunk_total         integer     NOT NULL,
+    phase               text        NOT NULL,
+    detail              text        NOT NULL DEFAULT '{}',
+    anchor_xmin         text,
+    source_shape_digest text,
+    target_shape_digest text,
+    stop_requested      boolean     NOT NULL DEFAULT false,
+    lease_owner         text,
+    lease_epoch         bigint      NOT NULL DEFAULT 0,
+    lease_expires       timestamptz,
+    created_at          timestamptz NOT NULL DEFAULT now(),
+    updated_at          timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS ${schema}.chunk (
+    run_key         text        NOT NULL REFERENCES ${schema}.campaign (run_key),
+    chunk_id        integer     NOT NULL,
+    lower_bound     text,
+    upper_bound     text,
+    state           text        NOT NULL DEFAULT 'pending'
+                    CHECK (state IN ('pending', 'running', 'committed', 'failed')),
+    attempts        integer     NOT NULL DEFAULT 0,
+    owner           text,
+    epoch           bigint      NOT NULL DEFAULT 0,
+    lease_expires   timestamptz,
+    rows_extracted  bigint      NOT NULL DEFAULT 0,
+    rows_loaded     bigint      NOT NULL DEFAULT 0,
+    started_at      timestamptz,
+    finished_at     timestamptz,
+    last_error      text,
+    PRIMARY KEY (run_key, chunk_id)
+);
+
+CREATE INDEX IF NOT EXISTS chunk_claimable ON ${schema}.chunk (run_key, state, chunk_id);
+
+-- Inserted first in the chunk's commit transaction: a competing writer of the same chunk blocks
+-- on (or fails against) this key, so a chunk's rows can be appended at most once.
+CREATE TABLE IF NOT EXISTS ${schema}.chunk_receipt (
+    run_key       text        NOT NULL,
+    chunk_id      integer     NOT NULL,
+    epoch         bigint      NOT NULL,
+    owner         text        NOT NULL,
+    rows_loaded   bigint      NOT NULL DEFAULT 0,
+    committed_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (run_key, chunk_id)
+);
+
+CREATE TABLE IF NOT EXISTS ${schema}.publication_receipt (
+    run_key       text        NOT NULL PRIMARY KEY REFERENCES ${schema}.campaign (run_key),
+    receipt_id    text        NOT NULL UNIQUE,
+    target_schema text        NOT NULL,
+    live_table    text        NOT NULL,
+    backup_table  text        NOT NULL,
+    shadow_table  text        NOT NULL,
+    rows_published bigint     NOT NULL,
+    lease_epoch   bigint      NOT NULL,
+    published_at  timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS ${schema}.rollback_receipt (
+    run_key        text        NOT NULL PRIMARY KEY REFERENCES ${schema}.campaign (run_key),
+    receipt_id     text        NOT NULL UNIQUE,
+    reason         text        NOT NULL,
+    lease_epoch    bigint      NOT NULL,
+    rolled_back_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS ${schema}.handoff_receipt (
+    run_key       text        NOT NULL PRIMARY KEY REFERENCES ${schema}.campaign (run_key),
+    receipt_id    text        NOT NULL UNIQUE,
+    anchor_xmin   text        NOT NULL,
+    lease_epoch   bigint      NOT NULL,
+    committed_at  timestamptz NOT NULL DEFAULT now()
+);
+
+INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;
