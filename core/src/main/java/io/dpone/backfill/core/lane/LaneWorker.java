@@ -1,0 +1,122 @@
+package io.dpone.backfill.core.lane;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.campaign.RetryPolicy;
+import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.ChunkClaim;
+import io.dpone.backfill.core.ledger.ChunkCounts;
+import io.dpone.backfill.core.ledger.ChunkRecord;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.plan.ChunkPlan;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * One lane: pulls chunks from the ledger's single queue and commits them one at a time, never waiting for other
+ * lanes. Claims are optimistic (epoch compare-and-set), leases are renewed while a chunk copies, and a chunk whose
+ * receipt already exists is repaired from it instead of being copied again.
+ */
+public final class LaneWorker {
+    private static final int CLAIM_BATCH = 8;
+    private static final Duration IDLE_POLL = Duration.ofMillis(500);
+
+    private final String runKey;
+    private final String owner;
+    private final int laneIndex;
+    private final LedgerStore ledger;
+    private final ChunkCommitter committer;
+    private final ChunkPlan plan;
+    private final BackfillCampaignSpec spec;
+    private final EngineTimings timings;
+    private final ShapeProbe shapes;
+    private final FaultPoints faults;
+    private final Consumer<String> log;
+
+    public LaneWorker(String runKey, String owner, int laneIndex, LedgerStore ledger, ChunkCommitter committer,
+                      ChunkPlan plan, BackfillCampaignSpec spec, EngineTimings timings, ShapeProbe shapes,
+                      FaultPoints faults, Consumer<String> log) {
+        this.runKey = runKey;
+        this.owner = owner;
+        this.laneIndex = laneIndex;
+        this.ledger = ledger;
+        this.committer = committer;
+        this.plan = plan;
+        this.spec = spec;
+        this.timings = timings;
+        this.shapes = shapes;
+        this.faults = faults;
+        this.log = log;
+    }
+
+    public LaneExit run() throws InterruptedException {
+        boolean retryFailed = spec.getRetryPolicy() == RetryPolicy.NON_COMMITTED;
+        int maxAttempts = spec.getMaxChunkAttempts();
+        while (true) {
+            CampaignRecord campaign = ledger.findByRunKey(runKey)
+                    .orElseThrow(() -> new IllegalStateException("campaign " + runKey + " is not in the ledger"));
+            if (campaign.stopRequested() || campaign.phase() != CampaignPhase.Loading) {
+                log.accept("stop requested (phase " + campaign.phase() + "): no new claims");
+                return LaneExit.STOP_REQUESTED;
+            }
+            // Checked before every chunk: a changed table must block the campaign before more rows are loaded.
+            if (!shapes.sourceDigest().equals(campaign.sourceShapeDigest())
+                    || !shapes.loadTableDigest().equals(campaign.targetShapeDigest())) {
+                log.accept("source or load table changed shape since preparation; stopping");
+                return LaneExit.DRIFT;
+            }
+            List<ChunkRecord> candidates = ledger.claimable(runKey, maxAttempts, retryFailed, CLAIM_BATCH);
+            if (candidates.isEmpty()) {
+                ChunkCounts counts = ledger.counts(runKey, maxAttempts);
+                int retriable = retryFailed ? counts.failed() - counts.failedExhausted() : 0;
+                if (counts.pending() + counts.running() + retriable == 0) {
+                    return LaneExit.NOTHING_LEFT;
+                }
+                Thread.sleep(IDLE_POLL.toMillis());
+                continue;
+            }
+            claimOne(candidates).ifPresent(this::process);
+        }
+    }
+
+    /** Lanes start at different offsets of the candidate list so they rarely race for the same chunk. */
+    private Optional<ChunkClaim> claimOne(List<ChunkRecord> candidates) {
+        for (int i = 0; i < candidates.size(); i++) {
+            ChunkRecord seen = candidates.get((i + laneIndex) % candidates.size());
+            Optional<ChunkClaim> claim = ledger.claim(runKey, seen, owner, timings.leaseTtl());
+            if (claim.isPresent()) {
+                return claim;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void process(ChunkClaim claim) {
+        faults.reached(FaultPoints.AFTER_CLAIM, claim.chunkId());
+        // A replay probes the receipt, never the source: the rows may already be committed.
+        if (ledger.hasChunkReceipt(runKey, claim.chunkId())) {
+            boolean repaired = ledger.commitFromReceipt(claim);
+            log.accept("chunk " + claim.chunkId() + ": receipt found, " + (repaired ? "ledger repaired" : "lease lost"));
+            return;
+        }
+        long started = System.nanoTime();
+        try (ChunkLeaseRenewer renewer = new ChunkLeaseRenewer(ledger, claim, timings)) {
+            ChunkOutcome outcome = committer.commit(claim, plan.chunk(claim.chunkId()), renewer);
+            switch (outcome.kind()) {
+                case COMMITTED -> log.accept(String.format("chunk %d committed: %d rows in %.1f s (attempt %d)",
+                        claim.chunkId(), outcome.rowsLoaded(), (System.nanoTime() - started) / 1e9, claim.attempt()));
+                case ALREADY_RECEIPTED -> ledger.commitFromReceipt(claim);
+                case LEASE_LOST -> log.accept("chunk " + claim.chunkId() + ": lease lost, rolled back (" + outcome.detail() + ")");
+            }
+        } catch (Exception e) {
+            String error = e.getClass().getSimpleName() + ": " + e.getMessage();
+            boolean recorded = ledger.failChunk(claim, error);
+            log.accept("chunk " + claim.chunkId() + " failed (attempt " + claim.attempt() + "): " + error
+                    + (recorded ? "" : " [lease already lost]"));
+        }
+    }
+}

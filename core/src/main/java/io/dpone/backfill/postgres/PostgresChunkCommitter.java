@@ -1,0 +1,194 @@
+package io.dpone.backfill.postgres;
+
+import io.dpone.backfill.core.lane.ChunkCommitter;
+import io.dpone.backfill.core.lane.ChunkOutcome;
+import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.lane.LeaseWatch;
+import io.dpone.backfill.core.ledger.ChunkClaim;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.ChunkRange;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.copy.CopyOut;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * PostgreSQL to PostgreSQL chunk commit. One transaction on the sink connection: receipt row, then
+ * {@code COPY ... TO STDOUT} on the source streamed buffer by buffer into {@code COPY ... FROM STDIN} on the sink,
+ * then the chunk's ledger row moved to committed WHERE owner and epoch still match. Zero rows there means the
+ * lease was lost and the whole transaction, rows included, is rolled back.
+ */
+public final class PostgresChunkCommitter implements ChunkCommitter {
+    /** Rows between lease checks and the size of a write to the sink: bounded memory, no chunk held whole. */
+    private static final int CHECK_EVERY_ROWS = 1000;
+    private static final int FLUSH_BYTES = 64 * 1024;
+    private static final int MID_COPY_ROW = 500;
+
+    private final Connection source;
+    private final Connection sink;
+    private final String stateSchema;
+    private final ChunkPlan plan;
+    private final String selectPrefix;
+    private final String copyIn;
+    private final Duration lockTimeout;
+    private final FaultPoints faults;
+
+    public PostgresChunkCommitter(Connection source, Connection sink, String stateSchema, ChunkPlan plan,
+                                  String sourceSchema, String sourceTable, String loadSchema, String loadTable,
+                                  List<String> columns, Duration lockTimeout, FaultPoints faults) {
+        this.source = source;
+        this.sink = sink;
+        this.stateSchema = stateSchema;
+        this.plan = plan;
+        String columnList = columns.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "));
+        this.selectPrefix = "COPY (SELECT " + columnList + " FROM " + PostgresIdentifiers.qualified(sourceSchema, sourceTable) + " WHERE ";
+        this.copyIn = "COPY " + PostgresIdentifiers.qualified(loadSchema, loadTable) + " (" + columnList + ") FROM STDIN";
+        this.lockTimeout = lockTimeout;
+        this.faults = faults;
+    }
+
+    @Override
+    public ChunkOutcome commit(ChunkClaim claim, ChunkRange range, LeaseWatch watch) throws SQLException {
+        boolean autoCommit = sink.getAutoCommit();
+        sink.setAutoCommit(false);
+        try {
+            try (Statement s = sink.createStatement()) {
+                // A zombie lane's uncommitted receipt blocks ours: wait a bounded time, then fail this attempt.
+                s.execute("SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'");
+            }
+            if (!insertReceipt(claim)) {
+                sink.rollback();
+                return ChunkOutcome.alreadyReceipted();
+            }
+            long[] counts = stream(claim, range, watch);
+            if (counts == null) {
+                sink.rollback();
+                return ChunkOutcome.leaseLost("lease lost during copy");
+            }
+            if (counts[0] != counts[1]) {
+                throw new SQLException("rows extracted (" + counts[0] + ") differ from rows loaded (" + counts[1] + ")");
+            }
+            watch.copyFinished();
+            updateReceipt(claim, counts[1]);
+            faults.reached(FaultPoints.BEFORE_COMMIT, claim.chunkId());
+            if (!markCommitted(claim, counts)) {
+                sink.rollback();
+                return ChunkOutcome.leaseLost("epoch " + claim.epoch() + " no longer owns the chunk");
+            }
+            sink.commit();
+            faults.reached(FaultPoints.AFTER_COMMIT, claim.chunkId());
+            return ChunkOutcome.committed(counts[0], counts[1]);
+        } catch (SQLException | RuntimeException e) {
+            safeRollback();
+            throw e;
+        } finally {
+            if (!sink.isClosed()) {
+                sink.setAutoCommit(autoCommit);
+            }
+        }
+    }
+
+    private boolean insertReceipt(ChunkClaim claim) throws SQLException {
+        try (PreparedStatement ps = sink.prepareStatement("INSERT INTO " + PostgresLedgerSchema.table(stateSchema, "chunk_receipt")
+                + " (run_key, chunk_id, epoch, owner) VALUES (?, ?, ?, ?) ON CONFLICT (run_key, chunk_id) DO NOTHING")) {
+            ps.setString(1, claim.runKey());
+            ps.setInt(2, claim.chunkId());
+            ps.setLong(3, claim.epoch());
+            ps.setString(4, claim.owner());
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** Streams the chunk; returns {extracted, loaded}, or null when the lease was lost mid-copy. */
+    private long[] stream(ChunkClaim claim, ChunkRange range, LeaseWatch watch) throws SQLException {
+        String select = selectPrefix + PostgresChunkPredicate.render(plan, range) + ") TO STDOUT";
+        CopyIn in = sink.unwrap(PGConnection.class).getCopyAPI().copyIn(copyIn);
+        CopyOut out = null;
+        try {
+            out = source.unwrap(PGConnection.class).getCopyAPI().copyOut(select);
+            byte[] buffer = new byte[FLUSH_BYTES];
+            int filled = 0;
+            long rows = 0;
+            byte[] row;
+            while ((row = out.readFromCopy()) != null) {
+                if (filled + row.length > buffer.length) {
+                    in.writeToCopy(buffer, 0, filled);
+                    filled = 0;
+                }
+                if (row.length > buffer.length) {
+                    in.writeToCopy(row, 0, row.length);
+                } else {
+                    System.arraycopy(row, 0, buffer, filled, row.length);
+                    filled += row.length;
+                }
+                rows++;
+                if (rows == MID_COPY_ROW) {
+                    in.flushCopy();
+                    faults.reached(FaultPoints.MID_COPY, claim.chunkId());
+                }
+                if (rows % CHECK_EVERY_ROWS == 0 && watch.lost()) {
+                    out.cancelCopy();
+                    out = null;
+                    in.cancelCopy();
+                    return null;
+                }
+            }
+            if (filled > 0) {
+                in.writeToCopy(buffer, 0, filled);
+            }
+            long loaded = in.endCopy();
+            return new long[]{out.getHandledRowCount(), loaded};
+        } finally {
+            if (out != null && out.isActive()) {
+                out.cancelCopy();
+            }
+            if (in.isActive()) {
+                in.cancelCopy();
+            }
+        }
+    }
+
+    private void updateReceipt(ChunkClaim claim, long rows) throws SQLException {
+        try (PreparedStatement ps = sink.prepareStatement("UPDATE " + PostgresLedgerSchema.table(stateSchema, "chunk_receipt")
+                + " SET rows_loaded = ? WHERE run_key = ? AND chunk_id = ? AND epoch = ?")) {
+            ps.setLong(1, rows);
+            ps.setString(2, claim.runKey());
+            ps.setInt(3, claim.chunkId());
+            ps.setLong(4, claim.epoch());
+            if (ps.executeUpdate() != 1) {
+                throw new SQLException("chunk receipt vanished inside its own transaction");
+            }
+        }
+    }
+
+    private boolean markCommitted(ChunkClaim claim, long[] counts) throws SQLException {
+        try (PreparedStatement ps = sink.prepareStatement("UPDATE " + PostgresLedgerSchema.table(stateSchema, "chunk")
+                + " SET state = 'committed', rows_extracted = ?, rows_loaded = ?, finished_at = now(), lease_expires = NULL,"
+                + " last_error = NULL WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'")) {
+            ps.setLong(1, counts[0]);
+            ps.setLong(2, counts[1]);
+            ps.setString(3, claim.runKey());
+            ps.setInt(4, claim.chunkId());
+            ps.setString(5, claim.owner());
+            ps.setLong(6, claim.epoch());
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    private void safeRollback() {
+        try {
+            if (!sink.isClosed()) {
+                sink.rollback();
+            }
+        } catch (SQLException ignored) {
+            // The connection is gone; the server aborts the transaction itself.
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.dpone.backfill.postgres;
+
+import io.dpone.backfill.core.source.AnchorCheck;
+import io.dpone.backfill.core.source.SourceCatalog;
+import io.dpone.backfill.core.target.TableShape;
+
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The PostgreSQL source: the XMin anchor ({@code pg_snapshot_xmin(pg_current_snapshot())}, a 64-bit
+ * epoch-extended transaction id) and table shapes.
+ */
+public final class PostgresSourceCatalog implements SourceCatalog {
+    /**
+     * Incremental sync compares 32-bit xmin values, which wrap at 2^32 and compare correctly only within 2^31;
+     * an anchor this far behind is refused with a margin.
+     */
+    static final long MAX_ANCHOR_AGE = 2_000_000_000L;
+    private static final Pattern DIGITS = Pattern.compile("[0-9]{1,20}");
+    private static final int MAX_SHOWN = 40;
+
+    private final Connection source;
+
+    public PostgresSourceCatalog(Connection source) {
+        this.source = Objects.requireNonNull(source, "source");
+    }
+
+    @Override
+    public String captureAnchor() {
+        return currentXmin().toString();
+    }
+
+    @Override
+    public AnchorCheck checkAnchor(String anchorXmin) {
+        if (!isTransactionId(anchorXmin)) {
+            return notATransactionId(anchorXmin);
+        }
+        return assess(anchorXmin, currentXmin());
+    }
+
+    /** The verdict on a stored anchor given the source's current snapshot xmin. */
+    static AnchorCheck assess(String anchorXmin, BigInteger current) {
+        if (!isTransactionId(anchorXmin)) {
+            return notATransactionId(anchorXmin);
+        }
+        BigInteger anchor = new BigInteger(anchorXmin);
+        if (anchor.compareTo(current) > 0) {
+            return AnchorCheck.unusable("anchor " + anchor + " is ahead of the source's current snapshot xmin "
+                    + current + ": it was not captured on this server (or the server was restored from a backup)");
+        }
+        BigInteger age = current.subtract(anchor);
+        if (age.compareTo(BigInteger.valueOf(MAX_ANCHOR_AGE)) >= 0) {
+            return AnchorCheck.unusable("anchor " + anchor + " is " + age + " transactions behind the current xmin "
+                    + current + ": too old for the 32-bit xmin comparisons incremental sync relies on");
+        }
+        return AnchorCheck.ok();
+    }
+
+    private static boolean isTransactionId(String text) {
+        return text != null && DIGITS.matcher(text).matches();
+    }
+
+    private static AnchorCheck notATransactionId(String text) {
+        return AnchorCheck.unusable("anchor " + shown(text) + " is not a transaction id");
+    }
+
+    @Override
+    public TableShape shape(String schema, String table) {
+        try {
+            return new PostgresCatalog(source).shape(schema, table);
+        } catch (SQLException e) {
+            throw new PostgresShadowSqlException("read the shape of source " + schema + "." + table, e);
+        }
+    }
+
+    private BigInteger currentXmin() {
+        try (Statement s = source.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_catalog.pg_snapshot_xmin(pg_catalog.pg_current_snapshot())::text")) {
+            rs.next();
+            return new BigInteger(rs.getString(1));
+        } catch (SQLException e) {
+            throw new PostgresShadowSqlException("read the source's snapshot xmin", e);
+        }
+    }
+
+    private static String shown(String text) {
+        if (text == null) {
+            return "(none)";
+        }
+        return "'" + (text.length() > MAX_SHOWN ? text.substring(0, MAX_SHOWN) + "..." : text) + "'";
+    }
+}

@@ -1,0 +1,102 @@
+package io.dpone.backfill.wiring;
+
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.source.SourceCatalog;
+import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.postgres.PostgresLedgerStore;
+import io.dpone.backfill.postgres.PostgresShadowPublisher;
+import io.dpone.backfill.postgres.PostgresSourceCatalog;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * The driver's composition root: one source connection and two target connections (ledger state, publication),
+ * the adapters for the campaign's target engine, and the engine over them. Held for the driver's life.
+ */
+public final class CampaignSession implements AutoCloseable {
+    private final Connection source;
+    private final Connection state;
+    private final Connection target;
+    private final LedgerStore ledger;
+    private final ShadowPublisher publisher;
+    private final SourceCatalog sourceCatalog;
+    private final CampaignEngine engine;
+
+    private CampaignSession(CampaignBlueprint blueprint, Connection source, Connection state, Connection target, EngineTimings timings) {
+        this.source = source;
+        this.state = state;
+        this.target = target;
+        String stateSchema = blueprint.definition().spec().getState().getSchema();
+        this.ledger = new PostgresLedgerStore(state, stateSchema);
+        this.publisher = new PostgresShadowPublisher(target, stateSchema, timings.lockTimeout());
+        this.sourceCatalog = new PostgresSourceCatalog(source);
+        this.engine = new CampaignEngine(blueprint, ledger, publisher, sourceCatalog);
+    }
+
+    /** Fails before connecting when this build has no adapter for the target engine. */
+    public static void requireSupported(TargetType type) {
+        if (type != TargetType.POSTGRES) {
+            throw new UnsupportedTargetException("target type " + type.wireName() + " has no adapter in this build yet;"
+                    + " `backfill plan` works for it, running needs the SQL Server adapter");
+        }
+    }
+
+    public static CampaignSession open(CampaignBlueprint blueprint, Connector sourceConnector, Connector targetConnector,
+                                       EngineTimings timings, String applicationName) throws SQLException {
+        requireSupported(blueprint.definition().spec().getTarget().getType());
+        Connection source = sourceConnector.open(applicationName + "-source");
+        try {
+            Connection state = targetConnector.open(applicationName + "-state");
+            try {
+                Connection target = targetConnector.open(applicationName + "-target");
+                return new CampaignSession(blueprint, source, state, target, timings);
+            } catch (SQLException | RuntimeException e) {
+                state.close();
+                throw e;
+            }
+        } catch (SQLException | RuntimeException e) {
+            source.close();
+            throw e;
+        }
+    }
+
+    public CampaignEngine engine() {
+        return engine;
+    }
+
+    public LedgerStore ledger() {
+        return ledger;
+    }
+
+    public ShadowPublisher publisher() {
+        return publisher;
+    }
+
+    public SourceCatalog sourceCatalog() {
+        return sourceCatalog;
+    }
+
+    public Connection sourceConnection() {
+        return source;
+    }
+
+    public Connection targetConnection() {
+        return target;
+    }
+
+    @Override
+    public void close() {
+        for (Connection c : new Connection[]{target, state, source}) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // Closing is best effort; the server ends the session either way.
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.dpone.backfill.wiring;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.CampaignDefinition;
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.lane.LaneWorker;
+import io.dpone.backfill.core.lane.ShapeProbe;
+import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.source.SourceCatalog;
+import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.postgres.PostgresChunkCommitter;
+import io.dpone.backfill.postgres.PostgresLedgerStore;
+import io.dpone.backfill.postgres.PostgresShadowPublisher;
+import io.dpone.backfill.postgres.PostgresSourceCatalog;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Consumer;
+
+/**
+ * A lane's composition root: its own source, sink and state connections, held for the lane's life. The lane reads
+ * its plan from the ledger (never from Kubernetes) and refuses to run if the plan does not reproduce the run key.
+ */
+public final class LaneSession implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private final Connection source;
+    private final Connection sink;
+    private final Connection state;
+    private final LaneWorker worker;
+
+    private LaneSession(Connection source, Connection sink, Connection state, String runKey, int laneIndex, String owner,
+                        String stateSchema, EngineTimings timings, FaultPoints faults, Consumer<String> log) throws SQLException {
+        this.source = source;
+        this.sink = sink;
+        this.state = state;
+        LedgerStore ledger = new PostgresLedgerStore(state, stateSchema);
+        CampaignRecord campaign = ledger.findByRunKey(runKey)
+                .orElseThrow(() -> new IllegalStateException("run key " + runKey + " is not in the ledger " + stateSchema));
+        BackfillCampaignSpec spec = readSpec(campaign.specJson());
+        CampaignBlueprint blueprint = CampaignBlueprint.of(new CampaignDefinition("lane", null, spec));
+        if (!blueprint.identity().runKey().equals(runKey)) {
+            throw new IllegalStateException("the ledger's spec yields run key " + blueprint.identity().runKey() + ", not " + runKey);
+        }
+        ShadowPublisher publisher = new PostgresShadowPublisher(sink, stateSchema, timings.lockTimeout());
+        SourceCatalog sourceCatalog = new PostgresSourceCatalog(source);
+        String loadTable = new CampaignEngine(blueprint, ledger, publisher, sourceCatalog).loadTable();
+        String schema = blueprint.artifacts().schema();
+        TableShape loadShape = publisher.shape(schema, loadTable);
+        PostgresChunkCommitter committer = new PostgresChunkCommitter(source, sink, stateSchema, blueprint.plan(),
+                spec.getSource().getSchema(), spec.getSource().getTable(), schema, loadTable, loadShape.columnNames(),
+                timings.leaseTtl(), faults);
+        ShapeProbe shapes = new ShapeProbe() {
+            @Override
+            public String sourceDigest() {
+                return sourceCatalog.shape(spec.getSource().getSchema(), spec.getSource().getTable()).digest();
+            }
+
+            @Override
+            public String loadTableDigest() {
+                return publisher.shape(schema, loadTable).digest();
+            }
+        };
+        this.worker = new LaneWorker(runKey, owner, laneIndex, ledger, committer, blueprint.plan(), spec, timings, shapes, faults, log);
+    }
+
+    public static LaneSession open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
+                                   int laneIndex, String owner, String stateSchema, EngineTimings timings, FaultPoints faults,
+                                   Consumer<String> log) throws SQLException {
+        CampaignSession.requireSupported(targetType);
+        String app = "backfill-lane-" + laneIndex;
+        Connection source = sourceConnector.open(app + "-source");
+        Connection sink = null;
+        Connection state = null;
+        try {
+            sink = targetConnector.open(app + "-sink");
+            state = targetConnector.open(app + "-state");
+            return new LaneSession(source, sink, state, runKey, laneIndex, owner, stateSchema, timings, faults, log);
+        } catch (SQLException | RuntimeException e) {
+            for (Connection c : new Connection[]{state, sink, source}) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+            throw e;
+        }
+    }
+
+    public LaneWorker worker() {
+        return worker;
+    }
+
+    private static BackfillCampaignSpec readSpec(String json) {
+        try {
+            return JSON.readValue(json, BackfillCampaignSpec.class);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("the ledger's campaign spec cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Connection c : new Connection[]{state, sink, source}) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // Best effort: the server ends the sessions either way.
+            }
+        }
+    }
+}

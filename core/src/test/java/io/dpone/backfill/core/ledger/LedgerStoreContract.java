@@ -1,0 +1,577 @@
+package io.dpone.backfill.core.ledger;
+
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.campaign.CampaignReader;
+import io.dpone.backfill.core.campaign.CampaignYamlFixture;
+import io.dpone.backfill.core.digest.CanonicalJson;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The {@link LedgerStore} contract (DESIGN.md sections 5 and 6), run against every adapter that can run here.
+ * {@link #newStore()} and {@link #otherStore()} are two connections to the same, empty ledger: a driver and a lane,
+ * or two lanes. Expiry is tested with a short lease and a real sleep, because leases run on the database's clock.
+ */
+public abstract class LedgerStoreContract {
+    protected static final Duration LONG_TTL = Duration.ofSeconds(60);
+    protected static final Duration SHORT_TTL = Duration.ofSeconds(1);
+    private static final long PAST_SHORT_TTL_MILLIS = 1250;
+    private static final int MAX_ATTEMPTS = 3;
+
+    protected LedgerStore store;
+    protected LedgerStore other;
+
+    /** A store on a new connection to this test's ledger (the same database and state schema for the whole test). */
+    protected abstract LedgerStore newStore();
+
+    /** A second store on its own connection to the same ledger, as another lane or driver would have. */
+    protected abstract LedgerStore otherStore();
+
+    /** Writes a chunk receipt as a lane's sink transaction does; receipts are not written through this port. */
+    protected abstract void writeChunkReceipt(String runKey, int chunkId, String owner, long epoch, long rows);
+
+    @BeforeEach
+    void openLedger() {
+        store = newStore();
+        store.ensureSchema();
+        other = otherStore();
+    }
+
+    // --- schema and campaign creation ---
+
+    @Test
+    void ensureSchemaIsIdempotentAndKeepsTheLedger() {
+        CampaignRecord created = create(blueprint(8));
+        store.ensureSchema();
+        other.ensureSchema();
+        assertThat(other.findByRunKey(created.runKey())).contains(created);
+        assertThat(other.counts(created.runKey(), MAX_ATTEMPTS).total()).isEqualTo(8);
+    }
+
+    @Test
+    void createCampaignStoresAPlannedCampaignWithEveryChunkPending() {
+        CampaignBlueprint blueprint = blueprint(8);
+        String specJson = specJson(blueprint);
+        CampaignRecord created = store.createCampaign(blueprint, specJson);
+
+        assertThat(created.runKey()).isEqualTo(blueprint.identity().runKey());
+        assertThat(created.backfillId()).isEqualTo("events_initial_v1");
+        assertThat(created.planDigest()).isEqualTo(blueprint.identity().planDigest());
+        assertThat(created.configDigest()).isEqualTo(blueprint.identity().configDigest());
+        assertThat(created.specJson()).isEqualTo(specJson);
+        assertThat(created.phase()).isEqualTo(CampaignPhase.Planned);
+        assertThat(created.leaseOwner()).isNull();
+        assertThat(created.leaseEpoch()).isZero();
+        assertThat(created.anchorXmin()).isNull();
+        assertThat(created.stopRequested()).isFalse();
+        assertThat(other.findByBackfillId("events_initial_v1")).contains(created);
+        assertThat(other.findByBackfillId("unknown_v1")).isEmpty();
+        assertThat(other.findByRunKey("rk-unknown")).isEmpty();
+
+        ChunkCounts counts = other.counts(created.runKey(), MAX_ATTEMPTS);
+        assertThat(counts.total()).isEqualTo(8);
+        assertThat(counts.pending()).isEqualTo(8);
+        assertThat(counts.running() + counts.committed() + counts.failed()).isZero();
+        assertThat(counts.secondsSinceFirstStart()).isZero();
+        assertThat(other.chunks(created.runKey(), 0, 100)).allSatisfy(c -> {
+            assertThat(c.state()).isEqualTo(ChunkState.PENDING);
+            assertThat(c.attempts()).isZero();
+            assertThat(c.epoch()).isZero();
+            assertThat(c.owner()).isNull();
+        });
+    }
+
+    @Test
+    void createCampaignAgainWithTheSameRunKeyReturnsTheStoredCampaignUnchanged() {
+        CampaignBlueprint blueprint = blueprint(8);
+        CampaignRecord first = store.createCampaign(blueprint, specJson(blueprint));
+
+        CampaignRecord again = other.createCampaign(blueprint, "{\"replayed\":true}");
+
+        assertThat(again).isEqualTo(first);
+        assertThat(again.specJson()).isEqualTo(specJson(blueprint));
+        assertThat(store.counts(first.runKey(), MAX_ATTEMPTS).total()).isEqualTo(8);
+    }
+
+    @Test
+    void createCampaignWithAChangedPlanForTheSameBackfillIdThrowsAConflictNamingIt() {
+        CampaignRecord first = create(blueprint(8));
+        CampaignBlueprint changed = blueprint(16);
+
+        assertThatThrownBy(() -> other.createCampaign(changed, specJson(changed)))
+                .isInstanceOf(LedgerConflictException.class)
+                .hasMessageContaining("events_initial_v1")
+                .hasMessageContaining(first.runKey())
+                .hasMessageContaining(changed.identity().runKey())
+                .hasMessageContaining("new backfillId");
+        assertThat(store.findByBackfillId("events_initial_v1")).contains(first);
+        assertThat(store.findByRunKey(changed.identity().runKey())).isEmpty();
+        assertThat(store.counts(first.runKey(), MAX_ATTEMPTS).total()).isEqualTo(8);
+    }
+
+    @Test
+    void createCampaignFromTwoConnectionsAtOnceYieldsOneCampaign() throws Exception {
+        for (int round = 0; round < 4; round++) {
+            CampaignBlueprint blueprint = blueprint("race_" + round + "_v1", 64);
+            List<CampaignRecord> results = race(() -> store.createCampaign(blueprint, specJson(blueprint)),
+                    () -> other.createCampaign(blueprint, specJson(blueprint)));
+            assertThat(results.get(0)).isEqualTo(results.get(1));
+            assertThat(results.get(0).runKey()).isEqualTo(blueprint.identity().runKey());
+            assertThat(store.counts(blueprint.identity().runKey(), MAX_ATTEMPTS).total()).isEqualTo(64);
+        }
+    }
+
+    @Test
+    void createCampaignWithTheMaximum16384ChunksIsFastAndStoresEveryBound() {
+        CampaignBlueprint blueprint = blueprint(16384);
+        String specJson = specJson(blueprint);
+
+        long started = System.nanoTime();
+        CampaignRecord created = store.createCampaign(blueprint, specJson);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+        assertThat(millis).as("createCampaign of 16384 chunks, ms").isLessThan(2000);
+        List<ChunkRecord> chunks = other.chunks(created.runKey(), 0, 20000);
+        assertThat(chunks).hasSize(16384);
+        assertThat(chunks.get(0).lowerBound()).isNull();
+        assertThat(chunks.get(16383).upperBound()).isNull();
+        ChunkPlan plan = blueprint.plan();
+        for (ChunkRecord c : chunks) {
+            assertThat(c.lowerBound()).isEqualTo(plan.boundText(plan.chunk(c.chunkId()).lowerInclusive()));
+            assertThat(c.upperBound()).isEqualTo(plan.boundText(plan.chunk(c.chunkId()).upperExclusive()));
+        }
+        assertThat(chunks.get(1).lowerBound()).isEqualTo(chunks.get(0).upperBound()).isNotNull();
+    }
+
+    @Test
+    void chunksArePagedInChunkIdOrder() {
+        CampaignRecord created = create(blueprint(16));
+        assertThat(store.chunks(created.runKey(), 5, 3)).extracting(ChunkRecord::chunkId).containsExactly(5, 6, 7);
+        assertThat(store.chunks(created.runKey(), 14, 10)).extracting(ChunkRecord::chunkId).containsExactly(14, 15);
+    }
+
+    // --- campaign lease ---
+
+    @Test
+    void secondOwnerIsRefusedWhileTheLeaseIsLiveAndTheHolderRenewsWithoutANewEpoch() {
+        String runKey = create(blueprint(8)).runKey();
+        CampaignLease lease = store.acquireLease(runKey, "driver-a", LONG_TTL).orElseThrow();
+        assertThat(lease).isEqualTo(new CampaignLease(runKey, "driver-a", 1));
+
+        assertThat(other.acquireLease(runKey, "driver-b", LONG_TTL)).isEmpty();
+        assertThat(store.acquireLease(runKey, "driver-a", LONG_TTL)).contains(lease);
+        assertThat(store.renewLease(lease, LONG_TTL)).isTrue();
+        assertThat(other.findByRunKey(runKey).orElseThrow().leaseOwner()).isEqualTo("driver-a");
+        assertThat(other.findByRunKey(runKey).orElseThrow().leaseEpoch()).isEqualTo(1);
+    }
+
+    @Test
+    void expiredLeaseIsTakenOverWithTheNextEpochAndFencesTheFormerHolder() throws InterruptedException {
+        String runKey = create(blueprint(8)).runKey();
+        CampaignLease former = store.acquireLease(runKey, "driver-a", SHORT_TTL).orElseThrow();
+        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+
+        CampaignLease taken = other.acquireLease(runKey, "driver-b", LONG_TTL).orElseThrow();
+
+        assertThat(taken.epoch()).isEqualTo(former.epoch() + 1);
+        assertThat(store.transition(former, CampaignPhase.Planned, CampaignPhase.Prepared, "{}")).isFalse();
+        assertThat(store.renewLease(former, LONG_TTL)).isFalse();
+        assertThat(store.acquireLease(runKey, "driver-a", LONG_TTL)).isEmpty();
+        assertThat(other.transition(taken, CampaignPhase.Planned, CampaignPhase.Prepared, "{}")).isTrue();
+    }
+
+    @Test
+    void expiredLeaseCannotBeRenewedEvenWhenNobodyTookItOver() throws InterruptedException {
+        String runKey = create(blueprint(8)).runKey();
+        CampaignLease lease = store.acquireLease(runKey, "driver-a", SHORT_TTL).orElseThrow();
+        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+
+        assertThat(store.renewLease(lease, LONG_TTL)).isFalse();
+        assertThat(store.transition(lease, CampaignPhase.Planned, CampaignPhase.Prepared, "{}")).isFalse();
+        assertThat(store.findByRunKey(runKey).orElseThrow().phase()).isEqualTo(CampaignPhase.Planned);
+    }
+
+    @Test
+    void releasedLeaseKeepsItsEpochAndOnlyTheCurrentHolderCanRelease() {
+        String runKey = create(blueprint(8)).runKey();
+        CampaignLease first = store.acquireLease(runKey, "driver-a", LONG_TTL).orElseThrow();
+        store.releaseLease(first);
+
+        CampaignRecord released = other.findByRunKey(runKey).orElseThrow();
+        assertThat(released.leaseOwner()).isNull();
+        assertThat(released.leaseExpires()).isNull();
+        assertThat(released.leaseEpoch()).isEqualTo(first.epoch());
+
+        CampaignLease second = store.acquireLease(runKey, "driver-a", LONG_TTL).orElseThrow();
+        assertThat(second.epoch()).as("taking a free lease is a takeover, even by the same owner")
+                .isEqualTo(first.epoch() + 1);
+        store.releaseLease(first);
+        assertThat(other.findByRunKey(runKey).orElseThrow().leaseOwner()).as("a stale release frees nothing")
+                .isEqualTo("driver-a");
+        assertThat(store.renewLease(first, LONG_TTL)).isFalse();
+        assertThat(other.acquireLease(runKey, "driver-b", LONG_TTL)).isEmpty();
+        assertThat(store.renewLease(second, LONG_TTL)).isTrue();
+    }
+
+    @Test
+    void transitionIsFencedByTheLeaseAndTheExpectedPhase() {
+        String runKey = create(blueprint(8)).runKey();
+        Leases leases = staleAndLiveLease(runKey);
+
+        assertThat(store.transition(leases.stale(), CampaignPhase.Planned, CampaignPhase.Prepared, "{\"x\":1}")).isFalse();
+        assertThat(store.findByRunKey(runKey).orElseThrow().phase()).isEqualTo(CampaignPhase.Planned);
+
+        assertThat(other.transition(leases.live(), CampaignPhase.Loading, CampaignPhase.Validating, "{}")).isFalse();
+        assertThat(store.findByRunKey(runKey).orElseThrow().phase()).isEqualTo(CampaignPhase.Planned);
+
+        assertThat(other.transition(leases.live(), CampaignPhase.Planned, CampaignPhase.Prepared, "{\"x\":2}")).isTrue();
+        CampaignRecord prepared = store.findByRunKey(runKey).orElseThrow();
+        assertThat(prepared.phase()).isEqualTo(CampaignPhase.Prepared);
+        assertThat(prepared.detail()).isEqualTo("{\"x\":2}");
+
+        assertThat(other.transition(leases.live(), CampaignPhase.Prepared, CampaignPhase.Loading, null)).isTrue();
+        CampaignRecord loading = store.findByRunKey(runKey).orElseThrow();
+        assertThat(loading.phase()).isEqualTo(CampaignPhase.Loading);
+        assertThat(loading.detail()).as("a null detail keeps the previous evidence").isEqualTo("{\"x\":2}");
+    }
+
+    @Test
+    void recordAnchorStoresOnceAndRefusesADifferentValue() {
+        String runKey = create(blueprint(8)).runKey();
+        Leases leases = staleAndLiveLease(runKey);
+
+        assertThat(store.recordAnchor(leases.stale(), "300")).isFalse();
+        assertThat(store.findByRunKey(runKey).orElseThrow().anchorXmin()).isNull();
+
+        assertThat(other.recordAnchor(leases.live(), "100")).isTrue();
+        assertThat(other.recordAnchor(leases.live(), "100")).as("same anchor again").isTrue();
+        assertThat(other.recordAnchor(leases.live(), "200")).as("another anchor").isFalse();
+        assertThat(store.findByRunKey(runKey).orElseThrow().anchorXmin()).isEqualTo("100");
+    }
+
+    @Test
+    void recordShapesAndStopRequestAreFencedByTheLease() {
+        String runKey = create(blueprint(8)).runKey();
+        Leases leases = staleAndLiveLease(runKey);
+
+        assertThat(store.recordShapes(leases.stale(), "src-0", "tgt-0")).isFalse();
+        assertThat(store.setStopRequested(leases.stale(), true)).isFalse();
+        CampaignRecord untouched = store.findByRunKey(runKey).orElseThrow();
+        assertThat(untouched.sourceShapeDigest()).isNull();
+        assertThat(untouched.stopRequested()).isFalse();
+
+        assertThat(other.recordShapes(leases.live(), "src-1", "tgt-1")).isTrue();
+        assertThat(other.setStopRequested(leases.live(), true)).isTrue();
+        CampaignRecord written = store.findByRunKey(runKey).orElseThrow();
+        assertThat(written.sourceShapeDigest()).isEqualTo("src-1");
+        assertThat(written.targetShapeDigest()).isEqualTo("tgt-1");
+        assertThat(written.stopRequested()).isTrue();
+
+        assertThat(other.setStopRequested(leases.live(), false)).isTrue();
+        assertThat(store.findByRunKey(runKey).orElseThrow().stopRequested()).isFalse();
+    }
+
+    // --- chunk protocol ---
+
+    @Test
+    void twoLanesClaimingTheSameSeenChunksWinEachExactlyOnce() throws Exception {
+        String runKey = create(blueprint(16)).runKey();
+        List<ChunkRecord> seenByA = store.claimable(runKey, MAX_ATTEMPTS, false, 16);
+        List<ChunkRecord> seenByB = other.claimable(runKey, MAX_ATTEMPTS, false, 16);
+        assertThat(seenByA).isEqualTo(seenByB).hasSize(16);
+
+        List<List<ChunkClaim>> wins = race(() -> claimAll(store, runKey, seenByA, "lane-a"),
+                () -> claimAll(other, runKey, seenByB, "lane-b"));
+
+        Set<Integer> won = new HashSet<>();
+        wins.forEach(w -> w.forEach(c -> assertThat(won.add(c.chunkId())).as("chunk %d won twice", c.chunkId()).isTrue()));
+        assertThat(won).hasSize(16);
+        assertThat(store.chunks(runKey, 0, 16)).allSatisfy(c -> {
+            assertThat(c.state()).isEqualTo(ChunkState.RUNNING);
+            assertThat(c.epoch()).isEqualTo(1);
+            assertThat(c.attempts()).isEqualTo(1);
+        });
+        assertThat(store.claimable(runKey, MAX_ATTEMPTS, true, 16)).isEmpty();
+    }
+
+    @Test
+    void reclaimedExpiredChunkFencesOutItsFormerOwner() throws InterruptedException {
+        String runKey = create(blueprint(2)).runKey();
+        ChunkClaim former = store.claim(runKey, firstClaimable(store, runKey), "lane-a", SHORT_TTL).orElseThrow();
+        assertThat(former.epoch()).isEqualTo(1);
+        assertThat(other.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId)
+                .as("a live claim is not claimable").containsExactly(1);
+        assertThat(other.claim(runKey, other.chunks(runKey, 0, 1).get(0), "lane-b", LONG_TTL))
+                .as("a live claim cannot be taken even with its current epoch").isEmpty();
+        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+
+        ChunkRecord expired = firstClaimable(other, runKey);
+        assertThat(expired.chunkId()).isZero();
+        assertThat(expired.state()).isEqualTo(ChunkState.RUNNING);
+        assertThat(expired.leaseExpired()).isTrue();
+        assertThat(store.renewChunk(former, LONG_TTL)).as("an expired claim is not renewable").isFalse();
+
+        ChunkClaim current = other.claim(runKey, expired, "lane-b", LONG_TTL).orElseThrow();
+        assertThat(current.epoch()).isEqualTo(2);
+        assertThat(current.attempt()).isEqualTo(2);
+        writeChunkReceipt(runKey, 0, "lane-b", current.epoch(), 42);
+
+        assertThat(store.renewChunk(former, LONG_TTL)).isFalse();
+        assertThat(store.failChunk(former, "late failure")).isFalse();
+        assertThat(store.commitFromReceipt(former)).isFalse();
+        ChunkRecord stillB = store.chunks(runKey, 0, 1).get(0);
+        assertThat(stillB.state()).isEqualTo(ChunkState.RUNNING);
+        assertThat(stillB.owner()).isEqualTo("lane-b");
+        assertThat(stillB.lastError()).isNull();
+
+        assertThat(other.renewChunk(current, LONG_TTL)).isTrue();
+        assertThat(other.commitFromReceipt(current)).isTrue();
+        ChunkRecord committed = store.chunks(runKey, 0, 1).get(0);
+        assertThat(committed.state()).isEqualTo(ChunkState.COMMITTED);
+        assertThat(committed.rowsLoaded()).isEqualTo(42);
+        assertThat(committed.rowsExtracted()).isEqualTo(42);
+        assertThat(committed.leaseExpires()).isNull();
+        assertThat(other.renewChunk(current, LONG_TTL)).as("a committed chunk has no lease").isFalse();
+        assertThat(other.failChunk(current, "late")).as("nothing moves a chunk back from committed").isFalse();
+        assertThat(store.chunks(runKey, 0, 1).get(0).state()).isEqualTo(ChunkState.COMMITTED);
+    }
+
+    @Test
+    void commitFromReceiptNeedsTheReceipt() {
+        String runKey = create(blueprint(2)).runKey();
+        ChunkClaim claim = store.claim(runKey, firstClaimable(store, runKey), "lane-a", LONG_TTL).orElseThrow();
+
+        assertThat(store.hasChunkReceipt(runKey, 0)).isFalse();
+        assertThat(store.commitFromReceipt(claim)).isFalse();
+        writeChunkReceipt(runKey, 0, "lane-a", claim.epoch(), 7);
+        assertThat(other.hasChunkReceipt(runKey, 0)).isTrue();
+        assertThat(other.hasChunkReceipt(runKey, 1)).isFalse();
+        assertThat(other.hasChunkReceipt("rk-other", 0)).isFalse();
+        assertThat(store.commitFromReceipt(claim)).isTrue();
+        assertThat(store.counts(runKey, MAX_ATTEMPTS).committed()).isEqualTo(1);
+    }
+
+    @Test
+    void failedChunkIsClaimableAgainOnlyWithRetryFailedAndAttemptsLeft() {
+        String runKey = create(blueprint(1)).runKey();
+        ChunkClaim first = store.claim(runKey, firstClaimable(store, runKey), "lane-a", LONG_TTL).orElseThrow();
+        assertThat(store.failChunk(first, "boom")).isTrue();
+        assertThat(store.failChunk(first, "boom")).as("a failed chunk is no longer running").isFalse();
+
+        assertThat(other.claimable(runKey, 2, false, 10)).isEmpty();
+        List<ChunkRecord> retry = other.claimable(runKey, 2, true, 10);
+        assertThat(retry).hasSize(1);
+        assertThat(retry.get(0).state()).isEqualTo(ChunkState.FAILED);
+        assertThat(retry.get(0).attempts()).isEqualTo(1);
+        assertThat(retry.get(0).lastError()).isEqualTo("boom");
+        assertThat(retry.get(0).owner()).isNull();
+
+        // The same lane identity again (a restarted lane): only the epoch tells the two attempts apart.
+        ChunkClaim second = other.claim(runKey, retry.get(0), "lane-a", LONG_TTL).orElseThrow();
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.epoch()).isEqualTo(first.epoch() + 1);
+        assertThat(store.renewChunk(first, LONG_TTL)).isFalse();
+        assertThat(store.failChunk(first, "stale")).isFalse();
+        writeChunkReceipt(runKey, 0, "lane-a", first.epoch(), 1);
+        assertThat(store.commitFromReceipt(first)).as("with a receipt present only the epoch can refuse").isFalse();
+        assertThat(store.claim(runKey, retry.get(0), "lane-a", LONG_TTL)).as("stale read of the failed chunk").isEmpty();
+        assertThat(other.chunks(runKey, 0, 1).get(0).lastError()).as("a new attempt clears the error").isNull();
+        assertThat(other.failChunk(second, "boom again")).isTrue();
+        assertThat(store.claim(runKey, retry.get(0), "lane-a", LONG_TTL))
+                .as("a read of an earlier failure does not claim the later one").isEmpty();
+
+        assertThat(store.claimable(runKey, 2, true, 10)).as("attempts exhausted at max 2").isEmpty();
+        assertThat(store.claimable(runKey, 3, true, 10)).hasSize(1);
+        assertThat(store.counts(runKey, 2).failedExhausted()).isEqualTo(1);
+        assertThat(store.counts(runKey, 3).failedExhausted()).isZero();
+    }
+
+    @Test
+    void failChunkKeepsTheFirst2000CharactersOfTheError() {
+        String runKey = create(blueprint(1)).runKey();
+        ChunkClaim claim = store.claim(runKey, firstClaimable(store, runKey), "lane-a", LONG_TTL).orElseThrow();
+        String error = "e".repeat(1990) + "0123456789" + "tail".repeat(1000);
+
+        assertThat(store.failChunk(claim, error)).isTrue();
+
+        assertThat(other.chunks(runKey, 0, 1).get(0).lastError()).isEqualTo(error.substring(0, 2000));
+    }
+
+    @Test
+    void countsReflectEveryChunkStateAndCommittedRows() {
+        String runKey = create(blueprint(6)).runKey();
+        ChunkClaim c0 = claimChunk(store, runKey, 0, "lane-a");
+        ChunkClaim c1 = claimChunk(store, runKey, 1, "lane-a");
+        claimChunk(other, runKey, 2, "lane-b");
+        ChunkClaim c3 = claimChunk(other, runKey, 3, "lane-b");
+        ChunkClaim c4 = claimChunk(other, runKey, 4, "lane-b");
+        writeChunkReceipt(runKey, 0, "lane-a", c0.epoch(), 10);
+        writeChunkReceipt(runKey, 1, "lane-a", c1.epoch(), 5);
+        assertThat(store.commitFromReceipt(c0)).isTrue();
+        assertThat(store.commitFromReceipt(c1)).isTrue();
+        assertThat(other.failChunk(c3, "x")).isTrue();
+        assertThat(other.failChunk(c4, "y")).isTrue();
+        ChunkClaim c3again = claimChunk(other, runKey, 3, "lane-b");
+        assertThat(other.failChunk(c3again, "x")).isTrue();
+
+        ChunkCounts counts = store.counts(runKey, 2);
+
+        assertThat(counts.total()).isEqualTo(6);
+        assertThat(counts.pending()).isEqualTo(1);
+        assertThat(counts.running()).isEqualTo(1);
+        assertThat(counts.committed()).isEqualTo(2);
+        assertThat(counts.failed()).isEqualTo(2);
+        assertThat(counts.failedExhausted()).isEqualTo(1);
+        assertThat(counts.rowsExtracted()).isEqualTo(15);
+        assertThat(counts.rowsLoaded()).isEqualTo(15);
+        assertThat(counts.committedLastMinuteRows()).isEqualTo(15);
+        assertThat(counts.secondsSinceFirstStart()).isBetween(0.0, 60.0);
+        assertThat(counts.allCommitted()).isFalse();
+        assertThat(store.counts("rk-unknown", 2).total()).isZero();
+    }
+
+    @Test
+    void requeueFailedResetsFailedChunksToPendingOnlyUnderTheLiveLease() {
+        String runKey = create(blueprint(4)).runKey();
+        Leases leases = staleAndLiveLease(runKey);
+        assertThat(store.failChunk(claimChunk(store, runKey, 0, "lane-a"), "x")).isTrue();
+        assertThat(store.failChunk(claimChunk(store, runKey, 1, "lane-a"), "y")).isTrue();
+        claimChunk(store, runKey, 2, "lane-a");
+
+        assertThat(store.requeueFailed(leases.stale())).isZero();
+        assertThat(store.counts(runKey, MAX_ATTEMPTS).failed()).isEqualTo(2);
+
+        assertThat(other.requeueFailed(leases.live())).isEqualTo(2);
+
+        List<ChunkRecord> chunks = store.chunks(runKey, 0, 4);
+        for (int id : new int[] {0, 1}) {
+            assertThat(chunks.get(id).state()).isEqualTo(ChunkState.PENDING);
+            assertThat(chunks.get(id).attempts()).isZero();
+            assertThat(chunks.get(id).owner()).isNull();
+        }
+        assertThat(chunks.get(2).state()).isEqualTo(ChunkState.RUNNING);
+        assertThat(store.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId)
+                .containsExactly(0, 1, 3);
+    }
+
+    // --- receipts ---
+
+    @Test
+    void recordHandoffReplayReturnsTrueAndADifferentAnchorFalse() {
+        String runKey = create(blueprint(8)).runKey();
+        Leases leases = staleAndLiveLease(runKey);
+        HandoffReceipt receipt = new HandoffReceipt(runKey, "handoff-1", "4711", null);
+
+        assertThat(store.recordHandoff(leases.stale(), receipt)).isFalse();
+        assertThat(store.handoffReceipt(runKey)).isEmpty();
+
+        assertThat(other.recordHandoff(leases.live(), receipt)).isTrue();
+        assertThat(other.recordHandoff(leases.live(), receipt)).as("replay").isTrue();
+        assertThat(other.recordHandoff(leases.live(), new HandoffReceipt(runKey, "handoff-2", "4711", null)))
+                .as("replay after a crash with a new receipt id").isTrue();
+        assertThat(other.recordHandoff(leases.live(), new HandoffReceipt(runKey, "handoff-3", "4712", null)))
+                .as("another anchor").isFalse();
+
+        HandoffReceipt stored = store.handoffReceipt(runKey).orElseThrow();
+        assertThat(stored.receiptId()).isEqualTo("handoff-1");
+        assertThat(stored.anchorXmin()).isEqualTo("4711");
+        assertThat(stored.committedAt()).isNotNull();
+    }
+
+    @Test
+    void receiptsAreEmptyBeforeTheyAreWritten() {
+        String runKey = create(blueprint(8)).runKey();
+        assertThat(store.publicationReceipt(runKey)).isEmpty();
+        assertThat(store.handoffReceipt(runKey)).isEmpty();
+        assertThat(store.rollbackReceipt(runKey)).isEmpty();
+    }
+
+    // --- helpers ---
+
+    protected static CampaignBlueprint blueprint(int buckets) {
+        return blueprint("events_initial_v1", buckets);
+    }
+
+    protected static CampaignBlueprint blueprint(String backfillId, int buckets) {
+        String yaml = CampaignYamlFixture.replaceOnce(CampaignYamlFixture.postgres(), "buckets: 128", "buckets: " + buckets);
+        yaml = CampaignYamlFixture.replaceOnce(yaml, "backfillId: events_initial_v1", "backfillId: " + backfillId);
+        return CampaignBlueprint.of(CampaignReader.parse(yaml));
+    }
+
+    protected static String specJson(CampaignBlueprint blueprint) {
+        return CanonicalJson.write(blueprint.definition().spec());
+    }
+
+    protected CampaignRecord create(CampaignBlueprint blueprint) {
+        return store.createCampaign(blueprint, specJson(blueprint));
+    }
+
+    record Leases(CampaignLease stale, CampaignLease live) {
+    }
+
+    /** A lease that was released and taken over by another driver, and the live lease that replaced it. */
+    private Leases staleAndLiveLease(String runKey) {
+        CampaignLease stale = store.acquireLease(runKey, "driver-old", LONG_TTL).orElseThrow();
+        store.releaseLease(stale);
+        CampaignLease live = other.acquireLease(runKey, "driver-new", LONG_TTL).orElseThrow();
+        assertThat(live.epoch()).isGreaterThan(stale.epoch());
+        return new Leases(stale, live);
+    }
+
+    private static ChunkRecord firstClaimable(LedgerStore lane, String runKey) {
+        return lane.claimable(runKey, MAX_ATTEMPTS, false, 1).get(0);
+    }
+
+    /** Claims one specific chunk (pending, or failed with retry), as a lane would after reading it. */
+    private static ChunkClaim claimChunk(LedgerStore lane, String runKey, int chunkId, String owner) {
+        ChunkRecord seen = lane.claimable(runKey, 100, true, 100).stream().filter(c -> c.chunkId() == chunkId)
+                .findFirst().orElseThrow();
+        return lane.claim(runKey, seen, owner, LONG_TTL).orElseThrow();
+    }
+
+    private static List<ChunkClaim> claimAll(LedgerStore lane, String runKey, List<ChunkRecord> seen, String owner) {
+        List<ChunkClaim> won = new ArrayList<>();
+        for (ChunkRecord chunk : seen) {
+            Optional<ChunkClaim> claim = lane.claim(runKey, chunk, owner, LONG_TTL);
+            claim.ifPresent(won::add);
+        }
+        return won;
+    }
+
+    /** Runs both calls on two threads released together, so their statements overlap in the database. */
+    private static <T> List<T> race(Callable<T> first, Callable<T> second) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            CyclicBarrier start = new CyclicBarrier(2);
+            Future<T> a = pool.submit(() -> {
+                start.await(10, TimeUnit.SECONDS);
+                return first.call();
+            });
+            Future<T> b = pool.submit(() -> {
+                start.await(10, TimeUnit.SECONDS);
+                return second.call();
+            });
+            return List.of(a.get(30, TimeUnit.SECONDS), b.get(30, TimeUnit.SECONDS));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

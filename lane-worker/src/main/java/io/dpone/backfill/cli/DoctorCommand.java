@@ -1,0 +1,79 @@
+package io.dpone.backfill.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.dpone.backfill.cli.connect.ConnectionSettings;
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.doctor.DoctorReport;
+import io.dpone.backfill.core.doctor.Finding;
+import io.dpone.backfill.core.doctor.Severity;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.postgres.PostgresDoctor;
+import io.dpone.backfill.wiring.CampaignSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code backfill doctor}: pre-flight checks that create nothing; every finding has a severity and an action. */
+@Command(name = "doctor", mixinStandardHelpOptions = true,
+        description = {"Check a campaign before running it, creating nothing: connectivity and privileges, source key and chunk",
+                "column, target shape, objects a swap would orphan or redirect, foreign shadows. Exit 0: no errors; 3: errors found."})
+final class DoctorCommand implements Callable<Integer> {
+    static final int EXIT_FINDINGS = 3;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    @Mixin
+    CampaignOptions campaign;
+
+    @Option(names = "--format", defaultValue = "text", description = "text or json.")
+    OutputFormat format;
+
+    @Override
+    public Integer call() throws Exception {
+        CampaignBlueprint blueprint = campaign.blueprint();
+        BackfillCampaignSpec spec = blueprint.definition().spec();
+        CampaignSession.requireSupported(spec.getTarget().getType());
+        ConnectionSettings sourceSettings = campaign.source(spec);
+        ConnectionSettings targetSettings = campaign.target(spec);
+        DoctorReport report;
+        try (Connection source = connect(sourceSettings, "source"); Connection target = connect(targetSettings, "target")) {
+            report = new PostgresDoctor().check(spec, blueprint.artifacts(), source, target, blueprint.identity().runKey());
+        } catch (UnreachableException e) {
+            report = new DoctorReport(List.of(Finding.error(e.role + ".connect", e.getMessage(),
+                    "check the " + e.role + " Secret's jdbcUrl, user and password, and that the database accepts connections from here")));
+        }
+        if (format == OutputFormat.json) {
+            System.out.println(JSON.writeValueAsString(report));
+        } else {
+            for (Finding f : report.findings()) {
+                System.out.printf("%-7s %-40s %s%s%n", f.severity(), f.code(), f.message(),
+                        f.severity() == Severity.OK || f.recommendedAction() == null || f.recommendedAction().isBlank() ? "" : " -> " + f.recommendedAction());
+            }
+            System.out.printf("doctor: %d error(s), %d warning(s)%n", report.withSeverity(Severity.ERROR).size(),
+                    report.withSeverity(Severity.WARNING).size());
+        }
+        return report.hasErrors() ? EXIT_FINDINGS : BackfillCli.EXIT_OK;
+    }
+
+    private static Connection connect(ConnectionSettings settings, String role) throws UnreachableException {
+        try {
+            return settings.open("backfill-doctor-" + role);
+        } catch (SQLException e) {
+            throw new UnreachableException(role, e.getMessage());
+        }
+    }
+
+    private static final class UnreachableException extends Exception {
+        final String role;
+
+        UnreachableException(String role, String message) {
+            super(message);
+            this.role = role;
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.dpone.backfill.cli;
+
+import io.dpone.backfill.cli.connect.CampaignConnections;
+import io.dpone.backfill.cli.connect.ConnectionSettings;
+import io.dpone.backfill.cli.local.LaneCommandLine;
+import io.dpone.backfill.cli.local.LocalLaneLauncher;
+import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.wiring.CampaignSession;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Assembles and runs a {@link LocalDriver}: connections, the lane launcher and its environment, progress. */
+final class DriverRun {
+    private DriverRun() {
+    }
+
+    static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
+                       boolean resume) throws Exception {
+        EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
+        String runKey = blueprint.identity().runKey();
+        Path logs = logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir"), "backfill-" + runKey);
+        Map<String, String> laneEnv = new HashMap<>();
+        CampaignConnections.export(CampaignConnections.SOURCE, source, laneEnv);
+        CampaignConnections.export(CampaignConnections.TARGET, target, laneEnv);
+        // Lanes get their own fault hook (crash tests); the driver's must not leak into them.
+        String laneFault = System.getenv("BACKFILL_LANE_FAULT");
+        laneEnv.put("BACKFILL_FAULT", laneFault == null ? "" : laneFault);
+        List<String> laneArgs = List.of("--run-key", runKey, "--state-schema", blueprint.definition().spec().getState().getSchema(),
+                "--target-type", blueprint.definition().spec().getTarget().getType().wireName());
+        int budget = blueprint.definition().spec().getLane().getMaxPodFailures();
+        try (CampaignSession session = CampaignSession.open(blueprint, source::open, target::open, timings, "backfill-driver");
+             LocalLaneLauncher launcher = new LocalLaneLauncher(LaneCommandLine.base(), laneEnv, laneArgs, logs, budget,
+                     line -> System.err.println("backfill: " + line))) {
+            System.err.println("backfill: campaign " + blueprint.definition().name() + " run key " + runKey + ", lane logs in " + logs);
+            LocalDriver driver = new LocalDriver(blueprint, session, timings, launcher, ProgressDisplay.forStdout(),
+                    EnvFaultPoints.fromEnvironment(), line -> System.err.println("backfill: " + line));
+            int code = driver.run(resume);
+            System.out.println(Evidence.json(blueprint, session.ledger()));
+            return code;
+        }
+    }
+}

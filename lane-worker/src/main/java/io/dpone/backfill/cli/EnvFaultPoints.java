@@ -1,0 +1,52 @@
+package io.dpone.backfill.cli;
+
+import io.dpone.backfill.core.lane.FaultPoints;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Test hook for crash tests, active only when BACKFILL_FAULT is set: {@code point:chunk} (chunk {@code *} for any,
+ * several separated by commas). At the first matching point the process announces itself on stderr and stops itself
+ * with SIGSTOP, frozen at exactly that point of the protocol: the test then SIGKILLs it (a crash there) or SIGCONTs
+ * it (a zombie that wakes up late).
+ */
+final class EnvFaultPoints implements FaultPoints {
+    private final Set<String> armed = new HashSet<>();
+
+    private EnvFaultPoints(String spec) {
+        for (String part : spec.split(",")) {
+            if (!part.isBlank()) {
+                armed.add(part.trim());
+            }
+        }
+    }
+
+    static FaultPoints fromEnvironment() {
+        String spec = System.getenv("BACKFILL_FAULT");
+        return spec == null || spec.isBlank() ? FaultPoints.NONE : new EnvFaultPoints(spec);
+    }
+
+    @Override
+    public void reached(String point, int chunkId) {
+        String exact = point + ":" + chunkId;
+        String any = point + ":*";
+        boolean hit;
+        synchronized (armed) {
+            hit = armed.remove(exact) || armed.remove(any);
+        }
+        if (!hit) {
+            return;
+        }
+        long pid = ProcessHandle.current().pid();
+        System.err.println("FAULT " + point + " chunk=" + chunkId + " pid=" + pid);
+        System.err.flush();
+        try {
+            new ProcessBuilder("kill", "-STOP", Long.toString(pid)).inheritIO().start().waitFor();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot stop at fault point " + point, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

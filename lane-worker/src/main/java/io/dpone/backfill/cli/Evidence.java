@@ -1,0 +1,75 @@
+package io.dpone.backfill.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignProgress;
+import io.dpone.backfill.core.campaign.PublicationStatus;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+
+/** The bounded evidence document, shaped like the reference design's backfill result. */
+final class Evidence {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private Evidence() {
+    }
+
+    static String json(CampaignBlueprint blueprint, LedgerStore ledger) throws Exception {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode backfill = root.putObject("backfill");
+        backfill.put("backfill_id", blueprint.definition().spec().getBackfillId());
+        backfill.put("run_key", blueprint.identity().runKey());
+        BackfillCampaignStatus status = StatusReader.read(blueprint, ledger).orElse(null);
+        if (status == null) {
+            backfill.put("phase", "not_started");
+            return JSON.writeValueAsString(root);
+        }
+        backfill.put("phase", String.valueOf(status.getPhase()));
+        CampaignProgress p = status.getProgress();
+        ObjectNode progress = backfill.putObject("progress");
+        progress.put("pending", p.getPendingChunks());
+        progress.put("running", p.getRunningChunks());
+        progress.put("committed", p.getCommittedChunks());
+        progress.put("failed", p.getFailedChunks());
+        progress.put("rows_extracted", p.getRowsExtracted());
+        progress.put("rows_loaded", p.getRowsLoaded());
+        progress.put("rows_per_second", p.getRowsPerSecond());
+        if (p.getEtaSeconds() != null) {
+            progress.put("eta_seconds", p.getEtaSeconds());
+        }
+        PublicationStatus pub = status.getPublication();
+        ObjectNode publication = backfill.putObject("publication");
+        publication.put("mode", pub.getMode());
+        publication.put("phase", pub.getPhase());
+        publication.put("validation", pub.getValidation());
+        putIfPresent(publication, "expected_rows", pub.getExpectedRows());
+        putIfPresent(publication, "actual_rows", pub.getActualRows());
+        putIfPresent(publication, "null_keys", pub.getNullKeys());
+        putIfPresent(publication, "duplicate_keys", pub.getDuplicateKeys());
+        if (pub.getReceiptId() != null) {
+            publication.put("receipt_id", pub.getReceiptId());
+        }
+        if (pub.getBackupRetained() != null) {
+            publication.put("backup_retained", pub.getBackupRetained());
+        }
+        if (pub.getShadowTable() != null) {
+            publication.put("shadow", pub.getShadowTable());
+            publication.put("backup", pub.getBackupTable());
+        }
+        ObjectNode handoff = backfill.putObject("handoff");
+        handoff.put("anchor_xmin", status.getHandoff().getAnchorXmin());
+        if (status.getHandoff().getReceiptId() != null) {
+            handoff.put("receipt_id", status.getHandoff().getReceiptId());
+        }
+        backfill.put("recommended_action", status.getRecommendedAction());
+        return JSON.writeValueAsString(root);
+    }
+
+    private static void putIfPresent(ObjectNode node, String field, Long value) {
+        if (value != null) {
+            node.put(field, value);
+        }
+    }
+}

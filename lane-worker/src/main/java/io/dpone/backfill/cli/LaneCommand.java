@@ -1,0 +1,55 @@
+package io.dpone.backfill.cli;
+
+import io.dpone.backfill.cli.connect.CampaignConnections;
+import io.dpone.backfill.cli.connect.ConnectionSettings;
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.lane.LaneExit;
+import io.dpone.backfill.wiring.LaneSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code backfill lane}: one lane, what a pod runs. Reads its plan from the ledger; connection settings come only
+ * from the environment (BACKFILL_SOURCE_* and BACKFILL_TARGET_*), never from arguments that `ps` would show.
+ */
+@Command(name = "lane", mixinStandardHelpOptions = true,
+        description = {"Run one lane of a planned campaign until no chunk is left or a stop is requested.",
+                "Exit codes: 0 done or stopped, 3 schema drift, 1 failure."})
+final class LaneCommand implements Callable<Integer> {
+    @Option(names = "--run-key", required = true, description = "The campaign's run key (from `backfill plan`).")
+    String runKey;
+
+    @Option(names = "--lane", required = true, description = "Lane index, 0-based.")
+    int lane;
+
+    @Option(names = "--state-schema", required = true, description = "spec.state.schema: where the ledger lives.")
+    String stateSchema;
+
+    @Option(names = "--target-type", required = true, description = "mssql or postgres.")
+    String targetType;
+
+    @Override
+    public Integer call() throws Exception {
+        TargetType type = "mssql".equals(targetType) ? TargetType.MSSQL : "postgres".equals(targetType) ? TargetType.POSTGRES : null;
+        if (type == null) {
+            throw new IllegalArgumentException("--target-type must be mssql or postgres");
+        }
+        ConnectionSettings source = CampaignConnections.resolve(CampaignConnections.SOURCE, "source", List.of(), System.getenv());
+        ConnectionSettings target = CampaignConnections.resolve(CampaignConnections.TARGET, "target", List.of(), System.getenv());
+        String owner = "lane-" + lane + "@" + LocalDriver.host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
+        EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
+        try (LaneSession session = LaneSession.open(type, source::open, target::open, runKey, lane, owner, stateSchema, timings,
+                EnvFaultPoints.fromEnvironment(), line -> System.err.println(LocalTime.now().truncatedTo(ChronoUnit.MILLIS) + " lane " + lane + ": " + line))) {
+            LaneExit exit = session.worker().run();
+            System.err.println("lane " + lane + ": exiting (" + exit + ")");
+            return exit.exitCode();
+        }
+    }
+}

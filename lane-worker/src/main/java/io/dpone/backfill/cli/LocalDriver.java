@@ -1,0 +1,150 @@
+package io.dpone.backfill.cli;
+
+import io.dpone.backfill.cli.local.LaneBudgetExceededException;
+import io.dpone.backfill.cli.local.LocalLaneLauncher;
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.engine.LeaseLostException;
+import io.dpone.backfill.core.engine.StepResult;
+import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.wiring.CampaignSession;
+
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Drives one campaign locally: holds the campaign lease (renewed from its own thread), steps the engine until the
+ * campaign settles, and carries out the engine's lane actions with local processes. It re-implements no phase.
+ */
+final class LocalDriver {
+    static final int EXIT_BLOCKED = 3;
+    static final int EXIT_RECOVERABLE = 4;
+    static final int EXIT_LEASE_HELD = 5;
+
+    private final CampaignBlueprint blueprint;
+    private final CampaignSession session;
+    private final EngineTimings timings;
+    private final LocalLaneLauncher lanes;
+    private final ProgressDisplay progress;
+    private final FaultPoints faults;
+    private final Consumer<String> log;
+    private final String owner = "driver@" + host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
+
+    LocalDriver(CampaignBlueprint blueprint, CampaignSession session, EngineTimings timings, LocalLaneLauncher lanes,
+                ProgressDisplay progress, FaultPoints faults, Consumer<String> log) {
+        this.blueprint = blueprint;
+        this.session = session;
+        this.timings = timings;
+        this.lanes = lanes;
+        this.progress = progress;
+        this.faults = faults;
+        this.log = log;
+    }
+
+    /** Runs to a settled phase and returns the process exit code. */
+    int run(boolean resume) throws Exception {
+        CampaignEngine engine = session.engine();
+        LedgerStore ledger = session.ledger();
+        engine.open();
+        Optional<CampaignLease> acquired = ledger.acquireLease(engine.runKey(), owner, timings.leaseTtl());
+        if (acquired.isEmpty()) {
+            CampaignRecord c = ledger.findByRunKey(engine.runKey()).orElseThrow();
+            log.accept("another driver holds the campaign lease: " + c.leaseOwner() + " until " + c.leaseExpires());
+            return EXIT_LEASE_HELD;
+        }
+        CampaignLease lease = acquired.get();
+        AtomicBoolean leaseLost = new AtomicBoolean();
+        ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "campaign-lease-renewer");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = timings.renewEvery().toMillis();
+        renewer.scheduleWithFixedDelay(() -> {
+            try {
+                if (!ledger.renewLease(lease, timings.leaseTtl())) {
+                    leaseLost.set(true);
+                }
+            } catch (RuntimeException e) {
+                log.accept("campaign lease renewal failed (will retry): " + e.getMessage());
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+        try {
+            if (resume) {
+                int requeued = engine.resume(lease);
+                log.accept("resume: " + requeued + " failed chunk(s) re-queued");
+            }
+            StepResult result;
+            while (true) {
+                if (leaseLost.get()) {
+                    throw new LeaseLostException("campaign lease lost: another driver took over; stopping without further changes");
+                }
+                if (ledger.findByRunKey(engine.runKey()).map(CampaignRecord::phase).orElse(null) == CampaignPhase.Publishing) {
+                    faults.reached(FaultPoints.BEFORE_PUBLISH, -1);
+                }
+                result = engine.step(lease);
+                if (result.wantsLanes()) {
+                    try {
+                        lanes.ensure(result.actions().stream()
+                                .filter(a -> a instanceof io.dpone.backfill.core.engine.EngineAction.RunLanes)
+                                .mapToInt(a -> ((io.dpone.backfill.core.engine.EngineAction.RunLanes) a).lanes()).max().orElse(1));
+                    } catch (LaneBudgetExceededException e) {
+                        result = engine.lanesExhausted(lease, e.getMessage());
+                    }
+                }
+                if (result.stopsLanes()) {
+                    lanes.stop(timings.drainTimeout());
+                }
+                progress.update(status());
+                if (result.settled()) {
+                    break;
+                }
+                Thread.sleep(result.requeueAfter().toMillis());
+            }
+            progress.finish();
+            log.accept(result.phase() + ": " + result.message());
+            if (!"wait".equals(result.recommendedAction())) {
+                log.accept("next: " + result.recommendedAction());
+            }
+            return switch (result.phase()) {
+                case HandoffCommitted -> BackfillCli.EXIT_OK;
+                case Blocked -> EXIT_BLOCKED;
+                default -> EXIT_RECOVERABLE;
+            };
+        } finally {
+            renewer.shutdownNow();
+            lanes.close();
+            try {
+                if (!leaseLost.get()) {
+                    ledger.releaseLease(lease);
+                }
+            } catch (RuntimeException e) {
+                log.accept("could not release the campaign lease (it expires by itself): " + e.getMessage());
+            }
+        }
+    }
+
+    BackfillCampaignStatus status() {
+        return StatusReader.read(blueprint, session.ledger()).orElseThrow();
+    }
+
+    static String host() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+}

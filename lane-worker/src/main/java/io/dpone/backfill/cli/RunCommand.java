@@ -1,0 +1,36 @@
+package io.dpone.backfill.cli;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.wiring.CampaignSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code backfill run}: the whole campaign locally, lanes as child processes. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run a campaign to its XMin handoff without Kubernetes: lanes run as local child processes.",
+                "Exit codes: 0 handed off, 2 invalid campaign, 3 blocked, 4 recoverable (see `status`, then `resume`),",
+                "5 another driver holds the campaign, 1 other failure."})
+class RunCommand implements Callable<Integer> {
+    @Mixin
+    CampaignOptions campaign;
+
+    @Option(names = "--log-dir", paramLabel = "DIR", description = "Where lane logs go (default: <tmp>/backfill-<runKey>).")
+    Path logDir;
+
+    boolean resume() {
+        return false;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        CampaignBlueprint blueprint = campaign.blueprint();
+        BackfillCampaignSpec spec = blueprint.definition().spec();
+        CampaignSession.requireSupported(spec.getTarget().getType());
+        return DriverRun.execute(blueprint, campaign.source(spec), campaign.target(spec), logDir, resume());
+    }
+}

@@ -1,0 +1,90 @@
+package io.dpone.backfill.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dpone.backfill.cli.connect.ConnectionSettings;
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.ledger.ChunkRecord;
+import io.dpone.backfill.core.ledger.ChunkState;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.postgres.PostgresLedgerStore;
+import io.dpone.backfill.wiring.CampaignSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.sql.Connection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/** {@code backfill status}: a read-only, bounded view of the ledger. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Show a campaign's phase, counts, rows, rate, ETA, validation, receipts and the recommended action. Read-only.")
+final class StatusCommand implements Callable<Integer> {
+    static final int MAX_FAILED_SHOWN = 10;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    @Mixin
+    CampaignOptions campaign;
+
+    @Option(names = "--format", defaultValue = "text", description = "text or json.")
+    OutputFormat format;
+
+    @Override
+    public Integer call() throws Exception {
+        CampaignBlueprint blueprint = campaign.blueprint();
+        CampaignSession.requireSupported(blueprint.definition().spec().getTarget().getType());
+        ConnectionSettings target = campaign.target(blueprint.definition().spec());
+        try (Connection state = target.open("backfill-status")) {
+            LedgerStore ledger = new PostgresLedgerStore(state, blueprint.definition().spec().getState().getSchema());
+            Optional<BackfillCampaignStatus> status = ledgerExists(state, blueprint) ? StatusReader.read(blueprint, ledger) : Optional.empty();
+            if (status.isEmpty()) {
+                System.out.println(format == OutputFormat.json
+                        ? "{\"phase\": \"NotStarted\", \"runKey\": \"" + blueprint.identity().runKey() + "\"}"
+                        : "not started: run key " + blueprint.identity().runKey() + " is not in the ledger (next: backfill run)");
+                return BackfillCli.EXIT_OK;
+            }
+            if (format == OutputFormat.json) {
+                ObjectNode root = JSON.valueToTree(status.get());
+                ArrayNode failed = root.putArray("failedChunks");
+                failedChunks(ledger, blueprint.identity().runKey()).forEach(c -> failed.addObject()
+                        .put("chunkId", c.chunkId()).put("attempts", c.attempts()).put("lastError", c.lastError()));
+                System.out.println(JSON.writeValueAsString(root));
+            } else {
+                BackfillCampaignStatus s = status.get();
+                System.out.println(ProgressDisplay.line(s) + "; validation " + s.getPublication().getValidation()
+                        + (s.getPublication().getReceiptId() == null ? "" : "; publication receipt " + s.getPublication().getReceiptId())
+                        + (s.getHandoff().getReceiptId() == null ? "" : "; handoff receipt " + s.getHandoff().getReceiptId()));
+                System.out.println("next: " + s.getRecommendedAction());
+            }
+            return BackfillCli.EXIT_OK;
+        }
+    }
+
+    /** Failed chunks with their errors, bounded; scanned in pages so a 16k-chunk ledger is never loaded at once. */
+    static List<ChunkRecord> failedChunks(LedgerStore ledger, String runKey) {
+        java.util.ArrayList<ChunkRecord> failed = new java.util.ArrayList<>();
+        for (int offset = 0; failed.size() < MAX_FAILED_SHOWN; offset += 1000) {
+            List<ChunkRecord> page = ledger.chunks(runKey, offset, 1000);
+            page.stream().filter(c -> c.state() == ChunkState.FAILED).limit(MAX_FAILED_SHOWN - failed.size()).forEach(failed::add);
+            if (page.size() < 1000) {
+                break;
+            }
+        }
+        return failed;
+    }
+
+    private static boolean ledgerExists(Connection state, CampaignBlueprint blueprint) throws java.sql.SQLException {
+        try (var ps = state.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            ps.setString(1, io.dpone.backfill.postgres.PostgresLedgerSchema.table(blueprint.definition().spec().getState().getSchema(), "campaign"));
+            try (var rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.dpone.backfill.cli;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.engine.CampaignStatusProjector;
+import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+
+import java.util.Optional;
+
+/** Reads a campaign's bounded status from the ledger; empty when the campaign was never started. */
+final class StatusReader {
+    private StatusReader() {
+    }
+
+    static Optional<BackfillCampaignStatus> read(CampaignBlueprint blueprint, LedgerStore ledger) {
+        Optional<CampaignRecord> campaign = ledger.findByRunKey(blueprint.identity().runKey());
+        return campaign.map(c -> CampaignStatusProjector.project(blueprint.definition().spec(), blueprint.artifacts(), c,
+                ledger.counts(c.runKey(), blueprint.definition().spec().getMaxChunkAttempts()),
+                ledger.publicationReceipt(c.runKey()), ledger.handoffReceipt(c.runKey())));
+    }
+}

@@ -1,0 +1,38 @@
+package io.dpone.backfill.cli.local;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The command that starts this same CLI as a child process: same Java, same classpath, main class. */
+public final class LaneCommandLine {
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
+
+    private LaneCommandLine() {
+    }
+
+    /**
+     * {@code setsid java -cp <classpath> io.dpone.backfill.cli.BackfillCli}: setsid makes the child the leader of its
+     * own process group, so the driver can kill the lane and anything it started as one group.
+     */
+    public static List<String> base() {
+        List<String> command = new ArrayList<>();
+        if (Files.isExecutable(SETSID)) {
+            command.add(SETSID.toString());
+        }
+        command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        String opts = System.getenv("BACKFILL_LANE_JAVA_OPTS");
+        if (opts != null && !opts.isBlank()) {
+            command.addAll(List.of(opts.trim().split("\\s+")));
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("io.dpone.backfill.cli.BackfillCli");
+        return command;
+    }
+
+    public static boolean ownProcessGroup() {
+        return Files.isExecutable(SETSID);
+    }
+}

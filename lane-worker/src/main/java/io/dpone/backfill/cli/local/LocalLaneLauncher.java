@@ -1,0 +1,144 @@
+package io.dpone.backfill.cli.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Runs lanes as local child processes, one process group each, the way the operator runs one pod per lane. A lane
+ * that dies is replaced within a failure budget; on stop, lanes get a bounded drain and are then killed as groups.
+ */
+public final class LocalLaneLauncher implements AutoCloseable {
+    private static final long RESTART_BACKOFF_MILLIS = 1000;
+
+    private final List<String> baseCommand;
+    private final Map<String, String> environment;
+    private final List<String> laneArguments;
+    private final Path logDirectory;
+    private final int failureBudget;
+    private final Consumer<String> log;
+    private final List<Slot> slots = new ArrayList<>();
+    private int failures;
+
+    private static final class Slot {
+        Process process;
+        int starts;
+        long lastStartMillis;
+    }
+
+    /**
+     * @param laneArguments arguments after {@code lane} (run key, state schema, target type); {@code --lane N} is
+     *                      added per slot
+     */
+    public LocalLaneLauncher(List<String> baseCommand, Map<String, String> environment, List<String> laneArguments,
+                             Path logDirectory, int failureBudget, Consumer<String> log) throws IOException {
+        this.baseCommand = List.copyOf(baseCommand);
+        this.environment = Map.copyOf(environment);
+        this.laneArguments = List.copyOf(laneArguments);
+        this.logDirectory = Files.createDirectories(logDirectory);
+        this.failureBudget = failureBudget;
+        this.log = log;
+    }
+
+    /** Keeps {@code lanes} lanes running: starts missing ones, replaces failed ones within the budget. */
+    public synchronized void ensure(int lanes) throws IOException {
+        while (slots.size() < lanes) {
+            slots.add(new Slot());
+        }
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < lanes; i++) {
+            Slot slot = slots.get(i);
+            if (slot.process != null && slot.process.isAlive()) {
+                continue;
+            }
+            if (slot.process != null) {
+                int code = slot.process.exitValue();
+                slot.process = null;
+                if (code != 0) {
+                    failures++;
+                    log.accept("lane " + i + " exited with code " + code + " (failure " + failures + " of budget " + failureBudget
+                            + "); log: " + logFile(i));
+                    if (failures > failureBudget) {
+                        throw new LaneBudgetExceededException("lane processes failed " + failures + " times (budget "
+                                + failureBudget + "); see " + logDirectory);
+                    }
+                }
+            }
+            if (now - slot.lastStartMillis < RESTART_BACKOFF_MILLIS) {
+                continue;
+            }
+            start(i, slot);
+        }
+    }
+
+    private void start(int index, Slot slot) throws IOException {
+        List<String> command = new ArrayList<>(baseCommand);
+        command.add("lane");
+        command.addAll(laneArguments);
+        command.add("--lane");
+        command.add(Integer.toString(index));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().putAll(environment);
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(index).toFile()));
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        slot.process = pb.start();
+        slot.starts++;
+        slot.lastStartMillis = System.currentTimeMillis();
+    }
+
+    public Path logFile(int index) {
+        return logDirectory.resolve("lane-" + index + ".log");
+    }
+
+    public synchronized List<Long> pids() {
+        return slots.stream().filter(s -> s.process != null && s.process.isAlive()).map(s -> s.process.pid()).toList();
+    }
+
+    public synchronized int failures() {
+        return failures;
+    }
+
+    /** Lanes see the stop request and finish their current chunk; whoever is still running after the drain is killed. */
+    public synchronized void stop(Duration drain) {
+        long deadline = System.nanoTime() + drain.toNanos();
+        for (Slot slot : slots) {
+            if (slot.process == null) {
+                continue;
+            }
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                if (!slot.process.waitFor(left, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                    ProcessGroups.kill(slot.process, LaneCommandLine.ownProcessGroup());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                ProcessGroups.kill(slot.process, LaneCommandLine.ownProcessGroup());
+            }
+        }
+    }
+
+    /** Kills every lane group at once: used on driver failure and exit. */
+    @Override
+    public synchronized void close() {
+        for (Slot slot : slots) {
+            if (slot.process != null && slot.process.isAlive()) {
+                ProcessGroups.kill(slot.process, LaneCommandLine.ownProcessGroup());
+            }
+        }
+        for (Slot slot : slots) {
+            if (slot.process != null) {
+                try {
+                    slot.process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+}
