@@ -1,0 +1,41 @@
+package io.dpone.backfill.core.target;
+
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.PublicationReceipt;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.naming.ArtifactNames;
+
+import java.util.List;
+
+/**
+ * The target-side publication port (one adapter per engine): shadow preparation, exact validation, deferred
+ * indexes, the atomic swap and its rollback. Every method is idempotent and safe to repeat after a crash.
+ */
+public interface ShadowPublisher {
+    /** Catalog shape of a table in the target; an empty shape when it does not exist. */
+    TableShape shape(String schema, String table);
+
+    /**
+     * Creates the shadow from the live table's catalog (columns, types, defaults, NOT NULL; no unique indexes or
+     * constraints) under an application lock and stamps it with the run key; or accepts an existing shadow that
+     * carries this run key. A shadow stamped by another run key, or not stamped, fails closed untouched.
+     */
+    void prepareShadow(String runKey, ArtifactNames names, String liveTable);
+
+    /** Exact counts on a loaded table (the shadow, or the live table in direct mode). */
+    ValidationResult validate(String schema, String table, List<String> uniqueKey, long expectedRows);
+
+    /** Recreates the live table's indexes and constraints on the shadow under temporary names; idempotent. */
+    void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable);
+
+    /**
+     * One transaction under an application lock, fenced by the campaign lease: grants, ownership and identity
+     * positions onto the shadow, live to backup, shadow to live, index and constraint names carried over,
+     * publication receipt. A replay with the receipt present is a no-op returning it; a conflicting identity fails
+     * closed with {@link ArtifactOwnershipException}.
+     */
+    PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows);
+
+    /** Operator-authorised swap back (backup to live, published table kept as the shadow) with its own receipt. */
+    RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason);
+}
