@@ -1,7 +1,7 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.connect.CampaignConnections;
-import io.dpone.backfill.cli.connect.ConnectionSettings;
+import io.dpone.backfill.wiring.ConnectionSettings;
 import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;

@@ -1,6 +1,6 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.cli.connect.ConnectionSettings;
+import io.dpone.backfill.wiring.ConnectionSettings;
 import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;

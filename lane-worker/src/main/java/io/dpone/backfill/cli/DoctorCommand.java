@@ -2,7 +2,7 @@ package io.dpone.backfill.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.dpone.backfill.cli.connect.ConnectionSettings;
+import io.dpone.backfill.wiring.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;

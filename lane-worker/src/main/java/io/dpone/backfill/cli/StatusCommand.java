@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dpone.backfill.cli.connect.ConnectionSettings;
+import io.dpone.backfill.wiring.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.ChunkState;

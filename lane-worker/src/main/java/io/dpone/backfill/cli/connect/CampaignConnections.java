@@ -1,5 +1,8 @@
 package io.dpone.backfill.cli.connect;
 
+import io.dpone.backfill.wiring.ConnectionSettings;
+import io.dpone.backfill.wiring.SecretConnection;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,7 +25,7 @@ public final class CampaignConnections {
         if (!secretFiles.isEmpty()) {
             Map<String, String> secret = SecretManifests.read(secretFiles).get(secretName);
             if (secret != null) {
-                return fromSecret(secretName, secret);
+                return SecretConnection.settings(secretName, secret);
             }
         }
         String url = env.get("BACKFILL_" + role + "_JDBC_URL");
@@ -31,22 +34,6 @@ public final class CampaignConnections {
                     + "': pass --secrets FILE with that Secret, or set BACKFILL_" + role + "_JDBC_URL (and _USER, _PASSWORD)");
         }
         return new ConnectionSettings(url, env.get("BACKFILL_" + role + "_USER"), env.get("BACKFILL_" + role + "_PASSWORD"));
-    }
-
-    /** Secret keys: jdbcUrl, or host + port + database (+ type); user or username; password. */
-    static ConnectionSettings fromSecret(String name, Map<String, String> secret) {
-        String url = secret.get("jdbcUrl");
-        if (url == null) {
-            String host = secret.get("host");
-            String database = secret.get("database");
-            if (host == null || database == null) {
-                throw new IllegalArgumentException("Secret '" + name + "' needs the key jdbcUrl, or host and database");
-            }
-            String port = secret.getOrDefault("port", "5432");
-            url = "jdbc:postgresql://" + host + ":" + port + "/" + database;
-        }
-        String user = secret.containsKey("user") ? secret.get("user") : secret.get("username");
-        return new ConnectionSettings(url, user, secret.get("password"));
     }
 
     /** The environment a lane process or pod receives: the role-based variables, never command-line arguments. */

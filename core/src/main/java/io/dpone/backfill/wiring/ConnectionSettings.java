@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli.connect;
+package io.dpone.backfill.wiring;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
