@@ -61,34 +61,19 @@ final class CampaignHarness implements AutoCloseable {
     }
 
     void source(String... sql) throws SQLException {
-        exec(sourceDb, sql);
+        pg.execute(sourceDb, sql);
     }
 
     void target(String... sql) throws SQLException {
-        exec(targetDb, sql);
-    }
-
-    private void exec(String db, String... sql) throws SQLException {
-        try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
-            for (String q : sql) {
-                s.execute(q);
-            }
-        }
+        pg.execute(targetDb, sql);
     }
 
     long sourceLong(String sql) throws SQLException {
-        return scalar(sourceDb, sql);
+        return pg.queryForLong(sourceDb, sql);
     }
 
     long targetLong(String sql) throws SQLException {
-        return scalar(targetDb, sql);
-    }
-
-    private long scalar(String db, String sql) throws SQLException {
-        try (Connection c = pg.connect(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return pg.queryForLong(targetDb, sql);
     }
 
     /** Keys of the source table as text, for comparing with the target across databases. */
@@ -128,6 +113,20 @@ final class CampaignHarness implements AutoCloseable {
         }
         lanes.clear();
         return exits;
+    }
+
+    /** Steps the engine until it reaches {@code phase}; fails instead of spinning if the campaign settles elsewhere. */
+    static StepResult stepUntil(CampaignSession session, CampaignLease lease, io.dpone.backfill.core.campaign.CampaignPhase phase) {
+        for (int i = 0; i < 20; i++) {
+            StepResult r = session.engine().step(lease);
+            if (r.phase() == phase) {
+                return r;
+            }
+            if (r.settled()) {
+                throw new AssertionError("campaign settled in " + r.phase() + " (" + r.message() + ") before reaching " + phase);
+            }
+        }
+        throw new AssertionError("campaign did not reach " + phase + " in 20 steps");
     }
 
     /** Steps the engine like a driver would, running lanes as threads, until the campaign settles. */

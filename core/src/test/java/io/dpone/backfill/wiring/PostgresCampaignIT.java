@@ -146,9 +146,7 @@ class PostgresCampaignIT {
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_drift", UUID_CHUNKS, SHADOW));
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = lease(s, b);
-            while (s.engine().step(lease).phase() != CampaignPhase.Loading) {
-                Thread.onSpinWait();
-            }
+            CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             h.source("ALTER TABLE public.items ADD COLUMN extra text");
             h.startLanes(b, 2);
             assertThat(h.awaitLanes()).containsOnly(LaneExit.DRIFT);
@@ -167,9 +165,7 @@ class PostgresCampaignIT {
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_drift2", UUID_CHUNKS, SHADOW));
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = lease(s, b);
-            while (s.engine().step(lease).phase() != CampaignPhase.Loading) {
-                Thread.onSpinWait();
-            }
+            CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             h.target("ALTER TABLE public.items__bf_shadow ADD COLUMN extra text");
             StepResult r = s.engine().step(lease);
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
@@ -185,10 +181,7 @@ class PostgresCampaignIT {
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_suspend", UUID_CHUNKS, SHADOW + "  suspend: true\n"));
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = lease(s, b);
-            StepResult r = s.engine().step(lease);
-            while (r.phase() != CampaignPhase.Suspended) {
-                r = s.engine().step(lease);
-            }
+            StepResult r = CampaignHarness.stepUntil(s, lease, CampaignPhase.Suspended);
             assertThat(r.stopsLanes()).isTrue();
             h.startLanes(b, 2);
             assertThat(h.awaitLanes()).containsOnly(LaneExit.STOP_REQUESTED);
@@ -213,9 +206,7 @@ class PostgresCampaignIT {
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_recover", UUID_CHUNKS, SHADOW));
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = lease(s, b);
-            while (s.engine().step(lease).phase() != CampaignPhase.Loading) {
-                Thread.onSpinWait();
-            }
+            CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             // A trigger does not change the table's shape, so it fails one chunk without looking like drift.
             h.target("CREATE FUNCTION public.boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
                             + " IF NEW.note = 'boom' THEN RAISE EXCEPTION 'refusing boom row'; END IF; RETURN NEW; END $$",

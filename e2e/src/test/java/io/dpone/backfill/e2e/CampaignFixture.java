@@ -104,30 +104,21 @@ final class CampaignFixture {
         try (CampaignSession s = CampaignSession.open(blueprint, app -> pg.connect(sourceDb), app -> pg.connect(targetDb), TIMINGS, "e2e-prep")) {
             s.engine().open();
             CampaignLease lease = s.ledger().acquireLease(blueprint.identity().runKey(), "e2e-prep", TIMINGS.leaseTtl()).orElseThrow();
-            while (s.engine().step(lease).phase() != CampaignPhase.Loading) {
-                Thread.onSpinWait();
+            for (int i = 0; s.engine().step(lease).phase() != CampaignPhase.Loading; i++) {
+                if (i == 20) {
+                    throw new AssertionError("campaign did not reach Loading");
+                }
             }
             s.ledger().releaseLease(lease);
         }
     }
 
     void exec(String db, String... sql) throws SQLException {
-        try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
-            for (String q : sql) {
-                s.execute(q);
-            }
-        }
+        pg.execute(db, sql);
     }
 
     long target(String sql) throws SQLException {
-        return scalar(targetDb, sql);
-    }
-
-    private long scalar(String db, String sql) throws SQLException {
-        try (Connection c = pg.connect(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return pg.queryForLong(targetDb, sql);
     }
 
     /** (id, qty, note) of every row, sorted: the published table must equal the source exactly, values included. */

@@ -10,8 +10,6 @@ import picocli.CommandLine.Option;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.concurrent.Callable;
 
 /**
@@ -56,9 +54,7 @@ final class DemoCommand implements Callable<Integer> {
                     log("the campaign did not reach its handoff (exit " + code + ")");
                     return code;
                 }
-                try (Connection source = pg.connect("demo_source"); Connection target = pg.connect("demo_target")) {
-                    verify(source, target);
-                }
+                verify(pg);
             } finally {
                 Files.deleteIfExists(file);
             }
@@ -68,31 +64,16 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** Independent of the ledger: the published table holds exactly the source's keys, each once. */
-    private void verify(Connection source, Connection target) throws Exception {
-        long sourceRows = scalar(source, "SELECT count(*) FROM public.orders");
-        long liveRows = scalar(target, "SELECT count(*) FROM public.orders");
-        long distinct = scalar(target, "SELECT count(DISTINCT id) FROM public.orders");
-        String sourceSum = text(source, "SELECT md5(string_agg(id::text || amount::text, ',' ORDER BY id)) FROM public.orders");
-        String targetSum = text(target, "SELECT md5(string_agg(id::text || amount::text, ',' ORDER BY id)) FROM public.orders");
-        boolean ok = sourceRows == liveRows && distinct == liveRows && sourceSum.equals(targetSum);
+    private void verify(EmbeddedPostgres pg) throws Exception {
+        long sourceRows = pg.queryForLong("demo_source", "SELECT count(*) FROM public.orders");
+        long liveRows = pg.queryForLong("demo_target", "SELECT count(*) FROM public.orders");
+        long distinct = pg.queryForLong("demo_target", "SELECT count(DISTINCT id) FROM public.orders");
+        String digest = "SELECT md5(string_agg(id::text || amount::text, ',' ORDER BY id)) FROM public.orders";
+        boolean same = String.valueOf(pg.queryForString("demo_source", digest)).equals(pg.queryForString("demo_target", digest));
         log(String.format("verified: source %,d rows, published %,d rows, %,d distinct keys, key+amount digest %s",
-                sourceRows, liveRows, distinct, sourceSum.equals(targetSum) ? "equal" : "DIFFERENT"));
-        if (!ok) {
+                sourceRows, liveRows, distinct, same ? "equal" : "DIFFERENT"));
+        if (sourceRows != liveRows || distinct != liveRows || !same) {
             throw new IllegalStateException("the published table does not match the source");
-        }
-    }
-
-    private static long scalar(Connection c, String sql) throws Exception {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private static String text(Connection c, String sql) throws Exception {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return String.valueOf(rs.getString(1));
         }
     }
 

@@ -90,6 +90,29 @@ public final class EmbeddedPostgres implements AutoCloseable {
         }
     }
 
+    /** Runs statements in one session of {@code database}: setup for fixtures and the demo. */
+    public void execute(String database, String... statements) throws SQLException {
+        try (Connection c = connect(database); java.sql.Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    /** The first column of the first row of a query, as text; null for SQL NULL or no row. */
+    public String queryForString(String database, String sql) throws SQLException {
+        try (Connection c = connect(database); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    /** The first column of the first row of a query as a number (0 for SQL NULL). */
+    public long queryForLong(String database, String sql) throws SQLException {
+        String value = queryForString(database, sql);
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
     public long postmasterPid() {
         return postmaster.pid();
     }
