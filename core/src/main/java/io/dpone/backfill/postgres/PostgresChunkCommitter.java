@@ -168,9 +168,10 @@ public final class PostgresChunkCommitter implements ChunkCommitter {
         }
     }
 
+    /** clock_timestamp(), not now(): now() is the transaction's start, before the copy, and would hide its duration. */
     private boolean markCommitted(ChunkClaim claim, long[] counts) throws SQLException {
         try (PreparedStatement ps = sink.prepareStatement("UPDATE " + PostgresLedgerSchema.table(stateSchema, "chunk")
-                + " SET state = 'committed', rows_extracted = ?, rows_loaded = ?, finished_at = now(), lease_expires = NULL,"
+                + " SET state = 'committed', rows_extracted = ?, rows_loaded = ?, finished_at = clock_timestamp(), lease_expires = NULL,"
                 + " last_error = NULL WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'")) {
             ps.setLong(1, counts[0]);
             ps.setLong(2, counts[1]);

@@ -11,7 +11,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** `backfill demo` end to end (smaller than the default million rows, to keep the suite fast). */
+/** `backfill demo` and `backfill bench` end to end (smaller than their default million rows, to keep the suite fast). */
 class DemoIT {
     @TempDir
     Path dir;
@@ -29,6 +29,20 @@ class DemoIT {
             assertThat(evidence.path("publication").path("actual_rows").asLong()).isEqualTo(40_000);
             assertThat(evidence.path("publication").path("duplicate_keys").asLong()).isZero();
             assertThat(evidence.path("progress").path("committed").asInt()).isEqualTo(16);
+        }
+    }
+
+    @Test
+    void benchReportsBothLoadShapesWithLanesOnASmallHeap() throws Exception {
+        try (LaunchedProcess bench = LaunchedProcess.start(dir, Map.of(), "bench", "--rows", "30000", "--buckets", "4")) {
+            assertThat(bench.awaitExit(Duration.ofSeconds(180))).as(bench.output()).isZero();
+            String out = bench.output();
+            JsonNode report = new ObjectMapper().readTree(out.substring(out.lastIndexOf("{\n  \"rows\"")));
+            assertThat(report.path("laneHeap").asText()).isEqualTo("-Xmx32m");
+            assertThat(report.path("shadowSwap").path("publishedRows").asLong()).isEqualTo(30_000);
+            assertThat(report.path("mergeBaseline").path("liveRows").asLong()).as("30,000 merged plus the old row").isEqualTo(30_001);
+            assertThat(report.path("speedupVsMerge").asDouble()).isPositive();
+            assertThat(report.path("shadowSwap").path("p95ChunkSeconds").asDouble()).isPositive();
         }
     }
 }

@@ -20,6 +20,11 @@ final class DriverRun {
 
     static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
                        boolean resume) throws Exception {
+        return execute(blueprint, source, target, logDir, resume, true);
+    }
+
+    static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
+                       boolean resume, boolean printEvidence) throws Exception {
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         String runKey = blueprint.identity().runKey();
         Path logs = logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir"), "backfill-" + runKey);
@@ -39,7 +44,9 @@ final class DriverRun {
             LocalDriver driver = new LocalDriver(blueprint, session, timings, launcher, ProgressDisplay.forStdout(),
                     EnvFaultPoints.fromEnvironment(), line -> System.err.println("backfill: " + line));
             int code = driver.run(resume);
-            System.out.println(Evidence.json(blueprint, session.ledger()));
+            if (printEvidence) {
+                System.out.println(Evidence.json(blueprint, session.ledger()));
+            }
             return code;
         }
     }

@@ -110,7 +110,7 @@ final class LocalDriver {
                 if (result.settled()) {
                     break;
                 }
-                Thread.sleep(result.requeueAfter().toMillis());
+                lanes.awaitLaneExit(result.requeueAfter());
             }
             progress.finish();
             log.accept(result.phase() + ": " + result.message());

@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Objects;
  * files and the operator's custom resource. Fields are nullable so that validation can tell "absent" from
  * "given"; {@link SpecDefaults} fills in defaults.
  */
+@ValidationRule(value = BackfillCampaignSpec.IMMUTABLE_RULE, message = BackfillCampaignSpec.IMMUTABLE_MESSAGE,
+        reason = "FieldValueForbidden")
 @JsonPropertyOrder({"backfillId", "source", "target", "uniqueKey", "chunk", "parallelWorkers", "innerMode",
         "onlyNewRows", "retryPolicy", "maxChunkAttempts", "state", "publication", "lane", "suspend"})
 public class BackfillCampaignSpec {
@@ -26,6 +29,23 @@ public class BackfillCampaignSpec {
     public static final int MAX_UNIQUE_KEY_COLUMNS = 16;
     public static final int MAX_CHUNK_ATTEMPTS = 100;
     public static final int DEFAULT_MAX_CHUNK_ATTEMPTS = 5;
+
+    /**
+     * CEL transition rule of the CRD (the API server enforces it where CEL is available): everything but
+     * {@code suspend} and {@code lane} is immutable once created, optional fields included (present stays present
+     * with the same value, absent stays absent). The operator checks the same through the campaign's digests.
+     */
+    public static final String IMMUTABLE_RULE = "self.backfillId == oldSelf.backfillId && self.source == oldSelf.source"
+            + " && self.target == oldSelf.target && self.uniqueKey == oldSelf.uniqueKey && self.chunk == oldSelf.chunk"
+            + " && (has(self.parallelWorkers) ? has(oldSelf.parallelWorkers) && self.parallelWorkers == oldSelf.parallelWorkers : !has(oldSelf.parallelWorkers))"
+            + " && (has(self.innerMode) ? has(oldSelf.innerMode) && self.innerMode == oldSelf.innerMode : !has(oldSelf.innerMode))"
+            + " && (has(self.onlyNewRows) ? has(oldSelf.onlyNewRows) && self.onlyNewRows == oldSelf.onlyNewRows : !has(oldSelf.onlyNewRows))"
+            + " && (has(self.retryPolicy) ? has(oldSelf.retryPolicy) && self.retryPolicy == oldSelf.retryPolicy : !has(oldSelf.retryPolicy))"
+            + " && (has(self.maxChunkAttempts) ? has(oldSelf.maxChunkAttempts) && self.maxChunkAttempts == oldSelf.maxChunkAttempts : !has(oldSelf.maxChunkAttempts))"
+            + " && (has(self.state) ? has(oldSelf.state) && self.state == oldSelf.state : !has(oldSelf.state))"
+            + " && (has(self.publication) ? has(oldSelf.publication) && self.publication == oldSelf.publication : !has(oldSelf.publication))";
+    public static final String IMMUTABLE_MESSAGE = "the spec is immutable except suspend and lane:"
+            + " a changed plan or policy needs a new BackfillCampaign with a new backfillId";
 
     @Required
     @Pattern(BACKFILL_ID_PATTERN)

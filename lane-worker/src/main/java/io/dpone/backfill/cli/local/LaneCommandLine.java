@@ -8,6 +8,8 @@ import java.util.List;
 /** The command that starts this same CLI as a child process: same Java, same classpath, main class. */
 public final class LaneCommandLine {
     private static final Path SETSID = Path.of("/usr/bin/setsid");
+    /** Extra JVM options for lanes (the bench caps their heap); the environment's BACKFILL_LANE_JAVA_OPTS otherwise. */
+    public static final String JAVA_OPTS_PROPERTY = "backfill.lane.javaOpts";
 
     private LaneCommandLine() {
     }
@@ -22,7 +24,7 @@ public final class LaneCommandLine {
             command.add(SETSID.toString());
         }
         command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        String opts = System.getenv("BACKFILL_LANE_JAVA_OPTS");
+        String opts = System.getProperty(JAVA_OPTS_PROPERTY, System.getenv("BACKFILL_LANE_JAVA_OPTS"));
         if (opts != null && !opts.isBlank()) {
             command.addAll(List.of(opts.trim().split("\\s+")));
         }

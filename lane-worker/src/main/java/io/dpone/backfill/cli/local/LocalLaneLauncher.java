@@ -92,6 +92,22 @@ public final class LocalLaneLauncher implements AutoCloseable {
         slot.lastStartMillis = System.currentTimeMillis();
     }
 
+    /**
+     * Waits up to {@code max}, returning early once a lane has exited: the driver then steps at once instead of
+     * polling (a finished campaign moves on to validation without idle seconds).
+     */
+    public void awaitLaneExit(java.time.Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (System.nanoTime() < deadline) {
+            synchronized (this) {
+                if (slots.stream().anyMatch(s -> s.process != null && !s.process.isAlive())) {
+                    return;
+                }
+            }
+            Thread.sleep(Math.min(100, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+        }
+    }
+
     public Path logFile(int index) {
         return logDirectory.resolve("lane-" + index + ".log");
     }
