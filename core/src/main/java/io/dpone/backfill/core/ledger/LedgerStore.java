@@ -74,7 +74,8 @@ public interface LedgerStore {
 
     Optional<HandoffReceipt> handoffReceipt(String runKey);
 
-    /** Writes the handoff receipt, fenced by the lease; requires the publication receipt (shadow_swap). */
+    /** Writes the handoff receipt, fenced by the lease; a replay with the same anchor returns true. The engine, not the
+     * store, requires the publication receipt first (direct mode has none). */
     boolean recordHandoff(CampaignLease lease, HandoffReceipt receipt);
 
     Optional<RollbackReceipt> rollbackReceipt(String runKey);
