@@ -40,6 +40,9 @@ final class DriverRun {
         try (CampaignSession session = CampaignSession.open(blueprint, source::open, target::open, timings, "backfill-driver");
              LocalLaneLauncher launcher = new LocalLaneLauncher(LaneCommandLine.base(), laneEnv, laneArgs, logs, budget,
                      line -> System.err.println("backfill: " + line))) {
+            // Ctrl-C or SIGTERM: lanes are killed as groups too, not left running without their driver.
+            Thread killLanes = new Thread(launcher::close, "kill-lanes-on-exit");
+            Runtime.getRuntime().addShutdownHook(killLanes);
             System.err.println("backfill: campaign " + blueprint.definition().name() + " run key " + runKey + ", lane logs in " + logs);
             LocalDriver driver = new LocalDriver(blueprint, session, timings, launcher, ProgressDisplay.forStdout(),
                     EnvFaultPoints.fromEnvironment(), line -> System.err.println("backfill: " + line));
@@ -47,6 +50,7 @@ final class DriverRun {
             if (printEvidence) {
                 System.out.println(Evidence.json(blueprint, session.ledger()));
             }
+            Runtime.getRuntime().removeShutdownHook(killLanes);
             return code;
         }
     }
