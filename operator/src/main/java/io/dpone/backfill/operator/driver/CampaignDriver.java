@@ -1,0 +1,213 @@
+package io.dpone.backfill.operator.driver;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.campaign.PublicationMode;
+import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.engine.CampaignStatusProjector;
+import io.dpone.backfill.core.engine.EngineAction;
+import io.dpone.backfill.core.engine.LeaseLostException;
+import io.dpone.backfill.core.engine.StepResult;
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.LedgerConflictException;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.operator.config.OperatorSettings;
+import io.dpone.backfill.operator.lanes.LanePods;
+import io.dpone.backfill.operator.lanes.LaneReport;
+import io.dpone.backfill.operator.lanes.LaneSupervisor;
+import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.jboss.logging.Logger;
+
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One pass on the campaign engine for one campaign: connect (Secrets, session), open the ledger, hold the campaign
+ * lease, carry out operator-authorised actions, step the engine until it waits, map its lane actions to pods, and
+ * project the ledger into a status. It implements no phase: every decision about the campaign is the engine's.
+ */
+public final class CampaignDriver {
+    private static final Logger LOG = Logger.getLogger(CampaignDriver.class);
+    private static final int MAX_STEPS_PER_PASS = 16;
+    private static final Duration SECRET_RETRY = Duration.ofSeconds(30);
+    private static final Duration DATABASE_RETRY = Duration.ofSeconds(15);
+
+    private final OperatorSettings settings;
+    private final CampaignSessions sessions;
+    private final SecretResolver secrets;
+    private final LaneSupervisor lanes;
+    private final Clock clock;
+    private final ChunkWatch chunkWatch = new ChunkWatch();
+
+    public CampaignDriver(OperatorSettings settings, CampaignSessions sessions, SecretResolver secrets, LaneSupervisor lanes,
+                          Clock clock) {
+        this.settings = settings;
+        this.sessions = sessions;
+        this.secrets = secrets;
+        this.lanes = lanes;
+        this.clock = clock;
+    }
+
+    public DriveOutcome drive(KubernetesClient client, BackfillCampaign campaign, CampaignBlueprint blueprint, LanePods observed) {
+        String key = key(campaign);
+        BackfillCampaignSpec spec = blueprint.definition().spec();
+        String namespace = campaign.getMetadata().getNamespace();
+        SecretResolver.Resolved source;
+        SecretResolver.Resolved target;
+        try {
+            source = secrets.resolve(client, namespace, spec.getSource().getConnectionSecretRef().getName());
+            target = secrets.resolve(client, namespace, spec.getTarget().getConnectionSecretRef().getName());
+        } catch (SecretUnavailableException e) {
+            return new DriveOutcome.Waiting(e.reason(), e.getMessage(), SECRET_RETRY);
+        }
+        DriverSession session;
+        try {
+            session = sessions.open(key, blueprint, source.settings(), target.settings());
+        } catch (SQLException e) {
+            return new DriveOutcome.Waiting("DatabaseUnavailable", e.getMessage(), DATABASE_RETRY);
+        }
+        try {
+            CampaignEngine engine = session.engine(blueprint);
+            engine.open();
+            Optional<CampaignLease> acquired = session.acquire(settings.instanceId(), settings.timings().leaseTtl());
+            if (acquired.isEmpty()) {
+                CampaignRecord held = session.ledger().findByRunKey(engine.runKey()).orElseThrow();
+                sessions.release(key); // no connections held while another driver owns the campaign
+                return new DriveOutcome.Waiting("LeaseHeldElsewhere", "the campaign lease is held by " + held.leaseOwner()
+                        + " until " + held.leaseExpires() + " (another operator or a `backfill run`); this operator takes over when it expires",
+                        settings.timings().leaseTtl().dividedBy(3));
+            }
+            CampaignLease lease = acquired.get();
+            List<DriveOutcome.Note> notes = new ArrayList<>();
+            LanePods pods = requeueFailed(client, campaign, engine, lease, observed, notes);
+            List<StepResult> steps = stepUntilWaiting(engine, lease);
+            StepResult step = steps.get(steps.size() - 1);
+            LaneReport report = LaneReport.idle(pods.failures(engine.runKey()), spec.getLane().getMaxPodFailures(), pods.active().size());
+            int wanted = step.actions().stream().filter(a -> a instanceof EngineAction.RunLanes)
+                    .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0);
+            if (wanted > 0) {
+                report = lanes.ensure(client, campaign, spec, engine.runKey(), wanted, pods, source.secret(), target.secret());
+                report.replacedFailures().forEach(p -> notes.add(new DriveOutcome.Note("LanePodReplaced", "lane pod " + p
+                        + " failed and was replaced (failure " + pods.failures(engine.runKey()) + " of budget " + spec.getLane().getMaxPodFailures() + ")", true)));
+                if (report.budgetExceeded()) {
+                    step = engine.lanesExhausted(lease, "lane pods failed " + report.failures() + " times (budget "
+                            + report.budget() + "); read their logs: kubectl logs -n " + namespace + " -l backfill.dpone.io/campaign="
+                            + campaign.getMetadata().getName());
+                    steps.add(step);
+                }
+            }
+            if (step.stopsLanes()) {
+                if (step.phase() == CampaignPhase.HandoffCommitted) {
+                    lanes.deleteAll(client, pods.all());
+                } else {
+                    lanes.drain(client, pods);
+                }
+            }
+            Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, session, lease, step, notes);
+            BackfillCampaignStatus projection = project(blueprint, session.ledger(), engine.runKey());
+            DriveOutcome.ChunkActivity activity = step.phase() == CampaignPhase.Loading
+                    ? chunkWatch.observe(session.ledger(), engine.runKey(), clock.instant()) : DriveOutcome.ChunkActivity.NONE;
+            if (step.settled()) {
+                // Nothing moves without a person now: no connection and no lease is held for a settled campaign.
+                sessions.release(key);
+                chunkWatch.forget(engine.runKey());
+            }
+            return new DriveOutcome.Stepped(steps, projection, report, rollback, notes, activity);
+        } catch (LedgerConflictException e) {
+            sessions.release(key);
+            return new DriveOutcome.Refused("NewBackfillIdRequired", "the ledger already holds backfillId "
+                    + spec.getBackfillId() + " with another plan or policy: " + e.getMessage(),
+                    "a changed spec needs a new campaign: create a new BackfillCampaign with a new backfillId (or revert the change)");
+        } catch (LeaseLostException e) {
+            session.markLeaseLost();
+            return new DriveOutcome.Waiting("LeaseLost", e.getMessage(), Duration.ofSeconds(1));
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "pass on campaign %s/%s failed", namespace, campaign.getMetadata().getName());
+            sessions.release(key);
+            return new DriveOutcome.Waiting("EngineError", String.valueOf(e.getMessage()), DATABASE_RETRY);
+        }
+    }
+
+    /** Forgets a campaign (deleted, refused): closes its session and releases its lease. */
+    public void forget(BackfillCampaign campaign) {
+        sessions.release(key(campaign));
+        if (campaign.getStatus() != null && campaign.getStatus().getRunKey() != null) {
+            chunkWatch.forget(campaign.getStatus().getRunKey());
+        }
+    }
+
+    static String key(BackfillCampaign campaign) {
+        String uid = campaign.getMetadata().getUid();
+        return uid != null ? uid : campaign.getMetadata().getNamespace() + "/" + campaign.getMetadata().getName();
+    }
+
+    /** Steps while the engine asks to go on at once, within a bound; every step is kept for the events. */
+    private static List<StepResult> stepUntilWaiting(CampaignEngine engine, CampaignLease lease) {
+        List<StepResult> steps = new ArrayList<>();
+        StepResult step = engine.step(lease);
+        steps.add(step);
+        for (int i = 1; i < MAX_STEPS_PER_PASS && !step.settled() && step.requeueAfter().isZero() && !step.wantsLanes(); i++) {
+            step = engine.step(lease);
+            steps.add(step);
+        }
+        return steps;
+    }
+
+    /** Returns the lane pods as they are after the action (failed ones removed when it ran). */
+    private LanePods requeueFailed(KubernetesClient client, BackfillCampaign campaign, CampaignEngine engine, CampaignLease lease,
+                                   LanePods pods, List<DriveOutcome.Note> notes) {
+        String token = OperatorActions.requeueToken(campaign);
+        if (token == null) {
+            return pods;
+        }
+        int requeued = engine.resume(lease);
+        // A new budget for lane pods too: the failed ones (kept for their logs until now) are removed.
+        List<io.fabric8.kubernetes.api.model.Pod> failed = pods.failed(engine.runKey());
+        lanes.deleteAll(client, failed);
+        OperatorActions.markDone(client, campaign, OperatorActions.REQUEUE_FAILED);
+        notes.add(new DriveOutcome.Note("FailedChunksRequeued", requeued + " failed chunk(s) re-queued with a fresh attempt budget;"
+                + " lane pod failure budget reset (request " + token + ")", false));
+        return pods.without(failed);
+    }
+
+    private Optional<RollbackReceipt> rollback(KubernetesClient client, BackfillCampaign campaign, CampaignBlueprint blueprint,
+                                               DriverSession session, CampaignLease lease, StepResult step,
+                                               List<DriveOutcome.Note> notes) {
+        LedgerStore ledger = session.ledger();
+        String runKey = blueprint.identity().runKey();
+        String reason = OperatorActions.rollbackReason(campaign);
+        if (reason != null) {
+            BackfillCampaignSpec spec = blueprint.definition().spec();
+            if (spec.getPublication().getMode() != PublicationMode.SHADOW_SWAP) {
+                notes.add(new DriveOutcome.Note("RollbackRefused", "only a shadow_swap publication can be rolled back;"
+                        + " this campaign appended directly to the live table", true));
+            } else if (step.phase() != CampaignPhase.HandoffCommitted) {
+                notes.add(new DriveOutcome.Note("RollbackRefused", "a rollback needs a published campaign (HandoffCommitted);"
+                        + " the phase is " + step.phase() + ": set the annotation again once it is", true));
+            } else {
+                RollbackReceipt receipt = session.session().publisher().rollback(lease, blueprint.artifacts(),
+                        spec.getTarget().getTable(), reason);
+                notes.add(new DriveOutcome.Note("RolledBack", blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
+                        + " is the previous table again (rollback receipt " + receipt.receiptId() + "): " + reason, true));
+            }
+            OperatorActions.markDone(client, campaign, OperatorActions.ROLLBACK);
+        }
+        return ledger.rollbackReceipt(runKey);
+    }
+
+    private static BackfillCampaignStatus project(CampaignBlueprint blueprint, LedgerStore ledger, String runKey) {
+        BackfillCampaignSpec spec = blueprint.definition().spec();
+        CampaignRecord record = ledger.findByRunKey(runKey).orElseThrow();
+        return CampaignStatusProjector.project(spec, blueprint.artifacts(), record,
+                ledger.counts(runKey, spec.getMaxChunkAttempts()), ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey));
+    }
+}

@@ -1,0 +1,43 @@
+package io.dpone.backfill.operator.driver;
+
+import io.dpone.backfill.operator.lanes.ConnectionSecret;
+import io.dpone.backfill.wiring.ConnectionSettings;
+import io.dpone.backfill.wiring.SecretConnection;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Reads a connection Secret from the campaign's namespace (GET only; no Secret is ever listed or watched): the
+ * settings the operator connects with, and which keys lane pods may reference. Values never leave this class
+ * except inside {@link ConnectionSettings}, whose {@code toString} leaves the password out.
+ */
+public final class SecretResolver {
+    public record Resolved(ConnectionSettings settings, ConnectionSecret secret) {
+    }
+
+    public Resolved resolve(KubernetesClient client, String namespace, String name) {
+        Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
+        if (secret == null) {
+            throw new SecretUnavailableException("SecretNotFound", "Secret " + namespace + "/" + name
+                    + " does not exist: create it with the keys jdbcUrl (or host, port, database), user and password");
+        }
+        Map<String, String> data = new HashMap<>();
+        if (secret.getData() != null) {
+            secret.getData().forEach((k, v) -> data.put(k, v == null ? null : new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+        }
+        if (secret.getStringData() != null) {
+            data.putAll(secret.getStringData());
+        }
+        try {
+            ConnectionSettings settings = SecretConnection.settings(name, data);
+            return new Resolved(settings, new ConnectionSecret(name, data.keySet()));
+        } catch (IllegalArgumentException e) {
+            throw new SecretUnavailableException("SecretInvalid", e.getMessage());
+        }
+    }
+}

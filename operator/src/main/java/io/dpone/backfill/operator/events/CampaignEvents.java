@@ -1,0 +1,120 @@
+package io.dpone.backfill.operator.events;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignCondition;
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.engine.StepResult;
+import io.dpone.backfill.operator.driver.DriveOutcome;
+import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.dpone.backfill.operator.status.CampaignConditions;
+import io.dpone.backfill.operator.status.ConditionSet;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Kubernetes Events for people: one per phase transition, one when a blocking or degrading condition appears (or
+ * changes its reason), and one per operator action or replaced lane pod. They are derived from the difference
+ * between the status before and after a pass, so a pass that changes nothing emits nothing. Failing to emit an
+ * Event is logged and never fails a pass.
+ */
+public final class CampaignEvents {
+    private static final Logger LOG = Logger.getLogger(CampaignEvents.class);
+    private static final Set<CampaignPhase> WARNING_PHASES = Set.of(CampaignPhase.Blocked, CampaignPhase.Recoverable, CampaignPhase.Invalid);
+    private static final int MAX_MESSAGE = 1024;
+    private static final String COMPONENT = "backfill-operator";
+
+    private final Clock clock;
+    private final String instanceId;
+    private final AtomicLong sequence = new AtomicLong();
+
+    public CampaignEvents(Clock clock, String instanceId) {
+        this.clock = clock;
+        this.instanceId = instanceId;
+    }
+
+    public record Planned(String type, String reason, String message) {
+    }
+
+    /**
+     * The events a pass warrants (pure: tested without a cluster): one per phase transition of the pass's engine
+     * steps (or of the status, for passes that did not step), one per condition that turned Blocked or Degraded,
+     * one per note.
+     */
+    public static List<Planned> plan(BackfillCampaignStatus before, BackfillCampaignStatus after, List<DriveOutcome.Note> notes,
+                                     List<StepResult> steps) {
+        List<Planned> events = new ArrayList<>();
+        CampaignPhase was = before == null ? null : before.getPhase();
+        CampaignPhase now = after.getPhase();
+        CampaignPhase at = was;
+        for (StepResult step : steps) {
+            if (step.phase() != at) {
+                events.add(transition(at, step.phase(), step.message()));
+                at = step.phase();
+            }
+        }
+        if (now != null && now != at) {
+            events.add(transition(at, now, null));
+        }
+        for (String type : List.of(CampaignConditions.BLOCKED, CampaignConditions.DEGRADED)) {
+            CampaignCondition next = ConditionSet.find(after.getConditions(), type).orElse(null);
+            if (next == null || !ConditionSet.TRUE.equals(next.getStatus())) {
+                continue;
+            }
+            CampaignCondition prev = before == null ? null : ConditionSet.find(before.getConditions(), type).orElse(null);
+            boolean appeared = prev == null || !ConditionSet.TRUE.equals(prev.getStatus()) || !Objects.equals(prev.getReason(), next.getReason());
+            // Phase events already tell of Recoverable; a condition event adds only a reason of its own.
+            if (appeared && !(now != was && next.getReason().equals(now == null ? null : now.name()))) {
+                events.add(new Planned("Warning", next.getReason(), next.getMessage()));
+            }
+        }
+        notes.forEach(n -> events.add(new Planned(n.warning() ? "Warning" : "Normal", n.reason(), n.message())));
+        return events;
+    }
+
+    private static Planned transition(CampaignPhase from, CampaignPhase to, String message) {
+        return new Planned(WARNING_PHASES.contains(to) ? "Warning" : "Normal", to.name(),
+                (from == null ? "" : from + " -> ") + to + (message == null || message.isBlank() ? "" : ": " + message));
+    }
+
+    public void emit(KubernetesClient client, BackfillCampaign campaign, List<Planned> events) {
+        for (Planned p : events) {
+            try {
+                client.v1().events().inNamespace(campaign.getMetadata().getNamespace()).resource(build(campaign, p)).create();
+            } catch (KubernetesClientException e) {
+                LOG.warnf("could not record event %s on %s: %s", p.reason(), campaign.getMetadata().getName(), e.getMessage());
+            }
+        }
+    }
+
+    private Event build(BackfillCampaign campaign, Planned p) {
+        String now = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
+        String message = p.message() == null ? "" : p.message().length() > MAX_MESSAGE ? p.message().substring(0, MAX_MESSAGE) + "..." : p.message();
+        return new EventBuilder()
+                .withNewMetadata()
+                .withName(campaign.getMetadata().getName() + "." + Long.toHexString(System.currentTimeMillis()) + Long.toHexString(sequence.incrementAndGet()))
+                .withNamespace(campaign.getMetadata().getNamespace())
+                .endMetadata()
+                .withNewInvolvedObject()
+                .withApiVersion(campaign.getApiVersion()).withKind(campaign.getKind())
+                .withName(campaign.getMetadata().getName()).withNamespace(campaign.getMetadata().getNamespace())
+                .withUid(campaign.getMetadata().getUid())
+                .endInvolvedObject()
+                .withType(p.type()).withReason(p.reason()).withMessage(message)
+                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                .withNewSource().withComponent(COMPONENT).endSource()
+                .withReportingComponent(COMPONENT).withReportingInstance(instanceId)
+                .build();
+    }
+}

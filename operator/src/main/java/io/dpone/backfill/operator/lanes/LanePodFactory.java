@@ -1,0 +1,123 @@
+package io.dpone.backfill.operator.lanes;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.ImagePullPolicy;
+import io.dpone.backfill.core.campaign.LaneResources;
+import io.dpone.backfill.core.campaign.LaneSpec;
+import io.dpone.backfill.core.campaign.ResourceAmounts;
+import io.dpone.backfill.operator.config.OperatorSettings;
+import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds one lane pod: {@code backfill lane} with the lane index and run key as arguments, connection settings only
+ * through {@code secretKeyRef}, no service account token (a lane never talks to Kubernetes), non-root with a
+ * read-only root filesystem (a writable {@code /tmp} for the JVM), owned by the campaign, and never restarted in
+ * place: a failed lane is replaced by the operator, which counts it against the campaign's budget.
+ */
+public final class LanePodFactory {
+    public static final String CONTAINER = "lane";
+
+    private final OperatorSettings settings;
+
+    public LanePodFactory(OperatorSettings settings) {
+        this.settings = settings;
+    }
+
+    public Pod build(BackfillCampaign campaign, BackfillCampaignSpec normalised, String runKey, int lane, int attempt,
+                     ConnectionSecret source, ConnectionSecret target) {
+        OperatorSettings.LaneDefaults defaults = settings.lanes();
+        LaneSpec laneSpec = normalised.getLane() == null ? new LaneSpec() : normalised.getLane();
+        String name = campaign.getMetadata().getName();
+        List<String> args = List.of("lane", "--run-key", runKey, "--lane", Integer.toString(lane),
+                "--state-schema", normalised.getState().getSchema(), "--target-type", normalised.getTarget().getType().wireName());
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(LaneLabels.podName(name, lane, attempt))
+                .withNamespace(campaign.getMetadata().getNamespace())
+                .withLabels(LaneLabels.of(name, runKey, lane, attempt))
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion(campaign.getApiVersion()).withKind(campaign.getKind())
+                        .withName(name).withUid(campaign.getMetadata().getUid())
+                        .withController(true).withBlockOwnerDeletion(true).build())
+                .endMetadata()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .withAutomountServiceAccountToken(false)
+                .withServiceAccountName(defaults.serviceAccountName())
+                .withNodeSelector(laneSpec.getNodeSelector() == null || laneSpec.getNodeSelector().isEmpty() ? null
+                        : new LinkedHashMap<>(laneSpec.getNodeSelector()))
+                .withTerminationGracePeriodSeconds(Math.max(30L, settings.timings().drainTimeout().toSeconds()))
+                .withNewSecurityContext()
+                .withRunAsNonRoot(true).withRunAsUser(defaults.runAsUser()).withRunAsGroup(defaults.runAsUser())
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                .endSecurityContext()
+                .addNewContainer()
+                .withName(CONTAINER)
+                .withImage(laneSpec.getImage() != null ? laneSpec.getImage() : defaults.image())
+                .withImagePullPolicy(laneSpec.getImagePullPolicy() != null ? pullPolicy(laneSpec.getImagePullPolicy())
+                        : defaults.imagePullPolicy())
+                .withCommand(defaults.command())
+                .withArgs(args)
+                .withEnv(environment(source, target))
+                .withResources(resources(laneSpec.getResources(), defaults))
+                .withNewSecurityContext()
+                .withReadOnlyRootFilesystem(true).withAllowPrivilegeEscalation(false).withRunAsNonRoot(true)
+                .withNewCapabilities().withDrop("ALL").endCapabilities()
+                .endSecurityContext()
+                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
+                .endContainer()
+                .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume()
+                .endSpec()
+                .build();
+    }
+
+    private List<EnvVar> environment(ConnectionSecret source, ConnectionSecret target) {
+        List<EnvVar> env = new ArrayList<>(source.environment("SOURCE"));
+        env.addAll(target.environment("TARGET"));
+        settings.laneEnvironment().forEach((k, v) -> env.add(new EnvVarBuilder().withName(k).withValue(v).build()));
+        return env;
+    }
+
+    static String pullPolicy(ImagePullPolicy policy) {
+        return switch (policy) {
+            case ALWAYS -> "Always";
+            case IF_NOT_PRESENT -> "IfNotPresent";
+            case NEVER -> "Never";
+        };
+    }
+
+    static ResourceRequirements resources(LaneResources given, OperatorSettings.LaneDefaults defaults) {
+        ResourceAmounts requests = given == null ? null : given.getRequests();
+        ResourceAmounts limits = given == null ? null : given.getLimits();
+        return new ResourceRequirementsBuilder()
+                .withRequests(amounts(requests, defaults.requests()))
+                .withLimits(amounts(limits, defaults.limits()))
+                .build();
+    }
+
+    private static Map<String, Quantity> amounts(ResourceAmounts given, ResourceAmounts fallback) {
+        Map<String, Quantity> out = new LinkedHashMap<>();
+        String cpu = given != null && given.getCpu() != null ? given.getCpu() : fallback == null ? null : fallback.getCpu();
+        String memory = given != null && given.getMemory() != null ? given.getMemory() : fallback == null ? null : fallback.getMemory();
+        if (cpu != null) {
+            out.put("cpu", new Quantity(cpu));
+        }
+        if (memory != null) {
+            out.put("memory", new Quantity(memory));
+        }
+        return out;
+    }
+}

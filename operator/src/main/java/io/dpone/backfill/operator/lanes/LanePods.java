@@ -1,0 +1,103 @@
+package io.dpone.backfill.operator.lanes;
+
+import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.fabric8.kubernetes.api.model.Pod;
+
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** The lane pods of one campaign as observed (read only): by run key, by lane, terminated or not. */
+public final class LanePods {
+    public static final String SUCCEEDED = "Succeeded";
+    public static final String FAILED = "Failed";
+
+    private final List<Pod> pods;
+
+    private LanePods(List<Pod> pods) {
+        this.pods = pods;
+    }
+
+    /** Keeps only pods labelled for this campaign and owned by this very object (not a deleted namesake). */
+    public static LanePods of(BackfillCampaign campaign, Collection<Pod> observed) {
+        String name = campaign.getMetadata().getName();
+        String uid = campaign.getMetadata().getUid();
+        return new LanePods(observed.stream()
+                .filter(p -> name.equals(LaneLabels.label(p, LaneLabels.CAMPAIGN)))
+                .filter(p -> uid == null || p.getMetadata().getOwnerReferences() == null
+                        || p.getMetadata().getOwnerReferences().isEmpty()
+                        || p.getMetadata().getOwnerReferences().stream().anyMatch(o -> uid.equals(o.getUid())))
+                .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
+                .toList());
+    }
+
+    /** The same view without the given pods (just deleted: the cache may still show them). */
+    public LanePods without(Collection<Pod> removed) {
+        java.util.Set<String> names = removed.stream().map(p -> p.getMetadata().getName()).collect(java.util.stream.Collectors.toSet());
+        return new LanePods(pods.stream().filter(p -> !names.contains(p.getMetadata().getName())).toList());
+    }
+
+    public List<Pod> all() {
+        return pods;
+    }
+
+    public boolean isEmpty() {
+        return pods.isEmpty();
+    }
+
+    public List<Pod> ofRun(String runKey) {
+        return pods.stream().filter(p -> runKey.equals(LaneLabels.label(p, LaneLabels.RUN_KEY))).toList();
+    }
+
+    public List<Pod> notOfRun(String runKey) {
+        return pods.stream().filter(p -> !runKey.equals(LaneLabels.label(p, LaneLabels.RUN_KEY))).toList();
+    }
+
+    public int failures(String runKey) {
+        return (int) ofRun(runKey).stream().filter(LanePods::failed).count();
+    }
+
+    public List<Pod> failed(String runKey) {
+        return ofRun(runKey).stream().filter(LanePods::failed).toList();
+    }
+
+    public Optional<Pod> latest(String runKey, int lane) {
+        return ofRun(runKey).stream().filter(p -> LaneLabels.intLabel(p, LaneLabels.LANE).orElse(-1) == lane)
+                .max(Comparator.comparingInt(p -> LaneLabels.intLabel(p, LaneLabels.ATTEMPT).orElse(-1)));
+    }
+
+    public int nextAttempt(String runKey, int lane) {
+        return latest(runKey, lane).map(p -> LaneLabels.intLabel(p, LaneLabels.ATTEMPT).orElse(-1) + 1).orElse(0);
+    }
+
+    /** Pods still running or about to (not Succeeded, not Failed). */
+    public List<Pod> active() {
+        return pods.stream().filter(p -> !terminated(p)).toList();
+    }
+
+    public static boolean terminated(Pod pod) {
+        return succeeded(pod) || failed(pod);
+    }
+
+    public static boolean failed(Pod pod) {
+        return pod.getStatus() != null && FAILED.equals(pod.getStatus().getPhase());
+    }
+
+    public static boolean succeeded(Pod pod) {
+        return pod.getStatus() != null && SUCCEEDED.equals(pod.getStatus().getPhase());
+    }
+
+    /** The lane container's exit code when the pod has terminated, for events and messages. */
+    public static Optional<Integer> exitCode(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getContainerStatuses().stream()
+                .filter(c -> c.getState() != null && c.getState().getTerminated() != null)
+                .map(c -> c.getState().getTerminated().getExitCode())
+                .filter(Objects::nonNull)
+                .findFirst();
+    }
+}

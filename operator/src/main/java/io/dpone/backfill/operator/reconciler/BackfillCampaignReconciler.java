@@ -1,0 +1,173 @@
+package io.dpone.backfill.operator.reconciler;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignDefinition;
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.campaign.SpecDefaults;
+import io.dpone.backfill.core.engine.StepResult;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.validation.FieldError;
+import io.dpone.backfill.operator.driver.DriveOutcome;
+import io.dpone.backfill.operator.driver.OperatorActions;
+import io.dpone.backfill.operator.events.CampaignEvents;
+import io.dpone.backfill.operator.lanes.LaneLabels;
+import io.dpone.backfill.operator.lanes.LanePods;
+import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.UnsupportedTargetException;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A thin controller: observe (the resource, its lane pods), validate (the campaign's own rules, before any I/O),
+ * reconcile (one pass on the campaign engine, whose actions become pods), then write the status (a bounded
+ * projection of the ledger, only when it changed), events and metrics. It implements no phase, no chunk logic
+ * and no SQL: the engine in core does. See src-docs/operator.md for the controller flow.
+ */
+@ControllerConfiguration(name = BackfillCampaignReconciler.NAME, generationAwareEventProcessing = false)
+public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>, Cleaner<BackfillCampaign> {
+    public static final String NAME = "backfillcampaign";
+    /** Phases that wait for a person: nothing is asked of the database until the spec or an action annotation changes. */
+    static final Set<CampaignPhase> SETTLED = Set.of(CampaignPhase.HandoffCommitted, CampaignPhase.Blocked, CampaignPhase.Recoverable);
+
+    private final OperatorComponents c;
+
+    public BackfillCampaignReconciler(OperatorComponents components) {
+        this.c = components;
+    }
+
+    @Override
+    public List<EventSource<?, BackfillCampaign>> prepareEventSources(EventSourceContext<BackfillCampaign> context) {
+        InformerEventSourceConfiguration<Pod> pods = InformerEventSourceConfiguration.from(Pod.class, BackfillCampaign.class)
+                .withName("lane-pods")
+                .withLabelSelector(LaneLabels.SELECTOR)
+                .withNamespacesInheritedFromController()
+                .build();
+        return List.of(new InformerEventSource<>(pods, context));
+    }
+
+    @Override
+    public UpdateControl<BackfillCampaign> reconcile(BackfillCampaign campaign, Context<BackfillCampaign> context) {
+        KubernetesClient client = context.getClient();
+        LanePods pods = c.lanes().visible(LanePods.of(campaign, context.getSecondaryResources(Pod.class)));
+        BackfillCampaignStatus before = c.statusWriter().current(campaign);
+
+        List<FieldError> errors = SpecGate.errors(campaign);
+        if (!errors.isEmpty()) {
+            c.driver().forget(campaign);
+            c.lanes().deleteAll(client, pods.all());
+            return finish(client, campaign, before, c.assembler().invalid(campaign, before, errors), List.of(), List.of(),
+                    DriveOutcome.ChunkActivity.NONE, null);
+        }
+        BackfillCampaignSpec normalised = SpecDefaults.apply(campaign.getSpec());
+        CampaignBlueprint blueprint = CampaignBlueprint.of(new CampaignDefinition(campaign.getMetadata().getName(),
+                campaign.getMetadata().getNamespace(), normalised));
+        String runKey = blueprint.identity().runKey();
+        // Lanes of another run key belong to a spec this campaign no longer has: they must not go on loading.
+        c.lanes().deleteAll(client, pods.notOfRun(runKey));
+
+        DriveOutcome outcome = refusal(before, blueprint);
+        if (outcome == null && settledAndIdle(campaign, before, runKey)) {
+            return idle(client, campaign, before, pods);
+        }
+        if (outcome == null) {
+            outcome = c.driver().drive(client, campaign, blueprint, pods);
+        } else {
+            c.driver().forget(campaign);
+        }
+        if (outcome instanceof DriveOutcome.Stepped s) {
+            Duration next = s.step().settled() ? (pods.active().isEmpty() ? null : c.settings().activePoll()) : clamp(s.step().requeueAfter());
+            return finish(client, campaign, before, c.assembler().stepped(campaign, before, s), s.notes(), s.steps(),
+                    s.activity(), next);
+        }
+        if (outcome instanceof DriveOutcome.Waiting w) {
+            if ("LeaseLost".equals(w.reason())) {
+                c.metrics().campaignLeaseLost(campaign.getMetadata().getNamespace(), campaign.getMetadata().getName());
+            }
+            return finish(client, campaign, before, c.assembler().waiting(campaign, before, w), List.of(), List.of(),
+                    DriveOutcome.ChunkActivity.NONE, w.retryAfter());
+        }
+        DriveOutcome.Refused r = (DriveOutcome.Refused) outcome;
+        return finish(client, campaign, before, c.assembler().refused(campaign, before, r), List.of(), List.of(),
+                DriveOutcome.ChunkActivity.NONE, null);
+    }
+
+    /** Deleting a campaign removes its lane pods and its hold on the database; data, shadow, backup and ledger stay. */
+    @Override
+    public DeleteControl cleanup(BackfillCampaign campaign, Context<BackfillCampaign> context) {
+        c.driver().forget(campaign);
+        c.lanes().deleteAll(context.getClient(), LanePods.of(campaign, context.getSecondaryResources(Pod.class)).all());
+        c.statusWriter().forget(campaign);
+        c.metrics().forget(campaign.getMetadata().getNamespace(), campaign.getMetadata().getName());
+        return DeleteControl.defaultDelete();
+    }
+
+    /** Permanent refusals found without the database: a spec whose run key changed, a route with no adapter. */
+    private static DriveOutcome refusal(BackfillCampaignStatus before, CampaignBlueprint blueprint) {
+        String runKey = blueprint.identity().runKey();
+        if (before != null && before.getRunKey() != null && !before.getRunKey().equals(runKey)) {
+            return new DriveOutcome.Refused("NewBackfillIdRequired", "the spec changed after the campaign was planned (run key "
+                    + before.getRunKey() + " would become " + runKey + "); a planned campaign's plan and policy are immutable",
+                    "revert the spec change, or create a new BackfillCampaign with a new backfillId for the changed plan");
+        }
+        try {
+            CampaignSession.requireSupported(blueprint.definition().spec().getTarget().getType());
+        } catch (UnsupportedTargetException e) {
+            return new DriveOutcome.Refused("UnsupportedTarget", e.getMessage(),
+                    "use a target this build supports (postgres), or wait for the SQL Server adapter; nothing was created");
+        }
+        return null;
+    }
+
+    private boolean settledAndIdle(BackfillCampaign campaign, BackfillCampaignStatus before, String runKey) {
+        return before != null && SETTLED.contains(before.getPhase()) && runKey.equals(before.getRunKey())
+                && Objects.equals(before.getObservedGeneration(), campaign.getMetadata().getGeneration())
+                && !OperatorActions.anyPending(campaign);
+    }
+
+    /** A settled campaign: lanes are drained (deleted once it completed); the database is not asked. */
+    private UpdateControl<BackfillCampaign> idle(KubernetesClient client, BackfillCampaign campaign, BackfillCampaignStatus before,
+                                                 LanePods pods) {
+        if (before.getPhase() == CampaignPhase.HandoffCommitted) {
+            c.lanes().deleteAll(client, pods.all());
+            return UpdateControl.noUpdate();
+        }
+        int active = c.lanes().drain(client, pods);
+        UpdateControl<BackfillCampaign> control = UpdateControl.noUpdate();
+        return active > 0 ? control.rescheduleAfter(c.settings().activePoll()) : control;
+    }
+
+    private UpdateControl<BackfillCampaign> finish(KubernetesClient client, BackfillCampaign campaign, BackfillCampaignStatus before,
+                                                   BackfillCampaignStatus after, List<DriveOutcome.Note> notes, List<StepResult> steps,
+                                                   DriveOutcome.ChunkActivity activity, Duration reschedule) {
+        c.statusWriter().write(client, campaign, after);
+        c.events().emit(client, campaign, CampaignEvents.plan(before, after, notes, steps));
+        c.metrics().record(campaign.getMetadata().getNamespace(), campaign.getMetadata().getName(), before, after, activity);
+        UpdateControl<BackfillCampaign> control = UpdateControl.noUpdate();
+        return reschedule == null ? control : control.rescheduleAfter(reschedule);
+    }
+
+    private Duration clamp(Duration requeue) {
+        Duration max = c.settings().activePoll();
+        if (requeue.compareTo(Duration.ofSeconds(1)) < 0) {
+            return Duration.ofSeconds(1);
+        }
+        return requeue.compareTo(max) > 0 ? max : requeue;
+    }
+}

@@ -1,0 +1,139 @@
+package io.dpone.backfill.operator.status;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignCondition;
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.campaign.CampaignProgress;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.validation.FieldError;
+import io.dpone.backfill.operator.driver.DriveOutcome;
+import io.dpone.backfill.operator.driver.OperatorActions;
+import io.dpone.backfill.operator.resource.BackfillCampaign;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Builds the whole status of a pass from scratch: the engine's bounded projection of the ledger, plus
+ * observedGeneration, conditions (stable transition times) and an operator-specific recommended action. Nothing
+ * per chunk, nothing unbounded: a campaign of 16,384 chunks has the same status size as one of 1.
+ */
+public final class StatusAssembler {
+    private static final int MAX_ERRORS = 10;
+    private static final int MAX_ACTION = 1024;
+
+    private final Clock clock;
+
+    public StatusAssembler(Clock clock) {
+        this.clock = clock;
+    }
+
+    public BackfillCampaignStatus stepped(BackfillCampaign campaign, BackfillCampaignStatus previous, DriveOutcome.Stepped s) {
+        BackfillCampaignStatus status = copy(s.projection());
+        CampaignPhase phase = status.getPhase();
+        status.setObservedGeneration(campaign.getMetadata().getGeneration());
+        freezeRateOutsideLoading(status.getProgress(), phase);
+        String degradedReason = null;
+        String degradedMessage = null;
+        if (phase == CampaignPhase.Loading && s.lanes() != null && s.lanes().failures() > 0) {
+            degradedReason = "LanePodFailures";
+            degradedMessage = "lane pods failed and were replaced; budget " + s.lanes().budget()
+                    + " failures (spec.lane.maxPodFailures); see the LanePodReplaced events";
+        }
+        List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.forPhase(phase, s.step().message(), degradedReason, degradedMessage));
+        s.rollback().ifPresent(r -> {
+            wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r)));
+            if (status.getPublication() != null) {
+                status.getPublication().setPhase("rolled_back");
+            }
+        });
+        status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));
+        status.setRecommendedAction(bounded(recommendedAction(campaign, phase, status, s)));
+        return status;
+    }
+
+    public BackfillCampaignStatus waiting(BackfillCampaign campaign, BackfillCampaignStatus previous, DriveOutcome.Waiting w) {
+        BackfillCampaignStatus status = previous == null ? new BackfillCampaignStatus() : copy(previous);
+        status.setObservedGeneration(campaign.getMetadata().getGeneration());
+        status.setConditions(ConditionSet.merge(conditions(previous), CampaignConditions.waiting(conditions(previous), w.reason(), w.message()),
+                clock.instant(), campaign.getMetadata().getGeneration()));
+        status.setRecommendedAction(bounded(switch (w.reason()) {
+            case "SecretNotFound", "SecretInvalid" -> "create or fix the connection Secret: " + w.message();
+            case "DatabaseUnavailable", "EngineError" -> "check the database connection; the operator retries: " + w.message();
+            case "LeaseHeldElsewhere" -> "stop the other driver of this campaign, or wait for its lease to expire";
+            default -> "none: the operator retries";
+        }));
+        return status;
+    }
+
+    /** Changed spec or unsupported route: Blocked, ledger fields kept from the previous status as they were. */
+    public BackfillCampaignStatus refused(BackfillCampaign campaign, BackfillCampaignStatus previous, DriveOutcome.Refused r) {
+        BackfillCampaignStatus status = previous == null ? new BackfillCampaignStatus() : copy(previous);
+        status.setPhase(CampaignPhase.Blocked);
+        status.setObservedGeneration(campaign.getMetadata().getGeneration());
+        status.setConditions(ConditionSet.merge(conditions(previous), CampaignConditions.refused(r.reason(), r.message()),
+                clock.instant(), campaign.getMetadata().getGeneration()));
+        status.setRecommendedAction(bounded(r.recommendedAction()));
+        return status;
+    }
+
+    /** Rejected by validation: nothing was created, so the status holds only the verdict. */
+    public BackfillCampaignStatus invalid(BackfillCampaign campaign, BackfillCampaignStatus previous, List<FieldError> errors) {
+        BackfillCampaignStatus status = new BackfillCampaignStatus();
+        status.setPhase(CampaignPhase.Invalid);
+        status.setObservedGeneration(campaign.getMetadata().getGeneration());
+        String list = errors.stream().limit(MAX_ERRORS).map(FieldError::toString).collect(Collectors.joining("; "))
+                + (errors.size() > MAX_ERRORS ? "; and " + (errors.size() - MAX_ERRORS) + " more" : "");
+        String message = "invalid campaign (" + errors.size() + " problem" + (errors.size() == 1 ? "" : "s") + "), nothing was created: " + list;
+        status.setConditions(ConditionSet.merge(conditions(previous), CampaignConditions.refused(CampaignConditions.INVALID, message),
+                clock.instant(), campaign.getMetadata().getGeneration()));
+        status.setRecommendedAction(bounded("fix the spec: " + list));
+        return status;
+    }
+
+    static String recommendedAction(BackfillCampaign campaign, CampaignPhase phase, BackfillCampaignStatus status, DriveOutcome.Stepped s) {
+        String name = campaign.getMetadata().getName();
+        String ns = campaign.getMetadata().getNamespace();
+        return switch (phase) {
+            case Suspended -> "set spec.suspend to false to continue";
+            case Recoverable -> "read the lane logs (kubectl logs -n " + ns + " -l backfill.dpone.io/campaign=" + name
+                    + ") and the chunks' last_error (backfill status), fix the cause, then: kubectl annotate bfc " + name
+                    + " -n " + ns + " --overwrite " + OperatorActions.REQUEUE_FAILED + "=$(date +%s)";
+            case HandoffCommitted -> s.rollback().isPresent()
+                    ? "rolled back: the previous table is live again; start a new campaign with a new backfillId to load again"
+                    : status.getRecommendedAction() + (status.getPublication() != null && status.getPublication().getBackupTable() != null
+                    ? "; to roll back: kubectl annotate bfc " + name + " -n " + ns + " " + OperatorActions.ROLLBACK + "='<reason>'" : "");
+            default -> status.getRecommendedAction();
+        };
+    }
+
+    private static String rolledBack(RollbackReceipt r) {
+        return "rollback receipt " + r.receiptId() + (r.rolledBackAt() == null ? "" : " at " + r.rolledBackAt()) + ": " + r.reason();
+    }
+
+    /** rows/s describes loading; outside it the rate is 0 and the ETA is only known when nothing is left. */
+    static void freezeRateOutsideLoading(CampaignProgress p, CampaignPhase phase) {
+        if (p == null || phase == CampaignPhase.Loading) {
+            return;
+        }
+        p.setRowsPerSecond(0.0);
+        if (p.getCommittedChunks() != p.getTotalChunks()) {
+            p.setEtaSeconds(null);
+        }
+    }
+
+    private static List<CampaignCondition> conditions(BackfillCampaignStatus status) {
+        return status == null ? List.of() : status.getConditions();
+    }
+
+    private static String bounded(String s) {
+        return s == null ? null : s.length() > MAX_ACTION ? s.substring(0, MAX_ACTION) + "..." : s;
+    }
+
+    /** A deep copy through JSON: the status classes are plain, and a copy never aliases an informer cache. */
+    public static BackfillCampaignStatus copy(BackfillCampaignStatus s) {
+        return s == null ? null : StatusJson.read(StatusJson.write(s));
+    }
+}

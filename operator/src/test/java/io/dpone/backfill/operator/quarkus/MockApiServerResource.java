@@ -1,0 +1,37 @@
+package io.dpone.backfill.operator.quarkus;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** Fabric8's mock API server (CRUD) for the Quarkus application under test; QOSDK applies the CRD to it at start. */
+public class MockApiServerResource implements QuarkusTestResourceLifecycleManager {
+    static final String NAMESPACE = "backfill";
+    private KubernetesMockServer server;
+
+    @Override
+    public Map<String, String> start() {
+        server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        server.init();
+        try (KubernetesClient client = server.createClient()) {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
+            return Map.of(
+                    "quarkus.kubernetes-client.api-server-url", client.getConfiguration().getMasterUrl(),
+                    "quarkus.kubernetes-client.trust-certs", "true",
+                    "quarkus.kubernetes-client.namespace", NAMESPACE);
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.destroy();
+        }
+    }
+}

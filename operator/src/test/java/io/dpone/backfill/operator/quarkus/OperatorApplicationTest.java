@@ -1,0 +1,75 @@
+package io.dpone.backfill.operator.quarkus;
+
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.operator.config.OperatorSettings;
+import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.dpone.backfill.operator.support.Await;
+import io.dpone.backfill.operator.support.PgCampaign;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+
+/**
+ * The packaged wiring under Quarkus (QOSDK, SmallRye Health, Micrometer) against the mock API server: the CRD is
+ * applied at start, configuration reaches the reconciler, health means something, metrics are exported. The
+ * reconciler's behaviour is tested on plain JOSDK (the *IT suites); this only proves the application assembles.
+ */
+@QuarkusTest
+@QuarkusTestResource(MockApiServerResource.class)
+class OperatorApplicationTest {
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    OperatorSettings settings;
+
+    @Test
+    void theCrdGeneratedAtBuildTimeIsAppliedAtStart() {
+        var crd = client.apiextensions().v1().customResourceDefinitions().withName("backfillcampaigns.backfill.dpone.io").get();
+        assertThat(crd).isNotNull();
+        assertThat(crd.getSpec().getNames().getShortNames()).containsExactly("bfc");
+        assertThat(crd.getSpec().getVersions().get(0).getAdditionalPrinterColumns()).extracting(c -> c.getName())
+                .contains("Phase", "Committed", "Total", "Rows", "Rows/s", "ETA(s)", "Age");
+    }
+
+    @Test
+    void configurationReachesTheOperatorWithItsDefaults() {
+        assertThat(settings.instanceId()).isEqualTo("quarkus-test");
+        assertThat(settings.activePoll()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(settings.progressInterval()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(settings.lanes().command()).containsExactly("backfill");
+        assertThat(settings.lanes().requests().getCpu()).isEqualTo("500m");
+        assertThat(settings.lanes().runAsUser()).isEqualTo(65532L);
+        assertThat(settings.timings().leaseTtl()).isEqualTo(Duration.ofSeconds(90));
+    }
+
+    @Test
+    void healthIsReadyOnceInformersAreSyncedAndLiveWhileLeasesAreRenewed() throws Exception {
+        Await.until(Duration.ofSeconds(30), () -> given().get("/q/health/ready").statusCode() == 200,
+                () -> given().get("/q/health/ready").asString());
+        given().get("/q/health/ready").then().statusCode(200).body(containsString("backfill-informers"));
+        given().get("/q/health/live").then().statusCode(200).body(containsString("backfill-lease-keeper"));
+    }
+
+    @Test
+    void theReconcilerRunsUnderQuarkusAndExportsCampaignMetrics() throws Exception {
+        BackfillCampaign bad = PgCampaign.campaign(MockApiServerResource.NAMESPACE, "wired", "wired_v1", 8, 2, "");
+        bad.getSpec().setParallelWorkers(0);
+        client.resource(bad).create();
+        Await.until(Duration.ofSeconds(30), () -> {
+            BackfillCampaign c = client.resources(BackfillCampaign.class).inNamespace(MockApiServerResource.NAMESPACE).withName("wired").get();
+            return c.getStatus() != null && c.getStatus().getPhase() == CampaignPhase.Invalid;
+        }, () -> "the campaign was not marked Invalid");
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("backfill_campaign_chunks"))
+                .body(containsString("campaign=\"wired\""));
+    }
+}

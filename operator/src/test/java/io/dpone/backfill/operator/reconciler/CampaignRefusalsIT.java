@@ -1,0 +1,91 @@
+package io.dpone.backfill.operator.reconciler;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.dpone.backfill.operator.status.CampaignConditions;
+import io.dpone.backfill.operator.status.ConditionSet;
+import io.dpone.backfill.operator.support.Await;
+import io.dpone.backfill.operator.support.PgCampaign;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Campaigns the operator must refuse: nothing is created for them, and the condition says what to do. */
+class CampaignRefusalsIT {
+    @TempDir
+    Path logs;
+
+    private OperatorHarness h;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        h = new OperatorHarness(1000, logs);
+        h.startOperator("operator-a");
+    }
+
+    @AfterEach
+    void tearDown() {
+        h.close();
+    }
+
+    @Test
+    void anInvalidCampaignGetsAnInvalidConditionAndCreatesNoPodAndNoDatabaseObject() throws Exception {
+        BackfillCampaign bad = PgCampaign.campaign(OperatorHarness.NS, "bad", "items_bad", 8, 2, "  onlyNewRows: true\n");
+        bad.getSpec().getChunk().setBuckets(0);
+        h.apply(bad);
+        h.awaitPhase("bad", CampaignPhase.Invalid, Duration.ofSeconds(30));
+
+        BackfillCampaignStatus status = h.status("bad");
+        var blocked = ConditionSet.find(status.getConditions(), CampaignConditions.BLOCKED).orElseThrow();
+        assertThat(blocked.getStatus()).isEqualTo("True");
+        assertThat(blocked.getReason()).isEqualTo("Invalid");
+        assertThat(blocked.getMessage()).contains("spec.chunk.buckets").contains("nothing was created");
+        assertThat(ConditionSet.find(status.getConditions(), CampaignConditions.READY).orElseThrow().getReason()).isEqualTo("Invalid");
+        assertThat(status.getRunKey()).isNull();
+        h.awaitEvents("Invalid");
+        Thread.sleep(1500);
+        assertThat(h.pods()).isEmpty();
+        assertThat(h.db.targetHasSchema("backfill_state")).as("no ledger").isFalse();
+        assertThat(h.db.target("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf%'")).as("no shadow").isZero();
+    }
+
+    @Test
+    void aTargetWithoutAnAdapterIsRefusedBeforeAnyConnection() throws Exception {
+        BackfillCampaign mssql = PgCampaign.campaign(OperatorHarness.NS, "mssql", "items_mssql", 8, 2, "");
+        mssql.getSpec().getTarget().setType(io.dpone.backfill.core.campaign.TargetType.MSSQL);
+        h.apply(mssql);
+        h.awaitPhase("mssql", CampaignPhase.Blocked, Duration.ofSeconds(30));
+        var blocked = ConditionSet.find(h.status("mssql").getConditions(), CampaignConditions.BLOCKED).orElseThrow();
+        assertThat(blocked.getReason()).isEqualTo("UnsupportedTarget");
+        assertThat(h.pods()).isEmpty();
+        assertThat(h.db.targetHasSchema("backfill_state")).isFalse();
+    }
+
+    @Test
+    void aChangedSpecOnAPlannedCampaignBlocksAndAsksForANewBackfillId() throws Exception {
+        h.apply(PgCampaign.campaign(OperatorHarness.NS, "items", "items_v1", 8, 1, "  suspend: true\n"));
+        h.awaitPhase("items", CampaignPhase.Suspended, Duration.ofSeconds(30));
+        String runKey = h.status("items").getRunKey();
+
+        BackfillCampaign changed = h.get("items");
+        changed.getSpec().getChunk().setBuckets(16);
+        changed.getMetadata().setGeneration(null);
+        h.client.resource(changed).update();
+
+        Await.until(Duration.ofSeconds(30), () -> ConditionSet.find(h.status("items").getConditions(), CampaignConditions.BLOCKED)
+                .map(c -> "NewBackfillIdRequired".equals(c.getReason())).orElse(false), () -> String.valueOf(h.status("items").getConditions()));
+        BackfillCampaignStatus status = h.status("items");
+        assertThat(status.getPhase()).isEqualTo(CampaignPhase.Blocked);
+        assertThat(status.getRunKey()).as("the planned campaign's identity is kept").isEqualTo(runKey);
+        assertThat(status.getRecommendedAction()).contains("new backfillId");
+        h.awaitEvents("NewBackfillIdRequired");
+        assertThat(h.db.target("SELECT count(*) FROM backfill_state.campaign")).as("no second campaign was planned").isEqualTo(1);
+    }
+}

@@ -1,0 +1,63 @@
+package io.dpone.backfill.operator.reconciler;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.operator.status.CampaignConditions;
+import io.dpone.backfill.operator.status.ConditionSet;
+import io.dpone.backfill.operator.support.Await;
+import io.dpone.backfill.operator.support.PgCampaign;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Through the operator end to end: a campaign applied to the (mock) cluster runs with one pod per lane, each pod a
+ * real `backfill lane` process played by the lane runner, on real PostgreSQL, to HandoffCommitted.
+ */
+class OperatorEndToEndIT {
+    @TempDir
+    Path logs;
+
+    private OperatorHarness h;
+
+    @AfterEach
+    void tearDown() {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    @Test
+    void anAppliedCampaignPublishesExactlyTheSourceKeysThenRemovesItsLanePods() throws Exception {
+        h = new OperatorHarness(20_000, logs);
+        h.startOperator("operator-a");
+        h.apply(PgCampaign.campaign(OperatorHarness.NS, "items", "items_v1", 16, 2, ""));
+
+        h.awaitPhase("items", CampaignPhase.HandoffCommitted, Duration.ofSeconds(90));
+
+        assertThat(h.db.rows(true)).as("the published table is the source, values included").isEqualTo(h.db.rows(false));
+        assertThat(h.db.target("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(16);
+        assertThat(h.db.target("SELECT count(*) FROM public.items__bf_backup")).as("backup kept").isEqualTo(1);
+        BackfillCampaignStatus status = h.status("items");
+        assertThat(status.getObservedGeneration()).isEqualTo(1L);
+        assertThat(status.getProgress().getCommittedChunks()).isEqualTo(16);
+        assertThat(status.getProgress().getTotalChunks()).isEqualTo(16);
+        assertThat(status.getProgress().getRowsLoaded()).isEqualTo(20_000);
+        assertThat(status.getPublication().getReceiptId()).isNotBlank();
+        assertThat(status.getHandoff().getReceiptId()).isNotBlank();
+        assertThat(ConditionSet.isTrue(status.getConditions(), CampaignConditions.READY)).as(io.dpone.backfill.operator.status.StatusJson.write(status)).isTrue();
+        assertThat(ConditionSet.isTrue(status.getConditions(), CampaignConditions.BLOCKED)).isFalse();
+        h.awaitEvents("Loading", "Validating", "HandoffCommitted");
+
+        Await.until(Duration.ofSeconds(20), () -> h.pods().isEmpty(), () -> "lane pods left: " + h.pods().size());
+
+        String version = h.get("items").getMetadata().getResourceVersion();
+        Thread.sleep(2000);
+        assertThat(h.get("items").getMetadata().getResourceVersion()).as("a settled campaign's status is not rewritten").isEqualTo(version);
+    }
+}

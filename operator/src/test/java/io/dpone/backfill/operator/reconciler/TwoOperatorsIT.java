@@ -1,0 +1,52 @@
+package io.dpone.backfill.operator.reconciler;
+
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.operator.support.Await;
+import io.dpone.backfill.operator.support.PgCampaign;
+import io.dpone.backfill.operator.support.TestOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Leader election is not the fence: with two operator instances reconciling the same campaign at once (a split
+ * brain that leader election should prevent), only the holder of the campaign lease in the ledger drives it. The
+ * campaign is loaded and published exactly once.
+ */
+class TwoOperatorsIT {
+    @TempDir
+    Path logs;
+
+    private OperatorHarness h;
+
+    @AfterEach
+    void tearDown() {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    @Test
+    void onlyTheCampaignLeaseHolderDrivesAndPublishesOnce() throws Exception {
+        h = new OperatorHarness(20_000, logs);
+        TestOperator a = h.startOperator("operator-a");
+        TestOperator b = h.startOperator("operator-b");
+        h.apply(PgCampaign.campaign(OperatorHarness.NS, "items", "items_twice", 16, 2, ""));
+
+        h.awaitPhase("items", CampaignPhase.HandoffCommitted, Duration.ofSeconds(90));
+
+        assertThat(h.db.rows(true)).isEqualTo(h.db.rows(false));
+        assertThat(h.db.target("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
+        assertThat(h.db.target("SELECT count(*) FROM backfill_state.handoff_receipt")).isEqualTo(1);
+        assertThat(h.db.target("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(16);
+        assertThat(h.db.target("SELECT count(*) FROM backfill_state.chunk WHERE epoch > 1")).isZero();
+        assertThat(h.events().stream().filter(e -> "LanePodReplaced".equals(e.getReason()))).isEmpty();
+        Await.until(Duration.ofSeconds(10), () -> a.components.sessions().openKeys().isEmpty() && b.components.sessions().openKeys().isEmpty(),
+                () -> "a settled campaign holds no session in either operator");
+    }
+}

@@ -1,0 +1,37 @@
+package io.dpone.backfill.operator.status;
+
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.campaign.CampaignProgress;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StatusAssemblerTest {
+    private static CampaignProgress progress(long committed, long total) {
+        CampaignProgress p = new CampaignProgress();
+        p.setCommittedChunks(committed);
+        p.setTotalChunks(total);
+        p.setRowsPerSecond(1234.5);
+        p.setEtaSeconds(42L);
+        return p;
+    }
+
+    @Test
+    void theRateDescribesLoadingOnly() {
+        CampaignProgress loading = progress(3, 8);
+        StatusAssembler.freezeRateOutsideLoading(loading, CampaignPhase.Loading);
+        assertThat(loading.getRowsPerSecond()).isEqualTo(1234.5);
+        assertThat(loading.getEtaSeconds()).isEqualTo(42L);
+
+        CampaignProgress suspended = progress(3, 8);
+        StatusAssembler.freezeRateOutsideLoading(suspended, CampaignPhase.Suspended);
+        assertThat(suspended.getRowsPerSecond()).isZero();
+        assertThat(suspended.getEtaSeconds()).isNull();
+
+        CampaignProgress done = progress(8, 8);
+        done.setEtaSeconds(0L);
+        StatusAssembler.freezeRateOutsideLoading(done, CampaignPhase.HandoffCommitted);
+        assertThat(done.getRowsPerSecond()).isZero();
+        assertThat(done.getEtaSeconds()).isZero();
+    }
+}
