@@ -5,32 +5,17 @@ import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
 import io.dpone.backfill.operator.support.TestOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Deleting a loading campaign removes its lane pods and its hold on the database, and leaves every table in place. */
-class CampaignDeletionIT {
-    @TempDir
-    Path logs;
-
-    private OperatorHarness h;
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class CampaignDeletionIT extends OperatorSuite {
     @Test
     void deletingACampaignRemovesItsPodsAndKeepsDataShadowAndLedger() throws Exception {
-        h = new OperatorHarness(200_000, logs);
+        harness(200_000);
         TestOperator operator = h.startOperator("operator-a");
         h.apply(PgCampaign.campaign(OperatorHarness.NS, "items", "items_delete", 64, 1, ""));
         h.awaitPhase("items", CampaignPhase.Loading, Duration.ofSeconds(60));

@@ -7,32 +7,19 @@ import io.dpone.backfill.operator.status.CampaignConditions;
 import io.dpone.backfill.operator.status.ConditionSet;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Campaigns the operator must refuse: nothing is created for them, and the condition says what to do. */
-class CampaignRefusalsIT {
-    @TempDir
-    Path logs;
-
-    private OperatorHarness h;
-
+class CampaignRefusalsIT extends OperatorSuite {
     @BeforeEach
     void setUp() throws Exception {
-        h = new OperatorHarness(1000, logs);
+        harness(1000);
         h.startOperator("operator-a");
-    }
-
-    @AfterEach
-    void tearDown() {
-        h.close();
     }
 
     @Test

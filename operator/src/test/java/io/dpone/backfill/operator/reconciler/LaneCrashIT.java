@@ -5,11 +5,8 @@ import io.dpone.backfill.operator.lanes.LaneLabels;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
 import io.fabric8.kubernetes.api.model.Event;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -19,22 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The only lane process is SIGKILLed in the middle of copying chunk 3: its pod fails, the operator replaces it within the
  * budget, and the campaign completes with every chunk committed exactly once.
  */
-class LaneCrashIT {
-    @TempDir
-    Path logs;
-
-    private OperatorHarness h;
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class LaneCrashIT extends OperatorSuite {
     @Test
     void aKilledLanePodIsReplacedAndTheCampaignCompletesExactlyOnce() throws Exception {
-        h = new OperatorHarness(12_000, logs);
+        harness(12_000);
         String first = LaneLabels.podName("items", 0, 0);
         h.lanes.withExtraEnv(pod -> pod.getMetadata().getName().equals(first) ? Map.of("BACKFILL_FAULT", "mid-copy:3") : Map.of());
         h.startOperator("operator-a");

@@ -9,11 +9,8 @@ import io.dpone.backfill.operator.status.CampaignConditions;
 import io.dpone.backfill.operator.status.ConditionSet;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -24,22 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * campaign turns Recoverable, an annotation re-queues it; another annotation rolls the publication back with its
  * receipt.
  */
-class OperatorActionsIT {
-    @TempDir
-    Path logs;
-
-    private OperatorHarness h;
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class OperatorActionsIT extends OperatorSuite {
     @Test
     void lanesFailingPastTheirBudgetMakeTheCampaignRecoverableAndAnAnnotationResumesIt() throws Exception {
-        h = new OperatorHarness(5000, logs);
+        harness(5000);
         // The first two lane pods crash at once (a bad image, say); the budget allows one failure.
         h.lanes.withCrashOnStart(pod -> Integer.parseInt(pod.getMetadata().getLabels().get(LaneLabels.ATTEMPT)) < 2 ? 1 : null);
         h.startOperator("operator-a");
@@ -75,7 +60,7 @@ class OperatorActionsIT {
 
     @Test
     void suspendStopsClaimsAndResumingFinishesTheCampaign() throws Exception {
-        h = new OperatorHarness(5000, logs);
+        harness(5000);
         h.startOperator("operator-a");
         h.apply(PgCampaign.campaign(OperatorHarness.NS, "items", "items_suspend", 8, 2, "  suspend: true\n"));
         h.awaitPhase("items", CampaignPhase.Suspended, Duration.ofSeconds(30));

@@ -6,11 +6,8 @@ import io.dpone.backfill.operator.status.CampaignConditions;
 import io.dpone.backfill.operator.status.ConditionSet;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,22 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Through the operator end to end: a campaign applied to the (mock) cluster runs with one pod per lane, each pod a
  * real `backfill lane` process played by the lane runner, on real PostgreSQL, to HandoffCommitted.
  */
-class OperatorEndToEndIT {
-    @TempDir
-    Path logs;
-
-    private OperatorHarness h;
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class OperatorEndToEndIT extends OperatorSuite {
     @Test
     void anAppliedCampaignPublishesExactlyTheSourceKeysThenRemovesItsLanePods() throws Exception {
-        h = new OperatorHarness(20_000, logs);
+        harness(20_000);
         h.startOperator("operator-a");
         h.apply(PgCampaign.campaign(OperatorHarness.NS, "items", "items_v1", 16, 2, ""));
 

@@ -4,11 +4,8 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
 import io.dpone.backfill.operator.support.TestOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -19,22 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The operator is restarted while lanes load: the lane pods keep running, the new instance takes the campaign lease
  * and drives the same run to its handoff, and no chunk is loaded twice.
  */
-class OperatorRestartIT {
-    @TempDir
-    Path logs;
-
-    private OperatorHarness h;
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class OperatorRestartIT extends OperatorSuite {
     @Test
     void aRestartedOperatorResumesTheCampaignWithoutDuplicateWork() throws Exception {
-        h = new OperatorHarness(200_000, logs);
+        harness(200_000);
         TestOperator first = h.startOperator("operator-a");
         h.apply(PgCampaign.campaign(OperatorHarness.NS, "items", "items_restart", 64, 1, ""));
         Await.until(Duration.ofSeconds(60), () -> h.db.target("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'backfill_state' AND table_name = 'chunk_receipt'") > 0

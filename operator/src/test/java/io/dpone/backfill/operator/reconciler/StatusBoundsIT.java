@@ -4,32 +4,17 @@ import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.operator.status.StatusJson;
 import io.dpone.backfill.operator.support.PgCampaign;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The status is a bounded projection: a 4096-chunk plan gives a status of the same small size, never rewritten idly. */
-class StatusBoundsIT {
-    @TempDir
-    Path logs;
-
-    private OperatorHarness h;
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class StatusBoundsIT extends OperatorSuite {
     @Test
     void aStatusOf4096ChunksIsSmallAndNotRewrittenWhenNothingChanges() throws Exception {
-        h = new OperatorHarness(100, logs);
+        harness(100);
         h.startOperator("operator-a");
         h.apply(PgCampaign.campaign(OperatorHarness.NS, "wide", "items_wide", 4096, 4, "  suspend: true\n"));
         h.awaitPhase("wide", CampaignPhase.Suspended, Duration.ofSeconds(60));

@@ -4,11 +4,8 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
 import io.dpone.backfill.operator.support.TestOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,22 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * brain that leader election should prevent), only the holder of the campaign lease in the ledger drives it. The
  * campaign is loaded and published exactly once.
  */
-class TwoOperatorsIT {
-    @TempDir
-    Path logs;
-
-    private OperatorHarness h;
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class TwoOperatorsIT extends OperatorSuite {
     @Test
     void onlyTheCampaignLeaseHolderDrivesAndPublishesOnce() throws Exception {
-        h = new OperatorHarness(20_000, logs);
+        harness(20_000);
         TestOperator a = h.startOperator("operator-a");
         TestOperator b = h.startOperator("operator-b");
         h.apply(PgCampaign.campaign(OperatorHarness.NS, "items", "items_twice", 16, 2, ""));
