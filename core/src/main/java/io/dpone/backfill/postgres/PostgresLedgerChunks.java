@@ -29,11 +29,13 @@ final class PostgresLedgerChunks {
     private final PostgresLedgerSql sql;
     private final String chunk;
     private final String chunkReceipt;
+    private final String campaign;
 
     PostgresLedgerChunks(PostgresLedgerSql sql, String stateSchema) {
         this.sql = sql;
         this.chunk = PostgresLedgerSchema.table(stateSchema, "chunk");
         this.chunkReceipt = PostgresLedgerSchema.table(stateSchema, "chunk_receipt");
+        this.campaign = PostgresLedgerSchema.table(stateSchema, "campaign");
     }
 
     /**
@@ -101,10 +103,14 @@ final class PostgresLedgerChunks {
                         + " attempts = attempts + 1, lease_expires = " + TTL + ","
                         + " started_at = coalesce(started_at, now()), finished_at = NULL, last_error = NULL"
                         + " WHERE run_key = ? AND chunk_id = ? AND epoch = ? AND state = ? AND attempts = ? AND "
-                        + CLAIMABLE + " RETURNING epoch, attempts",
+                        + CLAIMABLE
+                        // Re-checked in the claim itself: a lane that read the stop flag just before it was set
+                        // must not start another chunk.
+                        + " AND NOT EXISTS (SELECT 1 FROM " + campaign + " c WHERE c.run_key = ? AND c.stop_requested)"
+                        + " RETURNING epoch, attempts",
                 rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts")),
                 owner, ttlMillis, runKey, seen.chunkId(), seen.epoch(), seen.state().dbValue(), seen.attempts(),
-                true, Integer.MAX_VALUE);
+                true, Integer.MAX_VALUE, runKey);
     }
 
     boolean renew(ChunkClaim claim, long ttlMillis) throws SQLException {

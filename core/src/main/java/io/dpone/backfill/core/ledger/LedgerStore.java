@@ -51,7 +51,10 @@ public interface LedgerStore {
     /** A few chunks a lane may claim: pending, running with an expired lease, or failed with attempts left. */
     List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit);
 
-    /** Optimistic claim: epoch + 1 and a fresh lease, only if the chunk still has the epoch and state read. */
+    /**
+     * Optimistic claim: epoch + 1 and a fresh lease, only if the chunk still has the epoch and state read and no stop
+     * is requested for the campaign.
+     */
     Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, Duration ttl);
 
     boolean renewChunk(ChunkClaim claim, Duration ttl);

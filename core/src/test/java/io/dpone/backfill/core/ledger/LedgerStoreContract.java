@@ -289,6 +289,17 @@ public abstract class LedgerStoreContract {
         assertThat(store.findByRunKey(runKey).orElseThrow().stopRequested()).isFalse();
     }
 
+    @Test
+    void noChunkCanBeClaimedWhileAStopIsRequested() {
+        String runKey = create(blueprint(4)).runKey();
+        Leases leases = staleAndLiveLease(runKey);
+        ChunkRecord seen = store.claimable(runKey, MAX_ATTEMPTS, false, 1).get(0);
+        assertThat(other.setStopRequested(leases.live(), true)).isTrue();
+        assertThat(store.claim(runKey, seen, "lane-a", Duration.ofSeconds(30))).as("claim after the stop").isEmpty();
+        assertThat(other.setStopRequested(leases.live(), false)).isTrue();
+        assertThat(store.claim(runKey, seen, "lane-a", Duration.ofSeconds(30))).as("claim once resumed").isPresent();
+    }
+
     // --- chunk protocol ---
 
     @Test
