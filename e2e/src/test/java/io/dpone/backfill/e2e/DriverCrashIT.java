@@ -111,4 +111,69 @@ class DriverCrashIT {
         assertThat(f.target("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf%'")).isZero();
         assertThat(f.target("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")).isZero();
     }
+
+    @Test
+    void lanesOfAKilledDriverStopClaimingAndARerunFinishesExactlyOnce() throws Exception {
+        CampaignFixture f = new CampaignFixture(dir, "driver_orphans", 60_000, 64, 2);
+        Map<String, String> env = f.env();
+        env.put("BACKFILL_LANE_FAULT", "after-commit:5");
+        try (LaunchedProcess driver = LaunchedProcess.start(dir, env, f.runArgs("run"))) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (committedChunks(f) < 2) {
+                assertThat(System.nanoTime()).as(driver.output()).isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            driver.signal("KILL");
+            driver.awaitExit(Duration.ofSeconds(10));
+        }
+        // One lane froze itself after committing chunk 5 (or never reached it); the others notice the dead driver.
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (lanesOf(f) > frozenLanes(f)) {
+            assertThat(System.nanoTime()).as("orphaned lanes stop by themselves").isLessThan(deadline);
+            Thread.sleep(200);
+        }
+        long committed = f.target("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
+        assertThat(committed).as("lanes stopped before loading everything").isLessThan(64);
+        killLanes(f);
+        Thread.sleep(3500);
+        try (LaunchedProcess rerun = LaunchedProcess.start(dir, f.env(), f.runArgs("run"))) {
+            assertThat(rerun.awaitExit(Duration.ofSeconds(120))).as(rerun.output()).isZero();
+        }
+        f.assertPublishedExactlyTheSource();
+    }
+
+    /** Committed chunks, 0 while the driver has not created the ledger yet. */
+    private static long committedChunks(CampaignFixture f) {
+        try {
+            return f.target("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
+        } catch (java.sql.SQLException notYet) {
+            return 0;
+        }
+    }
+
+    private static java.util.List<ProcessHandle> laneProcesses(CampaignFixture f) {
+        String runKey = f.blueprint.identity().runKey();
+        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains(" lane ") && c.contains(runKey)).orElse(false)).toList();
+    }
+
+    private static long lanesOf(CampaignFixture f) {
+        return laneProcesses(f).stream().filter(ProcessHandle::isAlive).filter(p -> state(p) != 'Z').count();
+    }
+
+    private static long frozenLanes(CampaignFixture f) {
+        return laneProcesses(f).stream().filter(p -> state(p) == 'T').count();
+    }
+
+    private static void killLanes(CampaignFixture f) {
+        laneProcesses(f).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private static char state(ProcessHandle p) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(p.pid()), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2);
+        } catch (java.io.IOException e) {
+            return 'X';
+        }
+    }
 }

@@ -34,6 +34,7 @@ final class DriverRun {
         // Lanes get their own fault hook (crash tests); the driver's must not leak into them.
         String laneFault = System.getenv("BACKFILL_LANE_FAULT");
         laneEnv.put("BACKFILL_FAULT", laneFault == null ? "" : laneFault);
+        laneEnv.put(DriverWatch.VARIABLE, Long.toString(ProcessHandle.current().pid()));
         List<String> laneArgs = List.of("--run-key", runKey, "--state-schema", blueprint.definition().spec().getState().getSchema(),
                 "--target-type", blueprint.definition().spec().getTarget().getType().wireName());
         int budget = blueprint.definition().spec().getLane().getMaxPodFailures();

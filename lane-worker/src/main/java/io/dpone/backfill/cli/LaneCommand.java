@@ -47,7 +47,7 @@ final class LaneCommand implements Callable<Integer> {
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         try (LaneSession session = LaneSession.open(type, source::open, target::open, runKey, lane, owner, stateSchema, timings,
                 EnvFaultPoints.fromEnvironment(), line -> System.err.println(LocalTime.now().truncatedTo(ChronoUnit.MILLIS) + " lane " + lane + ": " + line))) {
-            LaneExit exit = session.worker().run();
+            LaneExit exit = session.worker().run(DriverWatch.fromEnvironment());
             System.err.println("lane " + lane + ": exiting (" + exit + ")");
             return exit.exitCode();
         }

@@ -54,9 +54,21 @@ public final class LaneWorker {
     }
 
     public LaneExit run() throws InterruptedException {
+        return run(() -> true);
+    }
+
+    /**
+     * Runs until nothing is left, a stop is requested, or {@code supervised} turns false (a local lane whose driver
+     * was killed stops claiming: nobody would replace it, step the campaign or kill it).
+     */
+    public LaneExit run(java.util.function.BooleanSupplier supervised) throws InterruptedException {
         boolean retryFailed = spec.getRetryPolicy() == RetryPolicy.NON_COMMITTED;
         int maxAttempts = spec.getMaxChunkAttempts();
         while (true) {
+            if (!supervised.getAsBoolean()) {
+                log.accept("the driver that started this lane is gone: no new claims");
+                return LaneExit.STOP_REQUESTED;
+            }
             CampaignRecord campaign = ledger.findByRunKey(runKey)
                     .orElseThrow(() -> new IllegalStateException("campaign " + runKey + " is not in the ledger"));
             if (campaign.stopRequested() || campaign.phase() != CampaignPhase.Loading) {
