@@ -91,7 +91,8 @@ public final class CampaignDriver {
             LanePods pods = requeueFailed(client, campaign, engine, lease, observed, notes);
             List<StepResult> steps = stepUntilWaiting(engine, lease);
             StepResult step = steps.get(steps.size() - 1);
-            LaneReport report = LaneReport.idle(pods.failures(engine.runKey()), spec.getLane().getMaxPodFailures(), pods.active().size());
+            LaneReport report = LaneReport.idle(pods.failures(engine.runKey()), spec.getLane().getMaxPodFailures(), pods.active().size(),
+                    pods.stuck(engine.runKey()));
             int wanted = step.actions().stream().filter(a -> a instanceof EngineAction.RunLanes)
                     .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0);
             if (wanted > 0) {

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /** The lane pods of one campaign as observed (read only): by run key, by lane, terminated or not. */
 public final class LanePods {
@@ -70,6 +71,30 @@ public final class LanePods {
 
     public int nextAttempt(String runKey, int lane) {
         return latest(runKey, lane).map(p -> LaneLabels.intLabel(p, LaneLabels.ATTEMPT).orElse(-1) + 1).orElse(0);
+    }
+
+    /**
+     * Waiting reasons with which a pod never starts on its own: a bad image, a missing Secret or key, a container
+     * that keeps crashing. Pending for these is not "about to run", and a person must look.
+     */
+    static final Set<String> STUCK_REASONS = Set.of("ImagePullBackOff", "ErrImagePull", "InvalidImageName",
+            "CreateContainerConfigError", "CreateContainerError", "CrashLoopBackOff");
+
+    /** Active pods of the run whose lane container waits for a reason in {@link #STUCK_REASONS}: "name: reason". */
+    public List<String> stuck(String runKey) {
+        return ofRun(runKey).stream().filter(p -> !terminated(p))
+                .flatMap(p -> waitingReasons(p).stream().filter(STUCK_REASONS::contains)
+                        .map(r -> p.getMetadata().getName() + ": " + r).limit(1))
+                .sorted().toList();
+    }
+
+    private static List<String> waitingReasons(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+            return List.of();
+        }
+        return pod.getStatus().getContainerStatuses().stream()
+                .filter(c -> c.getState() != null && c.getState().getWaiting() != null && c.getState().getWaiting().getReason() != null)
+                .map(c -> c.getState().getWaiting().getReason()).toList();
     }
 
     /** Pods still running or about to (not Succeeded, not Failed). */

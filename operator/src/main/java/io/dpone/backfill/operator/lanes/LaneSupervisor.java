@@ -55,7 +55,7 @@ public final class LaneSupervisor {
         int budget = normalised.getLane().getMaxPodFailures();
         int failures = pods.failures(runKey);
         if (failures > budget) {
-            return new LaneReport(List.of(), List.of(), failures, budget, true, pods.active().size());
+            return new LaneReport(List.of(), List.of(), failures, budget, true, pods.active().size(), pods.stuck(runKey));
         }
         List<String> created = new ArrayList<>();
         List<String> replaced = new ArrayList<>();
@@ -74,7 +74,7 @@ public final class LaneSupervisor {
                         + LanePods.exitCode(f).map(c -> " (exit " + c + ")").orElse("")));
             }
         }
-        return new LaneReport(created, replaced, failures, budget, false, pods.active().size() + created.size());
+        return new LaneReport(created, replaced, failures, budget, false, pods.active().size() + created.size(), pods.stuck(runKey));
     }
 
     /**

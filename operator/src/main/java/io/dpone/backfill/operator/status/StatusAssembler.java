@@ -35,14 +35,9 @@ public final class StatusAssembler {
         CampaignPhase phase = status.getPhase();
         status.setObservedGeneration(campaign.getMetadata().getGeneration());
         freezeRateOutsideLoading(status.getProgress(), phase);
-        String degradedReason = null;
-        String degradedMessage = null;
-        if (phase == CampaignPhase.Loading && s.lanes() != null && s.lanes().failures() > 0) {
-            degradedReason = "LanePodFailures";
-            degradedMessage = "lane pods failed and were replaced; budget " + s.lanes().budget()
-                    + " failures (spec.lane.maxPodFailures); see the LanePodReplaced events";
-        }
-        List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.forPhase(phase, s.step().message(), degradedReason, degradedMessage));
+        Degradation degraded = degradation(phase, s.lanes());
+        List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.forPhase(phase, s.step().message(),
+                degraded == null ? null : degraded.reason(), degraded == null ? null : degraded.message()));
         s.rollback().ifPresent(r -> {
             wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r)));
             if (status.getPublication() != null) {
@@ -52,6 +47,25 @@ public final class StatusAssembler {
         status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));
         status.setRecommendedAction(bounded(recommendedAction(campaign, phase, status, s)));
         return status;
+    }
+
+    /** Why lanes are unhealthy while loading, or null: stuck pods first (nothing moves), then replaced failures. */
+    static Degradation degradation(CampaignPhase phase, io.dpone.backfill.operator.lanes.LaneReport lanes) {
+        if (phase != CampaignPhase.Loading || lanes == null) {
+            return null;
+        }
+        if (!lanes.stuck().isEmpty()) {
+            return new Degradation("LanePodsStuck", "lane pods cannot start: " + String.join(", ", lanes.stuck().stream().limit(4).toList())
+                    + "; check spec.lane.image, image pull access and the connection Secrets' keys (jdbcUrl, user, password)");
+        }
+        if (lanes.failures() > 0) {
+            return new Degradation("LanePodFailures", "lane pods failed and were replaced; budget " + lanes.budget()
+                    + " failures (spec.lane.maxPodFailures); see the LanePodReplaced events");
+        }
+        return null;
+    }
+
+    record Degradation(String reason, String message) {
     }
 
     public BackfillCampaignStatus waiting(BackfillCampaign campaign, BackfillCampaignStatus previous, DriveOutcome.Waiting w) {

@@ -34,4 +34,19 @@ class StatusAssemblerTest {
         assertThat(done.getRowsPerSecond()).isZero();
         assertThat(done.getEtaSeconds()).isZero();
     }
+
+    @Test
+    void stuckLanePodsDegradeALoadingCampaignBeforeReplacedFailures() {
+        var stuck = new io.dpone.backfill.operator.lanes.LaneReport(java.util.List.of(), java.util.List.of(), 2, 3, false, 4,
+                java.util.List.of("items-lane-0-0: ImagePullBackOff"));
+        StatusAssembler.Degradation d = StatusAssembler.degradation(CampaignPhase.Loading, stuck);
+        assertThat(d.reason()).isEqualTo("LanePodsStuck");
+        assertThat(d.message()).contains("items-lane-0-0: ImagePullBackOff", "spec.lane.image");
+
+        var failed = new io.dpone.backfill.operator.lanes.LaneReport(java.util.List.of(), java.util.List.of(), 2, 3, false, 4, java.util.List.of());
+        assertThat(StatusAssembler.degradation(CampaignPhase.Loading, failed).reason()).isEqualTo("LanePodFailures");
+        var healthy = new io.dpone.backfill.operator.lanes.LaneReport(java.util.List.of(), java.util.List.of(), 0, 3, false, 4, java.util.List.of());
+        assertThat(StatusAssembler.degradation(CampaignPhase.Loading, healthy)).isNull();
+        assertThat(StatusAssembler.degradation(CampaignPhase.Validating, stuck)).as("only while loading").isNull();
+    }
 }
