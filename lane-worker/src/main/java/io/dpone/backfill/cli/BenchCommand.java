@@ -1,7 +1,5 @@
 package io.dpone.backfill.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.core.campaign.CampaignReader;
@@ -44,7 +42,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ObjectNode report = new ObjectMapper().createObjectNode();
+        ObjectNode report = PrettyJson.object();
         report.put("rows", rows).put("chunks", buckets).put("lanes", lanes).put("laneHeap", "-Xmx" + LANE_HEAP)
                 .put("cores", Runtime.getRuntime().availableProcessors());
         try (EmbeddedPostgres pg = EmbeddedPostgres.start()) {
@@ -76,7 +74,7 @@ final class BenchCommand implements Callable<Integer> {
                 Files.deleteIfExists(file);
             }
         }
-        System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
+        System.out.println(PrettyJson.write(report));
         return BackfillCli.EXIT_OK;
     }
 

@@ -1,7 +1,5 @@
 package io.dpone.backfill.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dpone.backfill.wiring.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.doctor.DoctorReport;
@@ -25,7 +23,6 @@ import java.util.concurrent.Callable;
                 "column, target shape, objects a swap would orphan or redirect, foreign shadows. Exit 0: no errors; 3: errors found."})
 final class DoctorCommand implements Callable<Integer> {
     static final int EXIT_FINDINGS = 3;
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Mixin
     CampaignOptions campaign;
@@ -48,7 +45,7 @@ final class DoctorCommand implements Callable<Integer> {
                     "check the " + e.role + " Secret's jdbcUrl, user and password, and that the database accepts connections from here")));
         }
         if (format == OutputFormat.json) {
-            System.out.println(JSON.writeValueAsString(report));
+            System.out.println(PrettyJson.write(report));
         } else {
             for (Finding f : report.findings()) {
                 System.out.printf("%-7s %-40s %s%s%n", f.severity(), f.code(), f.message(),

@@ -1,7 +1,5 @@
 package io.dpone.backfill.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignProgress;
@@ -11,20 +9,19 @@ import io.dpone.backfill.core.plan.CampaignBlueprint;
 
 /** The bounded evidence document, shaped like the reference design's backfill result. */
 final class Evidence {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private Evidence() {
     }
 
     static String json(CampaignBlueprint blueprint, LedgerStore ledger) throws Exception {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = PrettyJson.object();
         ObjectNode backfill = root.putObject("backfill");
         backfill.put("backfill_id", blueprint.definition().spec().getBackfillId());
         backfill.put("run_key", blueprint.identity().runKey());
         BackfillCampaignStatus status = StatusReader.read(blueprint, ledger).orElse(null);
         if (status == null) {
             backfill.put("phase", "not_started");
-            return JSON.writeValueAsString(root);
+            return PrettyJson.write(root);
         }
         backfill.put("phase", String.valueOf(status.getPhase()));
         CampaignProgress p = status.getProgress();
@@ -64,7 +61,7 @@ final class Evidence {
             handoff.put("receipt_id", status.getHandoff().getReceiptId());
         }
         backfill.put("recommended_action", status.getRecommendedAction());
-        return JSON.writeValueAsString(root);
+        return PrettyJson.write(root);
     }
 
     private static void putIfPresent(ObjectNode node, String field, Long value) {

@@ -1,8 +1,5 @@
 package io.dpone.backfill.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
@@ -13,7 +10,6 @@ import io.dpone.backfill.postgres.PostgresChunkPredicate;
 
 /** Renders a plan: one summary line, or a bounded JSON document (per-chunk detail only on request). */
 final class PlanReport {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private PlanReport() {
     }
@@ -30,7 +26,7 @@ final class PlanReport {
 
     static String json(CampaignBlueprint b, boolean withChunks) {
         BackfillCampaignSpec s = b.definition().spec();
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = PrettyJson.object();
         root.put("campaign", b.definition().name());
         if (b.definition().namespace() != null) {
             root.put("namespace", b.definition().namespace());
@@ -82,10 +78,6 @@ final class PlanReport {
                 n.put("predicate", PostgresChunkPredicate.render(plan, c));
             }
         }
-        try {
-            return JSON.writeValueAsString(root);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return PrettyJson.write(root);
     }
 }

@@ -1,7 +1,5 @@
 package io.dpone.backfill.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.wiring.ConnectionSettings;
@@ -26,7 +24,6 @@ import java.util.concurrent.Callable;
         description = "Show a campaign's phase, counts, rows, rate, ETA, validation, receipts and the recommended action. Read-only.")
 final class StatusCommand implements Callable<Integer> {
     static final int MAX_FAILED_SHOWN = 10;
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Mixin
     CampaignOptions campaign;
@@ -49,11 +46,11 @@ final class StatusCommand implements Callable<Integer> {
                 return BackfillCli.EXIT_OK;
             }
             if (format == OutputFormat.json) {
-                ObjectNode root = JSON.valueToTree(status.get());
+                ObjectNode root = PrettyJson.MAPPER.valueToTree(status.get());
                 ArrayNode failed = root.putArray("failedChunks");
                 failedChunks(ledger, blueprint.identity().runKey()).forEach(c -> failed.addObject()
                         .put("chunkId", c.chunkId()).put("attempts", c.attempts()).put("lastError", c.lastError()));
-                System.out.println(JSON.writeValueAsString(root));
+                System.out.println(PrettyJson.write(root));
             } else {
                 BackfillCampaignStatus s = status.get();
                 System.out.println(ProgressDisplay.line(s) + "; validation " + s.getPublication().getValidation()
