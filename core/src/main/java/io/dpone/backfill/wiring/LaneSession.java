@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignDefinition;
 import io.dpone.backfill.core.campaign.TargetType;
-import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.lane.LaneWorker;
@@ -52,7 +51,7 @@ public final class LaneSession implements AutoCloseable {
         }
         ShadowPublisher publisher = new PostgresShadowPublisher(sink, stateSchema, timings.lockTimeout());
         SourceCatalog sourceCatalog = new PostgresSourceCatalog(source);
-        String loadTable = new CampaignEngine(blueprint, ledger, publisher, sourceCatalog).loadTable();
+        String loadTable = blueprint.loadTable();
         String schema = blueprint.artifacts().schema();
         TableShape loadShape = publisher.shape(schema, loadTable);
         PostgresChunkCommitter committer = new PostgresChunkCommitter(source, sink, stateSchema, blueprint.plan(),

@@ -326,6 +326,6 @@ public final class CampaignEngine {
 
     /** Where lanes write: the shadow with shadow_swap, the live table with direct. */
     public String loadTable() {
-        return shadowSwap() ? names.shadowTable() : spec.getTarget().getTable();
+        return blueprint.loadTable();
     }
 }

@@ -116,9 +116,4 @@ public final class CampaignStatusProjector {
             case Invalid -> "fix the campaign spec";
         };
     }
-
-    /** True for phases in which lanes should be running. */
-    public static boolean lanesWanted(CampaignPhase phase) {
-        return phase == CampaignPhase.Loading;
-    }
 }
