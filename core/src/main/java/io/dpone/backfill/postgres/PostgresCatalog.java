@@ -25,7 +25,7 @@ final class PostgresCatalog {
      * domain; {@code identity} is ' ', 'a' (ALWAYS) or 'd' (BY DEFAULT); {@code generated} ' ' or 's' (STORED).
      */
     record Column(int number, String name, String type, String baseType, boolean notNull, boolean hasDefault,
-                  char identity, char generated) {
+                  char identity, char generated, String defaultExpression) {
         boolean isIdentity() {
             return identity != ' ' && identity != '\0';
         }
@@ -45,8 +45,10 @@ final class PostgresCatalog {
             SELECT a.attnum, a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod),
                    pg_catalog.format_type(CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END,
                                           CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END),
-                   a.attnotnull, a.atthasdef, a.attidentity, a.attgenerated
+                   a.attnotnull, a.atthasdef, a.attidentity, a.attgenerated,
+                   pg_catalog.pg_get_expr(d.adbin, d.adrelid)
               FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+              LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
              WHERE a.attrelid = ?::oid AND a.attnum > 0 AND NOT a.attisdropped
              ORDER BY a.attnum""";
 
@@ -77,12 +79,26 @@ final class PostgresCatalog {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     columns.add(new Column(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getBoolean(5), rs.getBoolean(6), flag(rs.getString(7)), flag(rs.getString(8))));
+                            rs.getBoolean(5), rs.getBoolean(6), flag(rs.getString(7)), flag(rs.getString(8)),
+                            rs.getString(9)));
                 }
             }
         }
         return columns;
     }
+
+    /**
+     * Constraints and indexes of a relation as {@code name: definition}, sorted; what the catalog prints is stable
+     * while the table keeps its name, so a change here is a real change.
+     */
+    private static final String CONSTRAINTS_AND_INDEXES = """
+            SELECT 'constraint ' || conname || ': ' || pg_catalog.pg_get_constraintdef(oid, true)
+              FROM pg_catalog.pg_constraint WHERE conrelid = ?::oid
+            UNION ALL
+            SELECT 'index ' || c.relname || ': ' || pg_catalog.pg_get_indexdef(i.indexrelid)
+              FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid
+             WHERE i.indrelid = ?::oid
+             ORDER BY 1""";
 
     /** Columns in ordinal order (dropped ones excluded); an empty shape when the relation does not exist. */
     TableShape shape(String schema, String name) throws SQLException {
@@ -90,8 +106,32 @@ final class PostgresCatalog {
         if (relation.isEmpty()) {
             return new TableShape(List.of());
         }
-        return new TableShape(columns(relation.get().oid()).stream()
-                .map(c -> new ColumnShape(c.name(), c.type(), !c.notNull())).toList());
+        return new TableShape(columnShapes(relation.get().oid()));
+    }
+
+    /** The reviewed live target's full shape: columns as {@link #shape}, plus constraints and indexes. */
+    TableShape liveShape(String schema, String name) throws SQLException {
+        Optional<Relation> relation = relation(schema, name);
+        if (relation.isEmpty()) {
+            return new TableShape(List.of());
+        }
+        List<String> constraints = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement(CONSTRAINTS_AND_INDEXES)) {
+            ps.setLong(1, relation.get().oid());
+            ps.setLong(2, relation.get().oid());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    constraints.add(rs.getString(1));
+                }
+            }
+        }
+        return new TableShape(columnShapes(relation.get().oid()), constraints);
+    }
+
+    private List<ColumnShape> columnShapes(long oid) throws SQLException {
+        // A generated column's "default" is its generation expression: kept, so a changed expression is drift.
+        return columns(oid).stream().map(c -> new ColumnShape(c.name(), c.type(), !c.notNull(), c.defaultExpression(),
+                c.isGenerated(), c.isIdentity())).toList();
     }
 
     private static char flag(String value) {

@@ -56,6 +56,7 @@ final class PostgresDoctorSource {
             return Optional.empty();
         }
         readable(relation.get());
+        new PostgresDoctorVisibility(source, findings).check(relation.get());
         List<Column> columns = catalog.columns(relation.get().oid());
         chunkColumn(columns);
         uniqueKey(relation.get(), columns);

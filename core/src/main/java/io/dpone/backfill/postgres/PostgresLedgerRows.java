@@ -16,7 +16,7 @@ import java.time.OffsetDateTime;
 /** Column lists and row mappers of the ledger tables, kept beside each other so a select and its mapper agree. */
 final class PostgresLedgerRows {
     static final String CAMPAIGN_COLUMNS = "run_key, backfill_id, plan_digest, config_digest, spec_json, phase, detail,"
-            + " anchor_xmin, source_shape_digest, target_shape_digest, lease_owner, lease_epoch, lease_expires,"
+            + " anchor_xmin, source_shape_digest, target_shape_digest, live_baseline, lease_owner, lease_epoch, lease_expires,"
             + " stop_requested, created_at, updated_at";
 
     /** {@code lease_expired} is computed by the database so that expiry never depends on the JVM's clock. */
@@ -29,7 +29,7 @@ final class PostgresLedgerRows {
 
     static final String HANDOFF_COLUMNS = "run_key, receipt_id, anchor_xmin, committed_at";
 
-    static final String ROLLBACK_COLUMNS = "run_key, receipt_id, reason, rolled_back_at";
+    static final String ROLLBACK_COLUMNS = "run_key, receipt_id, reason, rolled_back_at, accepted_writes";
 
     private PostgresLedgerRows() {
     }
@@ -38,7 +38,7 @@ final class PostgresLedgerRows {
         return new CampaignRecord(rs.getString("run_key"), rs.getString("backfill_id"), rs.getString("plan_digest"),
                 rs.getString("config_digest"), rs.getString("spec_json"), CampaignPhase.valueOf(rs.getString("phase")),
                 rs.getString("detail"), rs.getString("anchor_xmin"), rs.getString("source_shape_digest"),
-                rs.getString("target_shape_digest"), rs.getString("lease_owner"), rs.getLong("lease_epoch"),
+                rs.getString("target_shape_digest"), rs.getString("live_baseline"), rs.getString("lease_owner"), rs.getLong("lease_epoch"),
                 instant(rs, "lease_expires"), rs.getBoolean("stop_requested"), instant(rs, "created_at"),
                 instant(rs, "updated_at"));
     }
@@ -63,7 +63,7 @@ final class PostgresLedgerRows {
 
     static RollbackReceipt rollback(ResultSet rs) throws SQLException {
         return new RollbackReceipt(rs.getString("run_key"), rs.getString("receipt_id"), rs.getString("reason"),
-                instant(rs, "rolled_back_at"));
+                instant(rs, "rolled_back_at"), rs.getString("accepted_writes"));
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

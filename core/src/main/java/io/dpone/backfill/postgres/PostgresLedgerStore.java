@@ -75,6 +75,16 @@ public final class PostgresLedgerStore implements LedgerStore {
         });
     }
 
+    /** Looks the campaign table up with to_regclass first, so a ledger that was never created stays uncreated. */
+    @Override
+    public synchronized Optional<CampaignRecord> peek(String runKey) {
+        return call("peek", () -> {
+            boolean present = sql.one("SELECT pg_catalog.to_regclass(?) IS NOT NULL AS present", rs -> rs.getBoolean("present"),
+                    campaign).orElse(false);
+            return present ? selectCampaign("run_key", runKey) : Optional.<CampaignRecord>empty();
+        });
+    }
+
     @Override
     public synchronized Optional<CampaignRecord> findByBackfillId(String backfillId) {
         return call("findByBackfillId", () -> selectCampaign("backfill_id", backfillId));
@@ -181,9 +191,10 @@ public final class PostgresLedgerStore implements LedgerStore {
     }
 
     @Override
-    public synchronized boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest) {
-        return call("recordShapes", () -> fenced("source_shape_digest = ?, target_shape_digest = ?", "", lease,
-                sourceShapeDigest, targetShapeDigest));
+    public synchronized boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest,
+                                             String liveBaselineJson) {
+        return call("recordShapes", () -> fenced("source_shape_digest = ?, target_shape_digest = ?, live_baseline = ?", "",
+                lease, sourceShapeDigest, targetShapeDigest, liveBaselineJson));
     }
 
     @Override

@@ -4,7 +4,9 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.ValidationResult;
 
@@ -60,6 +62,21 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
         }
     }
 
+    @Override
+    public TableShape liveShape(String schema, String table) {
+        try {
+            return new PostgresCatalog(target).liveShape(schema, table);
+        } catch (SQLException e) {
+            throw new PostgresShadowSqlException("read the catalog of " + schema + "." + table, e);
+        }
+    }
+
+    @Override
+    public TableFingerprint fingerprint(String schema, String table) {
+        return PostgresShadowTransaction.run(target, "fingerprint " + schema + "." + table,
+                c -> PostgresTableFingerprint.of(c, schema, table));
+    }
+
     /**
      * Creates the shadow with {@code CREATE TABLE ... (LIKE live INCLUDING DEFAULTS, GENERATED, IDENTITY, STORAGE,
      * COMMENTS)}: columns, types, defaults and NOT NULL, but no index or constraint, and stamps it. An existing
@@ -86,12 +103,14 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
     }
 
     @Override
-    public PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows) {
-        return swap.publish(lease, names, liveTable, rows);
+    public PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
+                                      LiveTargetBaseline baseline, TableFingerprint published) {
+        return swap.publish(lease, names, liveTable, rows, baseline, published);
     }
 
     @Override
-    public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason) {
-        return swapBack.rollback(lease, names, liveTable, reason);
+    public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason,
+                                    boolean acceptWrites) {
+        return swapBack.rollback(lease, names, liveTable, reason, acceptWrites);
     }
 }

@@ -2,6 +2,7 @@ package io.dpone.backfill.postgres;
 
 import io.dpone.backfill.core.source.AnchorCheck;
 import io.dpone.backfill.core.source.SourceCatalog;
+import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.TableShape;
 
 import java.math.BigInteger;
@@ -10,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -76,6 +78,31 @@ public final class PostgresSourceCatalog implements SourceCatalog {
             return new PostgresCatalog(source).shape(schema, table);
         } catch (SQLException e) {
             throw new PostgresShadowSqlException("read the shape of source " + schema + "." + table, e);
+        }
+    }
+
+    @Override
+    public SourceCoverage uncoveredRows(String schema, String table, String chunkColumn) {
+        try {
+            PostgresCatalog catalog = new PostgresCatalog(source);
+            Optional<PostgresCatalog.Relation> relation = catalog.relation(schema, table);
+            if (relation.isEmpty()) {
+                throw new IllegalStateException("source table " + schema + "." + table + " does not exist");
+            }
+            Optional<PostgresCatalog.Column> column = catalog.columns(relation.get().oid()).stream()
+                    .filter(c -> c.name().equals(chunkColumn)).findFirst();
+            if (column.isPresent() && column.get().notNull()) {
+                return SourceCoverage.notNullInCatalog(chunkColumn);
+            }
+            String sql = "SELECT count(*) FROM " + PostgresIdentifiers.qualified(schema, table) + " WHERE "
+                    + PostgresIdentifiers.quote(chunkColumn) + " IS NULL";
+            try (Statement s = source.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                rs.next();
+                return SourceCoverage.counted(rs.getLong(1), "rows with a NULL chunk column " + chunkColumn
+                        + " counted in the source");
+            }
+        } catch (SQLException e) {
+            throw new PostgresShadowSqlException("count source rows no chunk covers in " + schema + "." + table, e);
         }
     }
 

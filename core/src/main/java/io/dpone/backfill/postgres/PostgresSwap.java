@@ -4,6 +4,10 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
+import io.dpone.backfill.core.target.LiveTargetBaseline;
+import io.dpone.backfill.core.target.LiveTargetChangedException;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.core.target.TableShapeDiff;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresSwapRenamer.Carry;
 import io.dpone.backfill.postgres.PostgresSwapSequences.ColumnSequence;
@@ -16,7 +20,8 @@ import java.util.Optional;
 
 /**
  * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout and target
- * lock; an existing receipt returns at once (replay); lease fence; identity checks (shadow stamped by this run,
+ * lock; an existing receipt returns at once (replay); lease fence; writers of the live table blocked and its shape
+ * and content compared with the preparation baseline; identity checks (shadow stamped by this run,
  * backup name free, every deferred index built) before any change; owner, grants and sequences onto the shadow;
  * live to backup, shadow to live; index, constraint and identity-sequence names carried; stamps; receipt.
  */
@@ -31,7 +36,8 @@ final class PostgresSwap {
         this.lockTimeout = lockTimeout;
     }
 
-    PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows) {
+    PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
+                               LiveTargetBaseline baseline, TableFingerprint published) {
         return PostgresShadowTransaction.run(connection, "publish " + names.shadowTable() + " as " + liveTable, c -> {
             PostgresShadowTransaction.lockTimeout(c, lockTimeout);
             PostgresShadowTransaction.pinSearchPath(c);
@@ -42,17 +48,19 @@ final class PostgresSwap {
                 return existing.get();
             }
             ledger.fence(lease);
-            return swap(c, ledger, lease, names, liveTable, rows);
+            return swap(c, ledger, lease, names, liveTable, rows, baseline, published);
         });
     }
 
     private static PublicationReceipt swap(Connection c, PostgresSwapLedger ledger, CampaignLease lease,
-                                           ArtifactNames names, String liveTable, long rows) throws SQLException {
+                                           ArtifactNames names, String liveTable, long rows,
+                                           LiveTargetBaseline baseline, TableFingerprint published) throws SQLException {
         String schema = names.schema();
         PostgresCatalog catalog = new PostgresCatalog(c);
         Relation live = catalog.relation(schema, liveTable).filter(Relation::isTable)
                 .orElseThrow(() -> new IllegalStateException("live target table " + schema + "." + liveTable
                         + " does not exist; nothing was changed"));
+        requireUnchanged(c, catalog, schema, liveTable, baseline);
         Relation shadow = catalog.relation(schema, names.shadowTable())
                 .orElseThrow(() -> new ArtifactOwnershipException("shadow " + schema + "." + names.shadowTable()
                         + " does not exist: nothing to publish for run key " + lease.runKey() + "; nothing was changed"));
@@ -88,6 +96,28 @@ final class PostgresSwap {
                 PostgresShadowStamp.withUserComment(PostgresShadowStamp.published(lease.runKey()), userComment));
         PostgresShadowSql.comment(c, "TABLE " + PostgresIdentifiers.qualified(schema, names.backupTable()),
                 PostgresShadowStamp.withUserComment(PostgresShadowStamp.backup(lease.runKey()), userComment));
-        return ledger.insertPublication(lease, names, liveTable, rows);
+        return ledger.insertPublication(lease, names, liveTable, rows, published);
+    }
+
+    /**
+     * Blocks writers of the live table for the rest of the transaction (SHARE ROW EXCLUSIVE waits for in-flight
+     * writers, bounded by lock_timeout), then compares its shape and content with what preparation recorded. Every
+     * write committed before the lock is visible to the statements after it, so none can slip between the check
+     * and the rename.
+     */
+    static void requireUnchanged(Connection c, PostgresCatalog catalog, String schema, String liveTable,
+                                 LiveTargetBaseline baseline) throws SQLException {
+        String name = schema + "." + liveTable;
+        PostgresShadowSql.execute(c, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, liveTable) + " IN SHARE ROW EXCLUSIVE MODE");
+        String change = TableShapeDiff.describe("live target " + name, baseline.shape(), catalog.liveShape(schema, liveTable));
+        if (change != null) {
+            throw new LiveTargetChangedException(change + ": the published table would not carry it; nothing was changed");
+        }
+        TableFingerprint now = PostgresTableFingerprint.of(c, schema, liveTable);
+        if (!now.equals(baseline.content())) {
+            throw new LiveTargetChangedException("live target " + name + " was written after preparation ("
+                    + now.changeSince(baseline.content()) + "): a swap would hide those writes in the backup; nothing"
+                    + " was changed");
+        }
     }
 }

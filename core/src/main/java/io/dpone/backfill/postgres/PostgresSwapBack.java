@@ -5,6 +5,8 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
+import io.dpone.backfill.core.target.PublishedTableWrittenException;
+import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresSwapRenamer.Carry;
 import io.dpone.backfill.postgres.PostgresSwapSequences.ColumnSequence;
@@ -35,7 +37,7 @@ final class PostgresSwapBack {
         this.lockTimeout = lockTimeout;
     }
 
-    RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason) {
+    RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason, boolean acceptWrites) {
         return PostgresShadowTransaction.run(connection, "roll back " + liveTable + " to " + names.backupTable(), c -> {
             PostgresShadowTransaction.lockTimeout(c, lockTimeout);
             PostgresShadowTransaction.pinSearchPath(c);
@@ -49,8 +51,9 @@ final class PostgresSwapBack {
             PublicationReceipt publication = ledger.publication(lease.runKey()).orElseThrow(() -> new IllegalStateException(
                     "run key " + lease.runKey() + " has no publication receipt: there is nothing to roll back"));
             requireSameTables(publication, names, liveTable);
+            String accepted = writesSincePublication(c, ledger, lease, names, liveTable, acceptWrites);
             swapBack(c, lease, names, liveTable);
-            return ledger.insertRollback(lease, reason);
+            return ledger.insertRollback(lease, reason, accepted);
         });
     }
 
@@ -82,6 +85,34 @@ final class PostgresSwapBack {
                 PostgresShadowStamp.userComment(backup.comment()));
         PostgresShadowSql.comment(c, "TABLE " + PostgresIdentifiers.qualified(schema, names.shadowTable()),
                 PostgresShadowStamp.shadow(lease.runKey()));
+    }
+
+    /**
+     * Blocks writers of the published table, then compares its content with the publication receipt's
+     * fingerprint. Returns null when nothing changed; a description of the writes when they are accepted; throws
+     * {@link PublishedTableWrittenException} otherwise.
+     */
+    private static String writesSincePublication(Connection c, PostgresSwapLedger ledger, CampaignLease lease,
+                                                 ArtifactNames names, String liveTable, boolean acceptWrites)
+            throws SQLException {
+        String schema = names.schema();
+        PostgresShadowSql.execute(c, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, liveTable) + " IN SHARE ROW EXCLUSIVE MODE");
+        TableFingerprint atPublication = ledger.publishedFingerprint(lease.runKey());
+        TableFingerprint now = PostgresTableFingerprint.of(c, schema, liveTable);
+        if (atPublication != null && now.equals(atPublication)) {
+            return null;
+        }
+        String change = atPublication == null ? "no fingerprint was recorded at publication, so writes since then cannot be ruled out ("
+                + now.rows() + " row(s) now)" : now.changeSince(atPublication);
+        if (acceptWrites) {
+            return "accepted: " + change;
+        }
+        throw new PublishedTableWrittenException("the published table " + schema + "." + liveTable + " was written after"
+                + " publication (" + change + "): a rollback would move those writes with it to " + schema + "."
+                + names.shadowTable() + " and make the backup " + names.backupTable() + " live again without them;"
+                + " nothing was changed. Replay them onto the backup first, or accept moving them (backfill rollback"
+                + " --accept-writes, or the operator annotation backfill.dpone.io/rollback-accept-writes=true)",
+                atPublication == null ? now.rows() : now.changedRowsSince(atPublication));
     }
 
     private static Relation stamped(PostgresCatalog catalog, String schema, String table, String stamp, String role)

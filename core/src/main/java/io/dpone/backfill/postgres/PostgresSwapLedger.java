@@ -4,6 +4,7 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.target.TableFingerprint;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -71,12 +72,12 @@ final class PostgresSwapLedger {
         }
     }
 
-    PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows)
-            throws SQLException {
+    PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
+                                         TableFingerprint published) throws SQLException {
         String receiptId = UUID.randomUUID().toString();
         try (PreparedStatement ps = connection.prepareStatement("INSERT INTO " + table("publication_receipt")
                 + " (run_key, receipt_id, target_schema, live_table, backup_table, shadow_table, rows_published,"
-                + " lease_epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING published_at")) {
+                + " lease_epoch, published_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING published_at")) {
             ps.setString(1, lease.runKey());
             ps.setString(2, receiptId);
             ps.setString(3, names.schema());
@@ -85,6 +86,7 @@ final class PostgresSwapLedger {
             ps.setString(6, names.shadowTable());
             ps.setLong(7, rows);
             ps.setLong(8, lease.epoch());
+            ps.setString(9, published.encoded());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return new PublicationReceipt(lease.runKey(), receiptId, names.schema(), liveTable,
@@ -93,8 +95,19 @@ final class PostgresSwapLedger {
         }
     }
 
+    /** The published table's content at publication, or null for a receipt written without one. */
+    TableFingerprint publishedFingerprint(String runKey) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT published_fingerprint FROM "
+                + table("publication_receipt") + " WHERE run_key = ?")) {
+            ps.setString(1, runKey);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? TableFingerprint.decode(rs.getString(1)) : null;
+            }
+        }
+    }
+
     Optional<RollbackReceipt> rollback(String runKey) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("SELECT receipt_id, reason, rolled_back_at FROM "
+        try (PreparedStatement ps = connection.prepareStatement("SELECT receipt_id, reason, rolled_back_at, accepted_writes FROM "
                 + table("rollback_receipt") + " WHERE run_key = ?")) {
             ps.setString(1, runKey);
             try (ResultSet rs = ps.executeQuery()) {
@@ -102,22 +115,25 @@ final class PostgresSwapLedger {
                     return Optional.empty();
                 }
                 return Optional.of(new RollbackReceipt(runKey, rs.getString(1), rs.getString(2),
-                        rs.getObject(3, OffsetDateTime.class).toInstant()));
+                        rs.getObject(3, OffsetDateTime.class).toInstant(), rs.getString(4)));
             }
         }
     }
 
-    RollbackReceipt insertRollback(CampaignLease lease, String reason) throws SQLException {
+    /** {@code acceptedWrites}: null, or the writes after publication that the operator accepted to move away. */
+    RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
         String receiptId = UUID.randomUUID().toString();
         try (PreparedStatement ps = connection.prepareStatement("INSERT INTO " + table("rollback_receipt")
-                + " (run_key, receipt_id, reason, lease_epoch) VALUES (?, ?, ?, ?) RETURNING rolled_back_at")) {
+                + " (run_key, receipt_id, reason, lease_epoch, accepted_writes) VALUES (?, ?, ?, ?, ?) RETURNING rolled_back_at")) {
             ps.setString(1, lease.runKey());
             ps.setString(2, receiptId);
             ps.setString(3, reason);
             ps.setLong(4, lease.epoch());
+            ps.setString(5, acceptedWrites);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return new RollbackReceipt(lease.runKey(), receiptId, reason, rs.getObject(1, OffsetDateTime.class).toInstant());
+                return new RollbackReceipt(lease.runKey(), receiptId, reason, rs.getObject(1, OffsetDateTime.class).toInstant(),
+                        acceptedWrites);
             }
         }
     }

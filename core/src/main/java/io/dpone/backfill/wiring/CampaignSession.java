@@ -1,12 +1,14 @@
 package io.dpone.backfill.wiring;
 
 import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.postgres.PostgresDoctor;
 import io.dpone.backfill.postgres.PostgresLedgerStore;
 import io.dpone.backfill.postgres.PostgresShadowPublisher;
 import io.dpone.backfill.postgres.PostgresSourceCatalog;
@@ -63,6 +65,18 @@ public final class CampaignSession implements AutoCloseable {
             source.close();
             throw e;
         }
+    }
+
+    /**
+     * The campaign's pre-flight over this session's connections: the same checks as {@code backfill doctor}, or
+     * none when an expert skipped them ({@code skippedBy} names how, e.g. {@code --skip-preflight}).
+     */
+    public Preflight preflight(CampaignBlueprint blueprint, String skippedBy) {
+        if (skippedBy != null) {
+            return Preflight.skipped(skippedBy);
+        }
+        return Preflight.checkedBy(() -> new PostgresDoctor().check(blueprint.definition().spec(), blueprint.artifacts(),
+                source, target, blueprint.identity().runKey()));
     }
 
     public CampaignEngine engine() {

@@ -54,9 +54,12 @@ public final class LaneSession implements AutoCloseable {
         String loadTable = blueprint.loadTable();
         String schema = blueprint.artifacts().schema();
         TableShape loadShape = publisher.shape(schema, loadTable);
+        TableShape sourceShape = sourceCatalog.shape(spec.getSource().getSchema(), spec.getSource().getTable());
+        // Generated columns are computed by the target and columns the source lacks take their defaults.
         PostgresChunkCommitter committer = new PostgresChunkCommitter(source, sink, stateSchema, blueprint.plan(),
-                spec.getSource().getSchema(), spec.getSource().getTable(), schema, loadTable, loadShape.columnNames(),
-                timings.leaseTtl(), faults);
+                spec.getSource().getSchema(), spec.getSource().getTable(), schema, loadTable,
+                loadShape.loadColumnsFrom(sourceShape), timings.leaseTtl(), faults);
+        String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
             @Override
             public String sourceDigest() {
@@ -66,6 +69,11 @@ public final class LaneSession implements AutoCloseable {
             @Override
             public String loadTableDigest() {
                 return publisher.shape(schema, loadTable).digest();
+            }
+
+            @Override
+            public String liveTargetDigest() {
+                return publisher.liveShape(schema, liveTable).digest();
             }
         };
         this.worker = new LaneWorker(runKey, owner, laneIndex, ledger, committer, blueprint.plan(), spec, timings, shapes, faults, log);

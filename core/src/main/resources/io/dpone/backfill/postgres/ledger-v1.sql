@@ -91,4 +91,10 @@ CREATE TABLE IF NOT EXISTS ${schema}.handoff_receipt (
     committed_at  timestamptz NOT NULL DEFAULT now()
 );
 
+-- Evidence against hidden writes (ADR 0008): the reviewed live target as preparation found it (shape and
+-- content fingerprint), the published table's fingerprint, and what a rollback accepted to move away.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS live_baseline text;
+ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS published_fingerprint text;
+ALTER TABLE ${schema}.rollback_receipt ADD COLUMN IF NOT EXISTS accepted_writes text;
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

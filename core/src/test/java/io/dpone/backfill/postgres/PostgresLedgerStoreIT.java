@@ -52,6 +52,21 @@ class PostgresLedgerStoreIT extends LedgerStoreContract {
         }
     }
 
+    @Test
+    void peekOnALedgerThatWasNeverCreatedFindsNothingAndCreatesNothing() throws SQLException {
+        String missing = "never_" + SCHEMAS.incrementAndGet();
+        PostgresLedgerStore untouched = new PostgresLedgerStore(connect(), missing);
+
+        assertThat(untouched.peek("rk-any")).isEmpty();
+        try (PreparedStatement ps = connect().prepareStatement("SELECT count(*) FROM pg_namespace WHERE nspname = ?")) {
+            ps.setString(1, missing);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertThat(rs.getLong(1)).isZero();
+            }
+        }
+    }
+
     @Override
     protected LedgerStore newStore() {
         stateConnection = connect();

@@ -4,7 +4,9 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
+import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.ShadowPublisherContract;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -130,6 +132,16 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
     }
 
     @Override
+    protected void addNullableColumn(String table, String column) {
+        run("ALTER TABLE " + t(table) + " ADD COLUMN " + PostgresIdentifiers.quote(column) + " text");
+    }
+
+    @Override
+    protected void updateNote(String table, long id, String note) {
+        run("UPDATE " + t(table) + " SET note = '" + note.replace("'", "''") + "' WHERE id = " + id);
+    }
+
+    @Override
     protected List<Long> ids(String table) {
         List<Long> ids = new ArrayList<>();
         try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT id FROM " + t(table) + " ORDER BY id")) {
@@ -251,7 +263,7 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
         Set<String> liveAcl = acl(LIVE);
         startCampaign(OWNER, EPOCH, 60);
 
-        publisher.publish(lease(), names, LIVE, 3);
+        publisher.publish(lease(), names, LIVE, 3, baseline(), shadowPrint());
 
         assertThat(strings("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = pg_catalog.to_regclass(?)",
                 qualified(LIVE))).containsExactly(ownerRole);
@@ -272,7 +284,7 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
         publisher.buildDeferredIndexes(runKey, names, LIVE);
         startCampaign(OWNER, EPOCH, 60);
 
-        publisher.publish(lease(), names, LIVE, 10);
+        publisher.publish(lease(), names, LIVE, 10, baseline(), shadowPrint());
 
         assertThat(single("SELECT pg_get_serial_sequence(?, 'id')", qualified(LIVE))).isEqualTo(sequence);
         assertThat(single("INSERT INTO " + t(LIVE) + " (code) VALUES (?) RETURNING id::text", "new")).isEqualTo("11");
@@ -290,7 +302,7 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
         publisher.buildDeferredIndexes(runKey, names, LIVE);
         startCampaign(OWNER, EPOCH, 60);
 
-        publisher.publish(lease(), names, LIVE, 30);
+        publisher.publish(lease(), names, LIVE, 30, baseline(), shadowPrint());
 
         assertThat(single("INSERT INTO " + t(LIVE) + " (code) VALUES (?) RETURNING id::text", "n1")).isEqualTo("41");
         assertThat(single("SELECT pg_get_serial_sequence(?, 'id')", qualified(LIVE))).isEqualTo(schema + ".orders_id_seq");
@@ -309,7 +321,7 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
         publisher.buildDeferredIndexes(runKey, names, LIVE);
         startCampaign(OWNER, EPOCH, 60);
 
-        publisher.publish(lease(), names, LIVE, 1);
+        publisher.publish(lease(), names, LIVE, 1, baseline(), shadowPrint());
 
         assertThat(objectNames(LIVE)).isEqualTo(original);
         assertThat(objectNames(names.backupTable())).isEqualTo(original.stream()
@@ -318,7 +330,7 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
         assertThat(tableComment(names.backupTable())).isEqualTo("dpone-backfill backup run_key=" + runKey + "\n" + USER_COMMENT);
         assertThat(single("SELECT col_description(pg_catalog.to_regclass(?), 2)", qualified(LIVE))).isEqualTo("order code");
 
-        publisher.rollback(lease(), names, LIVE, "operator asked");
+        publisher.rollback(lease(), names, LIVE, "operator asked", false);
 
         assertThat(single("SELECT code FROM " + t(LIVE) + " WHERE ? = 'x'", "x")).isEqualTo("old");
         assertThat(objectNames(LIVE)).isEqualTo(original);
@@ -337,7 +349,7 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
         startCampaign(OWNER, EPOCH, 60);
         TargetState before = state();
 
-        assertThatThrownBy(() -> publisher.publish(lease(), names, LIVE, 1))
+        assertThatThrownBy(() -> publisher.publish(lease(), names, LIVE, 1, baseline(), shadowPrint()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("deferred indexes")
                 .hasMessageContaining("orders_pkey");
@@ -357,7 +369,7 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
                 s.executeQuery("SELECT count(*) FROM " + t(LIVE)).close(); // holds ACCESS SHARE until rollback
             }
             long started = System.nanoTime();
-            assertThatThrownBy(() -> impatient.publish(lease(), names, LIVE, 3))
+            assertThatThrownBy(() -> impatient.publish(lease(), names, LIVE, 3, baseline(), shadowPrint()))
                     .isInstanceOfSatisfying(PostgresShadowSqlException.class, e -> {
                         assertThat(e.sqlState()).isEqualTo("55P03");
                         assertThat(e.isTransient()).isTrue();
@@ -367,7 +379,7 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
             assertThat(receipts()).isZero();
             reader.rollback();
         }
-        assertThat(impatient.publish(lease(), names, LIVE, 3).rows()).isEqualTo(3);
+        assertThat(impatient.publish(lease(), names, LIVE, 3, baseline(), shadowPrint()).rows()).isEqualTo(3);
         assertThat(ids(LIVE)).containsExactly(10L, 11L, 12L);
     }
 
@@ -378,8 +390,10 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (Connection second = SharedEmbeddedPostgres.get().connect(database)) {
             PostgresShadowPublisher other = new PostgresShadowPublisher(second, stateSchema, Duration.ofSeconds(5));
-            Future<PublicationReceipt> a = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3));
-            Future<PublicationReceipt> b = pool.submit(() -> other.publish(lease(), names, LIVE, 3));
+            LiveTargetBaseline baseline = baseline();
+            TableFingerprint shadow = shadowPrint();
+            Future<PublicationReceipt> a = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3, baseline, shadow));
+            Future<PublicationReceipt> b = pool.submit(() -> other.publish(lease(), names, LIVE, 3, baseline, shadow));
             assertThat(a.get()).isEqualTo(b.get());
         } finally {
             pool.shutdownNow();
@@ -393,11 +407,11 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
     void rollbackFailsClosedWhenTheLiveTableNoLongerCarriesThePublishedStamp() {
         loadedShadow();
         startCampaign(OWNER, EPOCH, 60);
-        publisher.publish(lease(), names, LIVE, 3);
+        publisher.publish(lease(), names, LIVE, 3, baseline(), shadowPrint());
         comment("TABLE " + t(LIVE), "someone re-created me");
         TargetState before = state();
 
-        assertThatThrownBy(() -> publisher.rollback(lease(), names, LIVE, "x"))
+        assertThatThrownBy(() -> publisher.rollback(lease(), names, LIVE, "x", false))
                 .isInstanceOf(ArtifactOwnershipException.class)
                 .hasMessageContaining(LIVE);
         assertThat(state()).isEqualTo(before);
@@ -407,7 +421,7 @@ class PostgresShadowPublisherIT extends ShadowPublisherContract {
     void preparingAndBuildingAfterPublicationChangeNothing() {
         loadedShadow();
         startCampaign(OWNER, EPOCH, 60);
-        publisher.publish(lease(), names, LIVE, 3);
+        publisher.publish(lease(), names, LIVE, 3, baseline(), shadowPrint());
         TargetState after = state();
 
         publisher.prepareShadow(runKey, names, LIVE);

@@ -1,6 +1,7 @@
 package io.dpone.backfill.wiring;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.PhaseDetail;
 import io.dpone.backfill.core.engine.StepResult;
@@ -9,6 +10,9 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerConflictException;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.target.LiveTargetBaseline;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.ValidationResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +51,7 @@ class PostgresCampaignIT {
     }
 
     private CampaignLease lease(CampaignSession s, CampaignBlueprint b) {
-        s.engine().open();
+        s.engine().open(s.preflight(b, null));
         return s.ledger().acquireLease(b.identity().runKey(), "driver-" + System.nanoTime(), CampaignHarness.FAST.leaseTtl()).orElseThrow();
     }
 
@@ -118,7 +122,12 @@ class PostgresCampaignIT {
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_null", UUID_CHUNKS, SHADOW)
                 .replace("uniqueKey: [id]", "uniqueKey: [code]"));
         try (CampaignSession s = h.session(b)) {
-            StepResult r = h.runToSettled(b, s, lease(s, b));
+            assertThatThrownBy(() -> s.engine().open(s.preflight(b, null))).as("pre-flight is the first line")
+                    .isInstanceOf(PreflightRefusedException.class).hasMessageContaining("source.unique-key.nullable");
+            // Validation is the last line: with pre-flight skipped by an expert it still blocks.
+            s.engine().open(s.preflight(b, "test: validation alone"));
+            CampaignLease lease = s.ledger().acquireLease(b.identity().runKey(), "driver-null", CampaignHarness.FAST.leaseTtl()).orElseThrow();
+            StepResult r = h.runToSettled(b, s, lease);
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
             assertThat(r.message()).contains("1 NULL keys");
             assertThat(h.targetLong("SELECT count(*) FROM public.items")).isZero();
@@ -211,6 +220,9 @@ class PostgresCampaignIT {
             h.target("CREATE FUNCTION public.boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
                             + " IF NEW.note = 'boom' THEN RAISE EXCEPTION 'refusing boom row'; END IF; RETURN NEW; END $$",
                     "CREATE TRIGGER boom BEFORE INSERT ON public.items__bf_shadow FOR EACH ROW EXECUTE FUNCTION public.boom()");
+            // Lanes alone run until only the exhausted chunk is left, so the count below does not race the engine.
+            h.startLanes(b, 3);
+            h.awaitLanes();
             StepResult r = h.runToSettled(b, s, lease);
             assertThat(r.phase()).isEqualTo(CampaignPhase.Recoverable);
             assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'failed' AND last_error LIKE '%refusing boom row%'")).isEqualTo(1);
@@ -232,8 +244,8 @@ class PostgresCampaignIT {
         h.target(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_race", UUID_CHUNKS, SHADOW));
         try (CampaignSession first = h.session(b); CampaignSession second = h.session(b)) {
-            first.engine().open();
-            second.engine().open();
+            first.engine().open(first.preflight(b, null));
+            second.engine().open(second.preflight(b, null));
             Duration ttl = Duration.ofSeconds(1);
             Optional<CampaignLease> a = first.ledger().acquireLease(b.identity().runKey(), "driver-a", ttl);
             Optional<CampaignLease> other = second.ledger().acquireLease(b.identity().runKey(), "driver-b", ttl);
@@ -244,7 +256,8 @@ class PostgresCampaignIT {
             CampaignLease bLease = second.ledger().acquireLease(b.identity().runKey(), "driver-b", CampaignHarness.FAST.leaseTtl()).orElseThrow();
             assertThat(bLease.epoch()).isEqualTo(a.get().epoch() + 1);
             assertThatThrownBy(() -> first.engine().step(a.get())).as("the deposed driver is fenced").isInstanceOf(LeaseLostException.class);
-            assertThatThrownBy(() -> first.publisher().publish(a.get(), b.artifacts(), "items", 0))
+            assertThatThrownBy(() -> first.publisher().publish(a.get(), b.artifacts(), "items", 0,
+                    new LiveTargetBaseline(new TableShape(java.util.List.of()), "0:0"), new TableFingerprint(0, "0")))
                     .as("a deposed driver cannot publish").isInstanceOf(IllegalStateException.class);
             assertThat(h.runToSettled(b, second, bLease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
             assertThat(h.targetLong("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
@@ -259,10 +272,10 @@ class PostgresCampaignIT {
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_same", UUID_CHUNKS, SHADOW));
         CampaignBlueprint changed = CampaignHarness.blueprint(CampaignHarness.campaign("items_same", "{column: id, kind: uuid, buckets: 17}", SHADOW));
         try (CampaignSession s = h.session(b)) {
-            s.engine().open();
+            s.engine().open(s.preflight(b, null));
         }
         try (CampaignSession s = h.session(changed)) {
-            assertThatThrownBy(() -> s.engine().open()).isInstanceOf(LedgerConflictException.class).hasMessageContaining("items_same");
+            assertThatThrownBy(() -> s.engine().open(s.preflight(changed, null))).isInstanceOf(LedgerConflictException.class).hasMessageContaining("items_same");
         }
         assertThat(h.targetLong("SELECT count(*) FROM backfill_state.campaign")).isEqualTo(1);
         assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk")).isEqualTo(16);

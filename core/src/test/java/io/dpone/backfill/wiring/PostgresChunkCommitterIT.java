@@ -36,7 +36,7 @@ class PostgresChunkCommitterIT {
         b = CampaignHarness.blueprint(CampaignHarness.campaign("commit_v1", "{column: id, kind: uuid, buckets: 4}",
                 "  publication: {mode: shadow_swap}\n"));
         session = h.session(b);
-        session.engine().open();
+        session.engine().open(session.preflight(b, null));
         var lease = session.ledger().acquireLease(b.identity().runKey(), "driver", CampaignHarness.FAST.leaseTtl()).orElseThrow();
         CampaignHarness.stepUntil(session, lease, CampaignPhase.Loading);
         source = h.pg.connect(h.sourceDb);

@@ -102,7 +102,7 @@ final class CampaignFixture {
     /** Takes the campaign from nothing to Loading in this JVM, then lets go of the lease for the next driver. */
     void prepareToLoading() throws Exception {
         try (CampaignSession s = CampaignSession.open(blueprint, app -> pg.connect(sourceDb), app -> pg.connect(targetDb), TIMINGS, "e2e-prep")) {
-            s.engine().open();
+            s.engine().open(s.preflight(blueprint, null));
             CampaignLease lease = s.ledger().acquireLease(blueprint.identity().runKey(), "e2e-prep", TIMINGS.leaseTtl()).orElseThrow();
             for (int i = 0; s.engine().step(lease).phase() != CampaignPhase.Loading; i++) {
                 if (i == 20) {

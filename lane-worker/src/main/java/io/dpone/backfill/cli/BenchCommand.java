@@ -82,7 +82,7 @@ final class BenchCommand implements Callable<Integer> {
         System.setProperty(LaneCommandLine.JAVA_OPTS_PROPERTY, "-Xmx" + LANE_HEAP);
         long started = System.nanoTime();
         int code = DriverRun.execute(blueprint, new ConnectionSettings(pg.jdbcUrl("bench_source"), null, null),
-                new ConnectionSettings(pg.jdbcUrl("bench_target"), null, null), null, false, false);
+                new ConnectionSettings(pg.jdbcUrl("bench_target"), null, null), null, false, null, false);
         double seconds = (System.nanoTime() - started) / 1e9;
         if (code != BackfillCli.EXIT_OK) {
             throw new IllegalStateException("the benchmark campaign did not reach its handoff (exit " + code + ")");

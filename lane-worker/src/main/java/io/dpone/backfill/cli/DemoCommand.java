@@ -49,7 +49,7 @@ final class DemoCommand implements Callable<Integer> {
                 CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.read(file));
                 log("campaign: " + PlanReport.summaryLine(blueprint));
                 int code = DriverRun.execute(blueprint, new ConnectionSettings(pg.jdbcUrl("demo_source"), null, null),
-                        new ConnectionSettings(pg.jdbcUrl("demo_target"), null, null), null, false);
+                        new ConnectionSettings(pg.jdbcUrl("demo_target"), null, null), null, false, null);
                 if (code != BackfillCli.EXIT_OK) {
                     log("the campaign did not reach its handoff (exit " + code + ")");
                     return code;

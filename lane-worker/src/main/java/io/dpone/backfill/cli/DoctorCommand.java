@@ -48,8 +48,7 @@ final class DoctorCommand implements Callable<Integer> {
             System.out.println(PrettyJson.write(report));
         } else {
             for (Finding f : report.findings()) {
-                System.out.printf("%-7s %-40s %s%s%n", f.severity(), f.code(), f.message(),
-                        f.severity() == Severity.OK || f.recommendedAction() == null || f.recommendedAction().isBlank() ? "" : " -> " + f.recommendedAction());
+                System.out.println(PreflightReport.line(f));
             }
             System.out.printf("doctor: %d error(s), %d warning(s)%n", report.withSeverity(Severity.ERROR).size(),
                     report.withSeverity(Severity.WARNING).size());

@@ -18,13 +18,14 @@ final class DriverRun {
     private DriverRun() {
     }
 
+    /** {@code skipPreflightBy}: null to gate the start with pre-flight (always, unless an expert asked otherwise). */
     static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
-                       boolean resume) throws Exception {
-        return execute(blueprint, source, target, logDir, resume, true);
+                       boolean resume, String skipPreflightBy) throws Exception {
+        return execute(blueprint, source, target, logDir, resume, skipPreflightBy, true);
     }
 
     static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
-                       boolean resume, boolean printEvidence) throws Exception {
+                       boolean resume, String skipPreflightBy, boolean printEvidence) throws Exception {
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         String runKey = blueprint.identity().runKey();
         Path logs = logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir"), "backfill-" + runKey);
@@ -47,9 +48,9 @@ final class DriverRun {
             System.err.println("backfill: campaign " + blueprint.definition().name() + " run key " + runKey + ", lane logs in " + logs);
             LocalDriver driver = new LocalDriver(blueprint, session, timings, launcher, ProgressDisplay.forStdout(),
                     EnvFaultPoints.fromEnvironment(), line -> System.err.println("backfill: " + line));
-            int code = driver.run(resume);
+            int code = driver.run(resume, session.preflight(blueprint, skipPreflightBy));
             if (printEvidence) {
-                System.out.println(Evidence.json(blueprint, session.ledger()));
+                System.out.println(Evidence.json(blueprint, session.ledger(), driver.refusal()));
             }
             Runtime.getRuntime().removeShutdownHook(killLanes);
             return code;

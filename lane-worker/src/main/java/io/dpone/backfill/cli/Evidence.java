@@ -3,6 +3,9 @@ package io.dpone.backfill.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignProgress;
+import io.dpone.backfill.core.campaign.PreflightStatus;
+import io.dpone.backfill.core.doctor.PreflightResult;
+import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.campaign.PublicationStatus;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
@@ -14,16 +17,28 @@ final class Evidence {
     }
 
     static String json(CampaignBlueprint blueprint, LedgerStore ledger) throws Exception {
+        return json(blueprint, ledger, null);
+    }
+
+    /** {@code refusal}: the pre-flight verdict that refused the start, or null. */
+    static String json(CampaignBlueprint blueprint, LedgerStore ledger, PreflightResult refusal) throws Exception {
         ObjectNode root = PrettyJson.object();
         ObjectNode backfill = root.putObject("backfill");
         backfill.put("backfill_id", blueprint.definition().spec().getBackfillId());
         backfill.put("run_key", blueprint.identity().runKey());
         BackfillCampaignStatus status = StatusReader.read(blueprint, ledger).orElse(null);
         if (status == null) {
-            backfill.put("phase", "not_started");
+            backfill.put("phase", refusal == null ? "not_started" : "refused_by_preflight");
+            if (refusal != null) {
+                preflight(backfill, CampaignStatusProjector.preflight(refusal));
+                backfill.put("recommended_action", "fix the pre-flight ERRORs (backfill doctor), then run again; nothing was created");
+            }
             return PrettyJson.write(root);
         }
         backfill.put("phase", String.valueOf(status.getPhase()));
+        if (status.getPreflight() != null) {
+            preflight(backfill, status.getPreflight());
+        }
         CampaignProgress p = status.getProgress();
         ObjectNode progress = backfill.putObject("progress");
         progress.put("pending", p.getPendingChunks());
@@ -45,6 +60,14 @@ final class Evidence {
         putIfPresent(publication, "actual_rows", pub.getActualRows());
         putIfPresent(publication, "null_keys", pub.getNullKeys());
         putIfPresent(publication, "duplicate_keys", pub.getDuplicateKeys());
+        if (pub.getCoverage() != null) {
+            if (pub.getUncoveredSourceRows() == null) {
+                publication.putNull("uncovered_source_rows");
+            } else {
+                publication.put("uncovered_source_rows", pub.getUncoveredSourceRows());
+            }
+            publication.put("coverage", pub.getCoverage());
+        }
         if (pub.getReceiptId() != null) {
             publication.put("receipt_id", pub.getReceiptId());
         }
@@ -62,6 +85,17 @@ final class Evidence {
         }
         backfill.put("recommended_action", status.getRecommendedAction());
         return PrettyJson.write(root);
+    }
+
+    private static void preflight(ObjectNode backfill, PreflightStatus p) {
+        ObjectNode node = backfill.putObject("preflight");
+        node.put("result", p.getResult());
+        if (p.getSkippedBy() != null) {
+            node.put("skipped_by", p.getSkippedBy());
+        }
+        node.put("errors", p.getErrors());
+        node.put("warnings", p.getWarnings());
+        p.getFindings().forEach(node.putArray("findings")::add);
     }
 
     private static void putIfPresent(ObjectNode node, String field, Long value) {

@@ -4,6 +4,9 @@ import io.dpone.backfill.cli.local.LaneBudgetExceededException;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.doctor.Preflight;
+import io.dpone.backfill.core.doctor.PreflightRefusedException;
+import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.LeaseLostException;
@@ -31,6 +34,7 @@ final class LocalDriver {
     static final int EXIT_BLOCKED = 3;
     static final int EXIT_RECOVERABLE = 4;
     static final int EXIT_LEASE_HELD = 5;
+    static final int EXIT_PREFLIGHT_REFUSED = 6;
 
     private final CampaignBlueprint blueprint;
     private final CampaignSession session;
@@ -52,11 +56,23 @@ final class LocalDriver {
         this.log = log;
     }
 
-    /** Runs to a settled phase and returns the process exit code. */
-    int run(boolean resume) throws Exception {
+    private PreflightResult refusal;
+
+    /** Runs to a settled phase and returns the process exit code; pre-flight gates a campaign not yet prepared. */
+    int run(boolean resume, Preflight preflight) throws Exception {
         CampaignEngine engine = session.engine();
         LedgerStore ledger = session.ledger();
-        engine.open();
+        if (preflight.isSkipped()) {
+            log.accept("pre-flight skipped (" + preflight.skipReason() + "): the evidence records it");
+        }
+        try {
+            engine.open(preflight);
+        } catch (PreflightRefusedException e) {
+            refusal = e.result();
+            log.accept("pre-flight refused the campaign: nothing was created (no ledger, lock, shadow or lane)");
+            PreflightReport.print(e.result(), log);
+            return EXIT_PREFLIGHT_REFUSED;
+        }
         Optional<CampaignLease> acquired = ledger.acquireLease(engine.runKey(), owner, timings.leaseTtl());
         if (acquired.isEmpty()) {
             CampaignRecord c = ledger.findByRunKey(engine.runKey()).orElseThrow();
@@ -133,6 +149,11 @@ final class LocalDriver {
                 log.accept("could not release the campaign lease (it expires by itself): " + e.getMessage());
             }
         }
+    }
+
+    /** The refusing pre-flight verdict when {@link #run} returned {@link #EXIT_PREFLIGHT_REFUSED}; null otherwise. */
+    PreflightResult refusal() {
+        return refusal;
     }
 
     BackfillCampaignStatus status() {

@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.target.PublishedTableWrittenException;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;
 import picocli.CommandLine.Command;
@@ -16,13 +17,18 @@ import java.util.concurrent.Callable;
 
 /** {@code backfill rollback}: the operator-authorised swap back to the retained backup, with its own receipt. */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = "Swap the retained backup back in as the live table (one transaction, with a rollback receipt). Replays are no-ops.")
+        description = {"Swap the retained backup back in as the live table (one transaction, with a rollback receipt). Replays are no-ops.",
+                "Refused (exit 3, nothing changed) when the published table was written after publication, unless --accept-writes."})
 final class RollbackCommand implements Callable<Integer> {
     @Mixin
     CampaignOptions campaign;
 
     @Option(names = "--reason", required = true, description = "Why: recorded in the rollback receipt.")
     String reason;
+
+    @Option(names = "--accept-writes", description = {"Roll back even though the published table was written after publication:",
+            "those writes move with it to the shadow name, and the rollback receipt records that they were accepted."})
+    boolean acceptWrites;
 
     @Override
     public Integer call() throws Exception {
@@ -39,10 +45,15 @@ final class RollbackCommand implements Callable<Integer> {
                 return LocalDriver.EXIT_LEASE_HELD;
             }
             try {
-                RollbackReceipt receipt = session.publisher().rollback(lease.get(), blueprint.artifacts(), spec.getTarget().getTable(), reason);
+                RollbackReceipt receipt = session.publisher().rollback(lease.get(), blueprint.artifacts(), spec.getTarget().getTable(),
+                        reason, acceptWrites);
                 System.out.println("rolled back: " + blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
-                        + " is the previous table again; receipt " + receipt.receiptId());
+                        + " is the previous table again; receipt " + receipt.receiptId()
+                        + (receipt.acceptedWrites() == null ? "" : "; " + receipt.acceptedWrites()));
                 return BackfillCli.EXIT_OK;
+            } catch (PublishedTableWrittenException e) {
+                System.err.println("backfill: rollback refused: " + e.getMessage());
+                return LocalDriver.EXIT_BLOCKED;
             } finally {
                 session.ledger().releaseLease(lease.get());
             }

@@ -14,13 +14,17 @@ import java.util.concurrent.Callable;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run a campaign to its XMin handoff without Kubernetes: lanes run as local child processes.",
                 "Exit codes: 0 handed off, 2 invalid campaign, 3 blocked, 4 recoverable (see `status`, then `resume`),",
-                "5 another driver holds the campaign, 1 other failure."})
+                "5 another driver holds the campaign, 6 refused by pre-flight (nothing created), 1 other failure."})
 class RunCommand implements Callable<Integer> {
     @Mixin
     CampaignOptions campaign;
 
     @Option(names = "--log-dir", paramLabel = "DIR", description = "Where lane logs go (default: <tmp>/backfill-<runKey>).")
     Path logDir;
+
+    @Option(names = "--skip-preflight", description = {"Experts only: start without the pre-flight checks that `doctor` runs.",
+            "The evidence and the status then say that pre-flight was skipped."})
+    boolean skipPreflight;
 
     boolean resume() {
         return false;
@@ -31,6 +35,7 @@ class RunCommand implements Callable<Integer> {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
         CampaignSession.requireSupported(spec.getTarget().getType());
-        return DriverRun.execute(blueprint, campaign.source(spec), campaign.target(spec), logDir, resume());
+        return DriverRun.execute(blueprint, campaign.source(spec), campaign.target(spec), logDir, resume(),
+                skipPreflight ? "--skip-preflight" : null);
     }
 }

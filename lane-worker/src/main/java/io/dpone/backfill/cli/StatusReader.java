@@ -14,7 +14,7 @@ final class StatusReader {
     }
 
     static Optional<BackfillCampaignStatus> read(CampaignBlueprint blueprint, LedgerStore ledger) {
-        Optional<CampaignRecord> campaign = ledger.findByRunKey(blueprint.identity().runKey());
+        Optional<CampaignRecord> campaign = ledger.peek(blueprint.identity().runKey());
         return campaign.map(c -> CampaignStatusProjector.project(blueprint.definition().spec(), blueprint.artifacts(), c,
                 ledger.counts(c.runKey(), blueprint.definition().spec().getMaxChunkAttempts()),
                 ledger.publicationReceipt(c.runKey()), ledger.handoffReceipt(c.runKey())));

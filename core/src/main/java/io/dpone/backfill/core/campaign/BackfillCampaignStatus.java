@@ -19,6 +19,7 @@ public class BackfillCampaignStatus {
     private PublicationStatus publication;
     private HandoffStatus handoff;
     private String recommendedAction;
+    private PreflightStatus preflight;
 
     public CampaignPhase getPhase() {
         return phase;
@@ -100,6 +101,14 @@ public class BackfillCampaignStatus {
         this.recommendedAction = recommendedAction;
     }
 
+    public PreflightStatus getPreflight() {
+        return preflight;
+    }
+
+    public void setPreflight(PreflightStatus preflight) {
+        this.preflight = preflight;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof BackfillCampaignStatus s && phase == s.phase
@@ -107,12 +116,12 @@ public class BackfillCampaignStatus {
                 && Objects.equals(runKey, s.runKey) && Objects.equals(planDigest, s.planDigest)
                 && Objects.equals(configDigest, s.configDigest) && Objects.equals(progress, s.progress)
                 && Objects.equals(publication, s.publication) && Objects.equals(handoff, s.handoff)
-                && Objects.equals(recommendedAction, s.recommendedAction);
+                && Objects.equals(recommendedAction, s.recommendedAction) && Objects.equals(preflight, s.preflight);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(phase, observedGeneration, conditions, runKey, planDigest, configDigest, progress,
-                publication, handoff, recommendedAction);
+                publication, handoff, recommendedAction, preflight);
     }
 }

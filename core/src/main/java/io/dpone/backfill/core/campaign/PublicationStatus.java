@@ -15,6 +15,8 @@ public class PublicationStatus {
     private Long nullKeys;
     private String receiptId;
     private Boolean backupRetained;
+    private Long uncoveredSourceRows;
+    private String coverage;
 
     public String getMode() {
         return mode;
@@ -104,6 +106,23 @@ public class PublicationStatus {
         this.backupRetained = backupRetained;
     }
 
+    /** Source rows no chunk covers (NULL chunk key); null when not counted, {@link #getCoverage()} says why. */
+    public Long getUncoveredSourceRows() {
+        return uncoveredSourceRows;
+    }
+
+    public void setUncoveredSourceRows(Long uncoveredSourceRows) {
+        this.uncoveredSourceRows = uncoveredSourceRows;
+    }
+
+    public String getCoverage() {
+        return coverage;
+    }
+
+    public void setCoverage(String coverage) {
+        this.coverage = coverage;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof PublicationStatus p && Objects.equals(mode, p.mode) && Objects.equals(phase, p.phase)
@@ -111,12 +130,13 @@ public class PublicationStatus {
                 && Objects.equals(backupTable, p.backupTable) && Objects.equals(expectedRows, p.expectedRows)
                 && Objects.equals(actualRows, p.actualRows) && Objects.equals(duplicateKeys, p.duplicateKeys)
                 && Objects.equals(nullKeys, p.nullKeys) && Objects.equals(receiptId, p.receiptId)
-                && Objects.equals(backupRetained, p.backupRetained);
+                && Objects.equals(backupRetained, p.backupRetained)
+                && Objects.equals(uncoveredSourceRows, p.uncoveredSourceRows) && Objects.equals(coverage, p.coverage);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(mode, phase, validation, shadowTable, backupTable, expectedRows, actualRows, duplicateKeys,
-                nullKeys, receiptId, backupRetained);
+                nullKeys, receiptId, backupRetained, uncoveredSourceRows, coverage);
     }
 }

@@ -5,6 +5,9 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.campaign.RetryPolicy;
 import io.dpone.backfill.core.digest.CanonicalJson;
+import io.dpone.backfill.core.doctor.Preflight;
+import io.dpone.backfill.core.doctor.PreflightRefusedException;
+import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkCounts;
@@ -15,13 +18,19 @@ import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.AnchorCheck;
 import io.dpone.backfill.core.source.SourceCatalog;
+import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
+import io.dpone.backfill.core.target.LiveTargetBaseline;
+import io.dpone.backfill.core.target.LiveTargetChangedException;
 import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.core.target.TableShapeDiff;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.ValidationResult;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -41,6 +50,8 @@ public final class CampaignEngine {
     private final ShadowPublisher publisher;
     private final SourceCatalog source;
     private final ArtifactNames names;
+    /** The verdict of {@link #open}'s pre-flight, recorded at preparation; null until open() checked. */
+    private PreflightResult preflight;
 
     public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source) {
         this.blueprint = blueprint;
@@ -51,8 +62,21 @@ public final class CampaignEngine {
         this.names = blueprint.artifacts();
     }
 
-    /** Creates the ledger and the campaign row (Planned) if missing; the first side effect of a campaign. */
-    public CampaignRecord open() {
+    /**
+     * Gates the start, then creates the ledger and the campaign row (Planned) if missing: the first side effect of
+     * a campaign. A campaign that was never prepared (no ledger row yet, or still Planned) runs {@code preflight}
+     * first; an ERROR finding throws {@link PreflightRefusedException} before anything is created. A campaign
+     * already past preparation is not checked again: its catalog evidence is in the ledger.
+     */
+    public CampaignRecord open(Preflight preflight) {
+        Optional<CampaignRecord> existing = ledger.peek(runKey());
+        if (existing.isEmpty() || existing.get().phase() == CampaignPhase.Planned) {
+            PreflightResult result = preflight.run();
+            if (result.refuses()) {
+                throw new PreflightRefusedException(result);
+            }
+            this.preflight = result;
+        }
         ledger.ensureSchema();
         return ledger.createCampaign(blueprint, CanonicalJson.write(spec));
     }
@@ -117,12 +141,16 @@ public final class CampaignEngine {
     }
 
     private StepResult prepare(CampaignLease lease, CampaignRecord campaign) {
+        if (preflight == null) {
+            throw new IllegalStateException("campaign " + runKey() + " is Planned but this engine did not open() it"
+                    + " with a pre-flight decision; nothing was prepared");
+        }
         // The anchor comes first: every chunk reads the source after it, so nothing before it can be missed.
         if (campaign.anchorXmin() == null && !ledger.recordAnchor(lease, source.captureAnchor())) {
             throw new LeaseLostException("could not record the XMin anchor: campaign lease lost");
         }
         TableShape sourceShape = source.shape(spec.getSource().getSchema(), spec.getSource().getTable());
-        TableShape liveShape = publisher.shape(names.schema(), spec.getTarget().getTable());
+        TableShape liveShape = publisher.liveShape(names.schema(), spec.getTarget().getTable());
         if (!sourceShape.exists()) {
             return block(lease, campaign, "source table " + spec.getSource().getSchema() + "." + spec.getSource().getTable() + " does not exist");
         }
@@ -130,9 +158,11 @@ public final class CampaignEngine {
             return block(lease, campaign, "target table " + names.schema() + "." + spec.getTarget().getTable()
                     + " does not exist: provision and review it before the campaign");
         }
-        List<String> missing = liveShape.columnNames().stream().filter(c -> !sourceShape.columnNames().contains(c)).toList();
+        // Columns the target fills itself (nullable, default, identity, generated) may be absent in the source.
+        List<String> missing = liveShape.requiredMissingIn(sourceShape);
         if (!missing.isEmpty()) {
-            return block(lease, campaign, "target columns missing in the source: " + missing);
+            return block(lease, campaign, "target columns missing in the source that the target cannot fill"
+                    + " (NOT NULL without default, identity or generation): " + missing);
         }
         if (shadowSwap()) {
             try {
@@ -142,11 +172,18 @@ public final class CampaignEngine {
             }
         }
         TableShape loadShape = publisher.shape(names.schema(), loadTable());
-        if (!ledger.recordShapes(lease, sourceShape.digest(), loadShape.digest())) {
+        // Direct mode writes into the live table itself, so only its shape (not its content) is a baseline there.
+        String content = shadowSwap() ? publisher.fingerprint(names.schema(), spec.getTarget().getTable()).encoded() : null;
+        LiveTargetBaseline baseline = new LiveTargetBaseline(liveShape, content);
+        if (!ledger.recordShapes(lease, sourceShape.digest(), loadShape.digest(), baseline.json())) {
             throw new LeaseLostException("could not record table shapes: campaign lease lost");
         }
-        return move(lease, CampaignPhase.Planned, CampaignPhase.Prepared, campaign, NOW,
-                shadowSwap() ? "shadow " + names.shadowTable() + " prepared" : "direct load into the live table prepared");
+        String detail = PhaseDetail.parse(campaign.detail()).withPreflight(preflight).json();
+        if (!ledger.transition(lease, CampaignPhase.Planned, CampaignPhase.Prepared, detail)) {
+            throw lost();
+        }
+        return new StepResult(CampaignPhase.Prepared, List.of(), NOW, false,
+                shadowSwap() ? "shadow " + names.shadowTable() + " prepared" : "direct load into the live table prepared", "wait");
     }
 
     private StepResult startLoading(CampaignLease lease, CampaignRecord campaign) {
@@ -202,12 +239,16 @@ public final class CampaignEngine {
     private StepResult validate(CampaignLease lease, CampaignRecord campaign) {
         ChunkCounts counts = ledger.counts(runKey(), maxAttempts());
         ValidationResult v = publisher.validate(names.schema(), loadTable(), spec.getUniqueKey(), counts.rowsLoaded());
+        // The receipts only describe rows some chunk covered: rows no chunk covers must be counted in the source.
+        SourceCoverage coverage = source.uncoveredRows(spec.getSource().getSchema(), spec.getSource().getTable(),
+                spec.getChunk().getColumn());
         // Direct mode appends to a table that may already hold rows: it must hold at least what the receipts say.
-        boolean passed = shadowSwap() ? v.passed()
-                : v.nullKeys() == 0 && v.duplicateKeys() == 0 && v.actualRows() >= v.expectedRows();
-        PhaseDetail detail = PhaseDetail.parse(campaign.detail()).withValidation(v);
+        boolean passed = coverage.complete() && (shadowSwap() ? v.passed()
+                : v.nullKeys() == 0 && v.duplicateKeys() == 0 && v.actualRows() >= v.expectedRows());
+        PhaseDetail detail = PhaseDetail.parse(campaign.detail()).withValidation(v).withCoverage(coverage);
         if (!passed) {
-            String reason = "validation failed: " + v.describe() + (shadowSwap() ? "; the shadow is kept for diagnosis and the live table is untouched" : "");
+            String reason = "validation failed: " + v.describe() + "; " + coverage.describe()
+                    + (shadowSwap() ? "; the shadow is kept for diagnosis and the live table is untouched" : "");
             if (!ledger.transition(lease, CampaignPhase.Validating, CampaignPhase.Blocked, detail.with("blockedReason", reason).json())) {
                 throw lost();
             }
@@ -220,6 +261,8 @@ public final class CampaignEngine {
             }
             return new StepResult(CampaignPhase.Published, List.of(), NOW, false, "direct load validated: " + v.describe(), "wait");
         }
+        // Taken once here, when the shadow is final: the receipt keeps it so a rollback can see later writes.
+        detail = detail.with("publishedFingerprint", publisher.fingerprint(names.schema(), loadTable()).encoded());
         publisher.buildDeferredIndexes(runKey(), names, spec.getTarget().getTable());
         if (!ledger.transition(lease, CampaignPhase.Validating, CampaignPhase.Publishing, detail.json())) {
             throw lost();
@@ -229,10 +272,18 @@ public final class CampaignEngine {
 
     private StepResult publish(CampaignLease lease, CampaignRecord campaign) {
         long rows = ledger.counts(runKey(), maxAttempts()).rowsLoaded();
+        LiveTargetBaseline baseline = LiveTargetBaseline.parse(campaign.liveBaseline());
+        TableFingerprint published = TableFingerprint.decode(PhaseDetail.parse(campaign.detail()).text("publishedFingerprint"));
+        if (baseline == null || baseline.content() == null || published == null) {
+            return block(lease, campaign, "publication refused: the ledger holds no live target baseline or shadow"
+                    + " fingerprint for this campaign, so writes to the live table could not be ruled out");
+        }
         PublicationReceipt receipt;
         try {
-            receipt = publisher.publish(lease, names, spec.getTarget().getTable(), rows);
+            receipt = publisher.publish(lease, names, spec.getTarget().getTable(), rows, baseline, published);
         } catch (ArtifactOwnershipException e) {
+            return block(lease, campaign, "publication refused: " + e.getMessage());
+        } catch (LiveTargetChangedException e) {
             return block(lease, campaign, "publication refused: " + e.getMessage());
         }
         if (!ledger.transition(lease, CampaignPhase.Publishing, CampaignPhase.Published,
@@ -262,15 +313,25 @@ public final class CampaignEngine {
     }
 
     private String drift(CampaignRecord campaign) {
-        TableShape sourceShape = source.shape(spec.getSource().getSchema(), spec.getSource().getTable());
+        String sourceSchema = spec.getSource().getSchema();
+        String sourceTable = spec.getSource().getTable();
+        TableShape sourceShape = source.shape(sourceSchema, sourceTable);
         if (campaign.sourceShapeDigest() != null && !campaign.sourceShapeDigest().equals(sourceShape.digest())) {
-            return "source table " + spec.getSource().getTable() + " changed shape since preparation";
+            // A chunk column that became nullable may already hold rows no chunk covers: say how many.
+            SourceCoverage coverage = source.uncoveredRows(sourceSchema, sourceTable, spec.getChunk().getColumn());
+            return "source table " + sourceTable + " changed shape since preparation"
+                    + (coverage.complete() ? "" : "; " + coverage.describe());
         }
         TableShape loadShape = publisher.shape(names.schema(), loadTable());
         if (campaign.targetShapeDigest() != null && !campaign.targetShapeDigest().equals(loadShape.digest())) {
             return "load table " + loadTable() + " changed shape since preparation";
         }
-        return null;
+        LiveTargetBaseline live = LiveTargetBaseline.parse(campaign.liveBaseline());
+        if (live == null) {
+            return "the ledger holds no live target baseline for this campaign";
+        }
+        return TableShapeDiff.describe("live target " + names.schema() + "." + spec.getTarget().getTable(), live.shape(),
+                publisher.liveShape(names.schema(), spec.getTarget().getTable()));
     }
 
     private StepResult move(CampaignLease lease, CampaignPhase from, CampaignPhase to, CampaignRecord campaign,

@@ -1,5 +1,12 @@
 package io.dpone.backfill.core.engine;
 
+import io.dpone.backfill.core.campaign.PreflightStatus;
+import io.dpone.backfill.core.doctor.PreflightResult;
+import io.dpone.backfill.core.source.SourceCoverage;
+
+import java.util.ArrayList;
+import java.util.List;
+
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
@@ -43,7 +50,37 @@ public final class CampaignStatusProjector {
         });
         status.setHandoff(h);
         status.setRecommendedAction(recommendedAction(campaign, detail));
+        status.setPreflight(preflight(detail));
         return status;
+    }
+
+    /** The verdict recorded at preparation; null before it (a refused start never reaches the ledger). */
+    static PreflightStatus preflight(PhaseDetail detail) {
+        if (detail.preflightResult() == null) {
+            return null;
+        }
+        PreflightStatus p = new PreflightStatus();
+        p.setResult(detail.preflightResult());
+        p.setSkippedBy(detail.preflightSkippedBy());
+        p.setErrors(0);
+        p.setWarnings(detail.preflightWarnings().size());
+        p.setFindings(detail.preflightWarnings());
+        return p;
+    }
+
+    /** The status of a start that pre-flight refused, or of a verdict found before the ledger exists. */
+    public static PreflightStatus preflight(PreflightResult result) {
+        PreflightStatus p = new PreflightStatus();
+        p.setResult(result.result());
+        p.setSkippedBy(result.skippedBy());
+        p.setErrors(result.errors().size());
+        p.setWarnings(result.warnings().size());
+        List<String> findings = new ArrayList<>();
+        java.util.stream.Stream.concat(result.errors().stream(), result.warnings().stream())
+                .limit(PreflightStatus.MAX_FINDINGS)
+                .forEach(f -> findings.add(f.severity() + " " + f.code() + ": " + f.message()));
+        p.setFindings(findings);
+        return p;
     }
 
     static CampaignProgress progress(ChunkCounts c) {
@@ -89,6 +126,14 @@ public final class CampaignStatusProjector {
             p.setDuplicateKeys(v.duplicateKeys());
         } else {
             p.setValidation("pending");
+        }
+        SourceCoverage coverage = detail.coverage();
+        if (coverage != null) {
+            p.setUncoveredSourceRows(coverage.uncoveredRows());
+            p.setCoverage(coverage.basis());
+            if (!coverage.complete()) {
+                p.setValidation("failed");
+            }
         }
         p.setPhase(switch (campaign.phase()) {
             case Published, HandoffCommitted -> "published";

@@ -4,7 +4,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.dpone.backfill.core.doctor.PreflightResult;
+import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ValidationResult;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The small JSON evidence document kept in the campaign row: validation numbers, the reason for Blocked or
@@ -13,6 +19,7 @@ import io.dpone.backfill.core.target.ValidationResult;
 public final class PhaseDetail {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_REASON = 1000;
+    private static final int MAX_LIST = 10;
     private final ObjectNode node;
 
     private PhaseDetail(ObjectNode node) {
@@ -47,6 +54,54 @@ public final class PhaseDetail {
         n.put("duplicateKeys", v.duplicateKeys());
         n.put("passed", v.passed());
         return new PhaseDetail(copy);
+    }
+
+    /** The pre-flight verdict the campaign started with: result, who skipped it, the warning codes (bounded). */
+    public PhaseDetail withPreflight(PreflightResult r) {
+        ObjectNode copy = node.deepCopy();
+        ObjectNode n = copy.putObject("preflight");
+        n.put("result", r.result());
+        if (r.skippedBy() != null) {
+            n.put("skippedBy", r.skippedBy());
+        }
+        ArrayNode warnings = n.putArray("warnings");
+        r.warnings().stream().limit(MAX_LIST).forEach(f -> warnings.add(f.code()));
+        return new PhaseDetail(copy);
+    }
+
+    public String preflightResult() {
+        return node.path("preflight").path("result").asText(null);
+    }
+
+    public String preflightSkippedBy() {
+        return node.path("preflight").path("skippedBy").asText(null);
+    }
+
+    public List<String> preflightWarnings() {
+        List<String> codes = new ArrayList<>();
+        node.path("preflight").path("warnings").forEach(w -> codes.add(w.asText()));
+        return codes;
+    }
+
+    public PhaseDetail withCoverage(SourceCoverage c) {
+        ObjectNode copy = node.deepCopy();
+        ObjectNode n = copy.putObject("coverage");
+        if (c.uncoveredRows() == null) {
+            n.putNull("uncoveredRows");
+        } else {
+            n.put("uncoveredRows", c.uncoveredRows());
+        }
+        n.put("basis", c.basis());
+        return new PhaseDetail(copy);
+    }
+
+    public SourceCoverage coverage() {
+        JsonNode n = node.get("coverage");
+        if (n == null) {
+            return null;
+        }
+        JsonNode rows = n.get("uncoveredRows");
+        return new SourceCoverage(rows == null || rows.isNull() ? null : rows.asLong(), n.path("basis").asText(null));
     }
 
     public String text(String field) {

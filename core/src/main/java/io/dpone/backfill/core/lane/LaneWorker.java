@@ -10,6 +10,7 @@ import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.target.LiveTargetBaseline;
 
 import java.time.Duration;
 import java.util.List;
@@ -76,9 +77,8 @@ public final class LaneWorker {
                 return LaneExit.STOP_REQUESTED;
             }
             // Checked before every chunk: a changed table must block the campaign before more rows are loaded.
-            if (!shapes.sourceDigest().equals(campaign.sourceShapeDigest())
-                    || !shapes.loadTableDigest().equals(campaign.targetShapeDigest())) {
-                log.accept("source or load table changed shape since preparation; stopping");
+            if (drifted(campaign)) {
+                log.accept("the source, the load table or the live target changed shape since preparation; stopping");
                 return LaneExit.DRIFT;
             }
             List<ChunkRecord> candidates = ledger.claimable(runKey, maxAttempts, retryFailed, CLAIM_BATCH);
@@ -93,6 +93,13 @@ public final class LaneWorker {
             }
             claimOne(candidates).ifPresent(this::process);
         }
+    }
+
+    private boolean drifted(CampaignRecord campaign) {
+        LiveTargetBaseline live = LiveTargetBaseline.parse(campaign.liveBaseline());
+        return !shapes.sourceDigest().equals(campaign.sourceShapeDigest())
+                || !shapes.loadTableDigest().equals(campaign.targetShapeDigest())
+                || live == null || !shapes.liveTargetDigest().equals(live.shape().digest());
     }
 
     /** Lanes start at different offsets of the candidate list so they rarely race for the same chunk. */

@@ -4,10 +4,14 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 
 import java.time.Instant;
 
-/** The campaign row of the ledger. {@code detail} is a small JSON document with the phase's evidence. */
+/**
+ * The campaign row of the ledger. {@code detail} is a small JSON document with the phase's evidence;
+ * {@code liveBaseline} the reviewed live target as preparation found it ({@link
+ * io.dpone.backfill.core.target.LiveTargetBaseline} JSON), null before preparation.
+ */
 public record CampaignRecord(String runKey, String backfillId, String planDigest, String configDigest,
                              String specJson, CampaignPhase phase, String detail, String anchorXmin,
-                             String sourceShapeDigest, String targetShapeDigest,
+                             String sourceShapeDigest, String targetShapeDigest, String liveBaseline,
                              String leaseOwner, long leaseEpoch, Instant leaseExpires, boolean stopRequested,
                              Instant createdAt, Instant updatedAt) {
 }

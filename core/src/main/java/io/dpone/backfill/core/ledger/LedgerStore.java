@@ -16,6 +16,12 @@ public interface LedgerStore {
     /** Creates the ledger schema and tables if missing; idempotent; checks the schema version. */
     void ensureSchema();
 
+    /**
+     * Read-only: the campaign when the ledger schema exists and holds it; empty otherwise. Creates nothing, so a
+     * driver can tell a campaign that never started (pre-flight first) from one that did.
+     */
+    Optional<CampaignRecord> peek(String runKey);
+
     Optional<CampaignRecord> findByBackfillId(String backfillId);
 
     Optional<CampaignRecord> findByRunKey(String runKey);
@@ -40,8 +46,11 @@ public interface LedgerStore {
     /** Stores the XMin anchor once; a second call with another value is refused (returns false). */
     boolean recordAnchor(CampaignLease lease, String anchorXmin);
 
-    /** Stores the source and target shape digests taken at preparation; lanes compare against them. */
-    boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest);
+    /**
+     * Stores what preparation found (fenced): the source and load-table shape digests and the reviewed live
+     * target's baseline JSON (shape and content fingerprint); lanes and publication compare against them.
+     */
+    boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest, String liveBaselineJson);
 
     /** Asks lanes to stop claiming (suspend, known failure) or lets them claim again. */
     boolean setStopRequested(CampaignLease lease, boolean stop);

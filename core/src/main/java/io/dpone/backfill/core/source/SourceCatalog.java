@@ -11,4 +11,10 @@ public interface SourceCatalog {
     AnchorCheck checkAnchor(String anchorXmin);
 
     TableShape shape(String schema, String table);
+
+    /**
+     * Source rows that no chunk of the plan covers: for {@code uuid} and {@code integer} chunks, rows whose chunk
+     * column is NULL. Not counted (and said so) when the catalog declares the column NOT NULL.
+     */
+    SourceCoverage uncoveredRows(String schema, String table, String chunkColumn);
 }

@@ -12,8 +12,17 @@ import java.util.List;
  * indexes, the atomic swap and its rollback. Every method is idempotent and safe to repeat after a crash.
  */
 public interface ShadowPublisher {
-    /** Catalog shape of a table in the target; an empty shape when it does not exist. */
+    /** Catalog shape of a table in the target (columns only); an empty shape when it does not exist. */
     TableShape shape(String schema, String table);
+
+    /**
+     * The reviewed live target's full shape: columns with defaults, generated and identity flags, plus its
+     * constraints and indexes; what preparation records and every chunk and the swap compare against.
+     */
+    TableShape liveShape(String schema, String table);
+
+    /** The table's content fingerprint (row count and an order-independent hash of every row). */
+    TableFingerprint fingerprint(String schema, String table);
 
     /**
      * Creates the shadow from the live table's catalog (columns, types, defaults, NOT NULL; no unique indexes or
@@ -29,13 +38,21 @@ public interface ShadowPublisher {
     void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable);
 
     /**
-     * One transaction under an application lock, fenced by the campaign lease: grants, ownership and identity
-     * positions onto the shadow, live to backup, shadow to live, index and constraint names carried over,
-     * publication receipt. A replay with the receipt present is a no-op returning it; a conflicting identity fails
-     * closed with {@link ArtifactOwnershipException}.
+     * One transaction under an application lock, fenced by the campaign lease: writes to the live table are
+     * blocked, its shape and content are compared with {@code baseline} (a difference throws
+     * {@link LiveTargetChangedException} before any change), then grants, ownership and identity positions onto
+     * the shadow, live to backup, shadow to live, index and constraint names carried over, publication receipt
+     * with the {@code published} fingerprint. A replay with the receipt present is a no-op returning it; a
+     * conflicting identity fails closed with {@link ArtifactOwnershipException}.
      */
-    PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows);
+    PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
+                               LiveTargetBaseline baseline, TableFingerprint published);
 
-    /** Operator-authorised swap back (backup to live, published table kept as the shadow) with its own receipt. */
-    RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason);
+    /**
+     * Operator-authorised swap back (backup to live, published table kept as the shadow) with its own receipt.
+     * When the published table's content no longer matches the publication receipt's fingerprint (it was written
+     * after publication), the rollback throws {@link PublishedTableWrittenException} unchanged unless
+     * {@code acceptWrites}; an accepted difference is recorded in the rollback receipt.
+     */
+    RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason, boolean acceptWrites);
 }

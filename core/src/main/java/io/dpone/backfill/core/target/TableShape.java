@@ -3,12 +3,21 @@ package io.dpone.backfill.core.target;
 import io.dpone.backfill.core.digest.Sha256;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
-/** A table's columns in ordinal order; its digest detects drift between the prepared shape and now. */
-public record TableShape(List<ColumnShape> columns) {
+/**
+ * A table's columns in ordinal order and, for a reviewed live target, its constraints and indexes (each as
+ * {@code name: definition}); its digest detects drift between the shape recorded at preparation and now.
+ */
+public record TableShape(List<ColumnShape> columns, List<String> constraints) {
     public TableShape {
         columns = List.copyOf(columns);
+        constraints = List.copyOf(constraints);
+    }
+
+    public TableShape(List<ColumnShape> columns) {
+        this(columns, List.of());
     }
 
     public boolean exists() {
@@ -19,8 +28,29 @@ public record TableShape(List<ColumnShape> columns) {
         return columns.stream().map(ColumnShape::name).toList();
     }
 
+    public java.util.Optional<ColumnShape> column(String name) {
+        return columns.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+
+    /**
+     * The columns a load writes into this (target) table from {@code source}: every column the source has, in
+     * this table's order, except generated ones, which the target computes itself.
+     */
+    public List<String> loadColumnsFrom(TableShape source) {
+        return columns.stream().filter(c -> !c.generated() && source.column(c.name()).isPresent())
+                .map(ColumnShape::name).toList();
+    }
+
+    /** Columns of this (target) table that {@code source} lacks and that the target cannot fill itself. */
+    public List<String> requiredMissingIn(TableShape source) {
+        return columns.stream().filter(c -> !c.fillableByTarget() && source.column(c.name()).isEmpty())
+                .map(ColumnShape::name).toList();
+    }
+
     public String digest() {
-        return Sha256.hex(columns.stream().map(c -> c.name() + "\u0000" + c.type() + "\u0000" + c.nullable())
-                .collect(Collectors.joining("\n")));
+        String cols = columns.stream().map(c -> c.name() + "\u0000" + c.type() + "\u0000" + c.nullable() + "\u0000"
+                        + Objects.toString(c.defaultExpression(), "") + "\u0000" + c.generated() + "\u0000" + c.identity())
+                .collect(Collectors.joining("\n"));
+        return Sha256.hex(constraints.isEmpty() ? cols : cols + "\n\u0001" + String.join("\n", constraints));
     }
 }

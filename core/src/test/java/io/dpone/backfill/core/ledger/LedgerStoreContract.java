@@ -272,21 +272,32 @@ public abstract class LedgerStoreContract {
         String runKey = create(blueprint(8)).runKey();
         Leases leases = staleAndLiveLease(runKey);
 
-        assertThat(store.recordShapes(leases.stale(), "src-0", "tgt-0")).isFalse();
+        assertThat(store.recordShapes(leases.stale(), "src-0", "tgt-0", "{\"live\":0}")).isFalse();
         assertThat(store.setStopRequested(leases.stale(), true)).isFalse();
         CampaignRecord untouched = store.findByRunKey(runKey).orElseThrow();
         assertThat(untouched.sourceShapeDigest()).isNull();
+        assertThat(untouched.liveBaseline()).isNull();
         assertThat(untouched.stopRequested()).isFalse();
 
-        assertThat(other.recordShapes(leases.live(), "src-1", "tgt-1")).isTrue();
+        assertThat(other.recordShapes(leases.live(), "src-1", "tgt-1", "{\"live\":1}")).isTrue();
         assertThat(other.setStopRequested(leases.live(), true)).isTrue();
         CampaignRecord written = store.findByRunKey(runKey).orElseThrow();
         assertThat(written.sourceShapeDigest()).isEqualTo("src-1");
         assertThat(written.targetShapeDigest()).isEqualTo("tgt-1");
+        assertThat(written.liveBaseline()).isEqualTo("{\"live\":1}");
         assertThat(written.stopRequested()).isTrue();
 
         assertThat(other.setStopRequested(leases.live(), false)).isTrue();
         assertThat(store.findByRunKey(runKey).orElseThrow().stopRequested()).isFalse();
+    }
+
+    @Test
+    void peekFindsACreatedCampaignAndNothingBeforeAndCreatesNothingItself() {
+        CampaignBlueprint b = blueprint(4);
+        assertThat(store.peek(b.identity().runKey())).isEmpty();
+        String runKey = create(b).runKey();
+        assertThat(store.peek(runKey)).map(CampaignRecord::phase).contains(io.dpone.backfill.core.campaign.CampaignPhase.Planned);
+        assertThat(store.peek("rk-unknown")).isEmpty();
     }
 
     @Test

@@ -180,7 +180,7 @@ public abstract class ShadowPublisherContract {
         Set<String> originalIndexes = loadedShadow();
         startCampaign(OWNER, EPOCH, 60);
 
-        PublicationReceipt receipt = publisher().publish(lease(), names(), liveTable(), 3);
+        PublicationReceipt receipt = publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint());
 
         assertThat(ids(liveTable())).containsExactly(10L, 11L, 12L);
         assertThat(ids(names().backupTable())).containsExactly(1L, 2L);
@@ -200,10 +200,10 @@ public abstract class ShadowPublisherContract {
     void publishReplayReturnsTheSameReceiptAndChangesNothing() {
         loadedShadow();
         startCampaign(OWNER, EPOCH, 60);
-        PublicationReceipt first = publisher().publish(lease(), names(), liveTable(), 3);
+        PublicationReceipt first = publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint());
         TargetState after = state();
 
-        PublicationReceipt replay = publisher().publish(lease(), names(), liveTable(), 3);
+        PublicationReceipt replay = publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint());
 
         assertThat(replay).isEqualTo(first);
         assertThat(state()).isEqualTo(after);
@@ -215,10 +215,10 @@ public abstract class ShadowPublisherContract {
         startCampaign(OWNER, EPOCH, 60);
         TargetState before = state();
 
-        assertThatThrownBy(() -> publisher().publish(new CampaignLease(runKey(), OWNER, EPOCH - 1), names(), liveTable(), 3))
+        assertThatThrownBy(() -> publisher().publish(new CampaignLease(runKey(), OWNER, EPOCH - 1), names(), liveTable(), 3, baseline(), shadowPrint()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("campaign lease lost");
-        assertThatThrownBy(() -> publisher().publish(new CampaignLease(runKey(), "driver-b", EPOCH), names(), liveTable(), 3))
+        assertThatThrownBy(() -> publisher().publish(new CampaignLease(runKey(), "driver-b", EPOCH), names(), liveTable(), 3, baseline(), shadowPrint()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("campaign lease lost");
         assertThat(state()).isEqualTo(before);
@@ -230,7 +230,7 @@ public abstract class ShadowPublisherContract {
         startCampaign(OWNER, EPOCH, -1);
         TargetState before = state();
 
-        assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 3))
+        assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("campaign lease lost");
         assertThat(state()).isEqualTo(before);
@@ -243,7 +243,7 @@ public abstract class ShadowPublisherContract {
         createArtifactTable(names().backupTable(), null);
         TargetState before = state();
 
-        assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 3))
+        assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint()))
                 .isInstanceOf(ArtifactOwnershipException.class)
                 .hasMessageContaining(names().backupTable());
         assertThat(state()).isEqualTo(before);
@@ -256,7 +256,7 @@ public abstract class ShadowPublisherContract {
         startCampaign(OWNER, EPOCH, 60);
         TargetState before = state();
 
-        assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 1))
+        assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 1, baseline(), shadowPrint()))
                 .isInstanceOf(ArtifactOwnershipException.class)
                 .hasMessageContaining(names().shadowTable());
         assertThat(state()).isEqualTo(before);
@@ -268,9 +268,9 @@ public abstract class ShadowPublisherContract {
     void rollbackSwapsBackWithItsReceiptAndAReplayIsANoOp() {
         Set<String> originalIndexes = loadedShadow();
         startCampaign(OWNER, EPOCH, 60);
-        publisher().publish(lease(), names(), liveTable(), 3);
+        publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint());
 
-        RollbackReceipt receipt = publisher().rollback(lease(), names(), liveTable(), "wrong source filter");
+        RollbackReceipt receipt = publisher().rollback(lease(), names(), liveTable(), "wrong source filter", false);
 
         assertThat(ids(liveTable())).containsExactly(1L, 2L);
         assertThat(ids(names().shadowTable())).containsExactly(10L, 11L, 12L);
@@ -281,7 +281,7 @@ public abstract class ShadowPublisherContract {
         assertThat(receipt.receiptId()).isNotBlank();
         TargetState after = state();
 
-        assertThat(publisher().rollback(lease(), names(), liveTable(), "again")).isEqualTo(receipt);
+        assertThat(publisher().rollback(lease(), names(), liveTable(), "again", false)).isEqualTo(receipt);
         assertThat(state()).isEqualTo(after);
     }
 
@@ -291,7 +291,7 @@ public abstract class ShadowPublisherContract {
         startCampaign(OWNER, EPOCH, 60);
         TargetState before = state();
 
-        assertThatThrownBy(() -> publisher().rollback(lease(), names(), liveTable(), "oops"))
+        assertThatThrownBy(() -> publisher().rollback(lease(), names(), liveTable(), "oops", false))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("publication");
         assertThat(state()).isEqualTo(before);
@@ -301,16 +301,133 @@ public abstract class ShadowPublisherContract {
     void rollbackWithALostLeaseThrowsAndChangesNothing() {
         loadedShadow();
         startCampaign(OWNER, EPOCH, 60);
-        publisher().publish(lease(), names(), liveTable(), 3);
+        publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint());
         TargetState before = state();
 
-        assertThatThrownBy(() -> publisher().rollback(new CampaignLease(runKey(), OWNER, EPOCH + 1), names(), liveTable(), "x"))
+        assertThatThrownBy(() -> publisher().rollback(new CampaignLease(runKey(), OWNER, EPOCH + 1), names(), liveTable(), "x", false))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("campaign lease lost");
         assertThat(state()).isEqualTo(before);
     }
 
+    // ---- nothing hidden by publication or rollback ----
+
+    @Test
+    void publishRefusesWhenTheLiveTableWasWrittenAfterPreparation() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        LiveTargetBaseline atPreparation = baseline();
+        insertRows(liveTable(), 99);
+        TargetState before = state();
+
+        assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 3, atPreparation, shadowPrint()))
+                .isInstanceOf(LiveTargetChangedException.class)
+                .hasMessageContaining("written after preparation")
+                .hasMessageContaining("2 row(s) then, 3 now");
+        assertThat(state()).isEqualTo(before);
+        assertThat(ids(liveTable())).containsExactly(1L, 2L, 99L);
+    }
+
+    @Test
+    void publishRefusesWhenALiveRowWasUpdatedAfterPreparationEvenWithTheSameCount() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        LiveTargetBaseline atPreparation = baseline();
+        updateNote(liveTable(), 1, "edited by the application");
+
+        assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 3, atPreparation, shadowPrint()))
+                .isInstanceOf(LiveTargetChangedException.class)
+                .hasMessageContaining("contents differ");
+        assertThat(tableExists(names().shadowTable())).isTrue();
+    }
+
+    @Test
+    void publishRefusesWhenAColumnWasAddedToTheLiveTableAfterPreparation() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        LiveTargetBaseline atPreparation = baseline();
+        addNullableColumn(liveTable(), "audit_note");
+        TargetState before = state();
+
+        assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 3, atPreparation, shadowPrint()))
+                .isInstanceOf(LiveTargetChangedException.class)
+                .hasMessageContaining("column audit_note was added");
+        assertThat(state()).isEqualTo(before);
+    }
+
+    @Test
+    void rollbackRefusesWhenThePublishedTableWasWrittenAfterPublicationAndChangesNothing() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint());
+        insertRows(liveTable(), 13);
+        TargetState before = state();
+
+        assertThatThrownBy(() -> publisher().rollback(lease(), names(), liveTable(), "bad data", false))
+                .isInstanceOf(PublishedTableWrittenException.class)
+                .hasMessageContaining("3 row(s) then, 4 now")
+                .hasMessageContaining(names().shadowTable())
+                .satisfies(e -> assertThat(((PublishedTableWrittenException) e).changedRows()).isEqualTo(1));
+        assertThat(state()).isEqualTo(before);
+        assertThat(ids(liveTable())).containsExactly(10L, 11L, 12L, 13L);
+    }
+
+    @Test
+    void rollbackWithAcceptedWritesSwapsBackAndRecordsThemInTheReceipt() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint());
+        insertRows(liveTable(), 13);
+
+        RollbackReceipt receipt = publisher().rollback(lease(), names(), liveTable(), "bad data", true);
+
+        assertThat(receipt.acceptedWrites()).contains("3 row(s) then, 4 now");
+        assertThat(ids(liveTable())).containsExactly(1L, 2L);
+        assertThat(ids(names().shadowTable())).containsExactly(10L, 11L, 12L, 13L);
+    }
+
+    @Test
+    void rollbackOfAnUnwrittenPublicationRecordsNoAcceptedWrites() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint());
+
+        assertThat(publisher().rollback(lease(), names(), liveTable(), "bad data", false).acceptedWrites()).isNull();
+    }
+
+    @Test
+    void fingerprintsDifferForTablesWithDifferentRowsAndMatchForTheSameRows() {
+        createLiveTable(1, 2);
+        TableFingerprint first = publisher().fingerprint(names().schema(), liveTable());
+
+        assertThat(publisher().fingerprint(names().schema(), liveTable())).isEqualTo(first);
+        assertThat(first.rows()).isEqualTo(2);
+        insertRows(liveTable(), 3);
+        assertThat(publisher().fingerprint(names().schema(), liveTable())).isNotEqualTo(first);
+    }
+
     // ---- helpers ----
+
+    /** Adds a nullable text column to a table, as someone altering the live target mid-campaign would. */
+    protected abstract void addNullableColumn(String table, String column);
+
+    /** Sets {@code note} of one row, as an application writing the live table would. */
+    protected abstract void updateNote(String table, long id, String note);
+
+    /** The live table as it is now: what preparation records. */
+    protected LiveTargetBaseline baseline() {
+        if (!tableExists(liveTable())) {
+            return new LiveTargetBaseline(new TableShape(List.of()), "0:0");
+        }
+        return new LiveTargetBaseline(publisher().liveShape(names().schema(), liveTable()),
+                publisher().fingerprint(names().schema(), liveTable()).encoded());
+    }
+
+    /** The shadow's fingerprint as validation takes it (a replay, after the shadow was renamed, does not use it). */
+    protected TableFingerprint shadowPrint() {
+        return tableExists(names().shadowTable()) ? publisher().fingerprint(names().schema(), names().shadowTable())
+                : new TableFingerprint(0, "0");
+    }
 
     protected CampaignLease lease() {
         return new CampaignLease(runKey(), OWNER, EPOCH);

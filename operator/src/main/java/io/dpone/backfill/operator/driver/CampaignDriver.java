@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.PublicationMode;
+import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.engine.EngineAction;
@@ -15,6 +16,7 @@ import io.dpone.backfill.core.ledger.LedgerConflictException;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.target.PublishedTableWrittenException;
 import io.dpone.backfill.operator.config.OperatorSettings;
 import io.dpone.backfill.operator.lanes.LanePods;
 import io.dpone.backfill.operator.lanes.LaneReport;
@@ -77,7 +79,19 @@ public final class CampaignDriver {
         }
         try {
             CampaignEngine engine = session.engine(blueprint);
-            engine.open();
+            String retry = OperatorActions.preflightRetryToken(campaign);
+            try {
+                engine.open(session.session().preflight(blueprint, OperatorActions.skipPreflight(campaign)));
+            } catch (PreflightRefusedException e) {
+                sessions.release(key); // nothing was created: no lease, no connection held for a refused start
+                if (retry != null) {
+                    OperatorActions.markDone(client, campaign, OperatorActions.PREFLIGHT_RETRY);
+                }
+                return new DriveOutcome.PreflightRefused(e.result(), blueprint.identity().runKey());
+            }
+            if (retry != null) {
+                OperatorActions.markDone(client, campaign, OperatorActions.PREFLIGHT_RETRY);
+            }
             Optional<CampaignLease> acquired = session.acquire(settings.instanceId(), settings.timings().leaseTtl());
             if (acquired.isEmpty()) {
                 CampaignRecord held = session.ledger().findByRunKey(engine.runKey()).orElseThrow();
@@ -195,10 +209,15 @@ public final class CampaignDriver {
                 notes.add(new DriveOutcome.Note("RollbackRefused", "a rollback needs a published campaign (HandoffCommitted);"
                         + " the phase is " + step.phase() + ": set the annotation again once it is", true));
             } else {
-                RollbackReceipt receipt = session.session().publisher().rollback(lease, blueprint.artifacts(),
-                        spec.getTarget().getTable(), reason);
-                notes.add(new DriveOutcome.Note("RolledBack", blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
-                        + " is the previous table again (rollback receipt " + receipt.receiptId() + "): " + reason, true));
+                try {
+                    RollbackReceipt receipt = session.session().publisher().rollback(lease, blueprint.artifacts(),
+                            spec.getTarget().getTable(), reason, OperatorActions.rollbackAcceptsWrites(campaign));
+                    notes.add(new DriveOutcome.Note("RolledBack", blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
+                            + " is the previous table again (rollback receipt " + receipt.receiptId() + "): " + reason
+                            + (receipt.acceptedWrites() == null ? "" : "; " + receipt.acceptedWrites()), true));
+                } catch (PublishedTableWrittenException e) {
+                    notes.add(new DriveOutcome.Note("RollbackRefused", e.getMessage(), true));
+                }
             }
             OperatorActions.markDone(client, campaign, OperatorActions.ROLLBACK);
         }

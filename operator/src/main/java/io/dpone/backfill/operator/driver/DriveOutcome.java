@@ -1,6 +1,7 @@
 package io.dpone.backfill.operator.driver;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.engine.StepResult;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.operator.lanes.LaneReport;
@@ -38,6 +39,10 @@ public sealed interface DriveOutcome {
 
     /** Permanent until a person changes something: the spec changed after planning, the route has no adapter. */
     record Refused(String reason, String message, String recommendedAction) implements DriveOutcome {
+    }
+
+    /** Pre-flight found ERRORs: nothing was created; retried when the spec changes or on the retry annotation. */
+    record PreflightRefused(PreflightResult result, String runKey) implements DriveOutcome {
     }
 
     /** Observed chunk activity for metrics: durations of chunks seen committing and chunk leases seen expired. */

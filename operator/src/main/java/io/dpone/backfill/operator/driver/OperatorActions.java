@@ -16,11 +16,20 @@ import java.util.Map;
  *     failure budget (a Recoverable campaign loads again).</li>
  *     <li>{@value #ROLLBACK}: swap the retained backup back in as the live table, with a rollback receipt; the
  *     value is the reason recorded in the receipt.</li>
+ *     <li>{@value #PREFLIGHT_RETRY}: run the pre-flight of a campaign it refused again (after the tables were
+ *     fixed); a changed spec retries it too.</li>
  * </ul>
+ * Two annotations are settings rather than actions, read on every pass: {@value #SKIP_PREFLIGHT} (experts only:
+ * any non-blank value, recorded as the reason, starts the campaign without pre-flight) and
+ * {@value #ROLLBACK_ACCEPT_WRITES} ({@code "true"}: a rollback may move writes made to the published table after
+ * publication away from the live name; the receipt records them).
  */
 public final class OperatorActions {
     public static final String REQUEUE_FAILED = "backfill.dpone.io/requeue-failed";
     public static final String ROLLBACK = "backfill.dpone.io/rollback";
+    public static final String PREFLIGHT_RETRY = "backfill.dpone.io/preflight-retry";
+    public static final String SKIP_PREFLIGHT = "backfill.dpone.io/skip-preflight";
+    public static final String ROLLBACK_ACCEPT_WRITES = "backfill.dpone.io/rollback-accept-writes";
     public static final String DONE_SUFFIX = "-done";
     private static final int MAX_TOKEN = 256;
 
@@ -35,8 +44,30 @@ public final class OperatorActions {
         return pending(campaign, ROLLBACK);
     }
 
+    public static String preflightRetryToken(BackfillCampaign campaign) {
+        return pending(campaign, PREFLIGHT_RETRY);
+    }
+
     public static boolean anyPending(BackfillCampaign campaign) {
-        return requeueToken(campaign) != null || rollbackReason(campaign) != null;
+        return requeueToken(campaign) != null || rollbackReason(campaign) != null || preflightRetryToken(campaign) != null;
+    }
+
+    /** How pre-flight was skipped, for the evidence; null when it runs (the default). */
+    public static String skipPreflight(BackfillCampaign campaign) {
+        String value = annotation(campaign, SKIP_PREFLIGHT);
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        return "annotation " + SKIP_PREFLIGHT + ": " + (value.length() > MAX_TOKEN ? value.substring(0, MAX_TOKEN) : value);
+    }
+
+    public static boolean rollbackAcceptsWrites(BackfillCampaign campaign) {
+        return "true".equalsIgnoreCase(String.valueOf(annotation(campaign, ROLLBACK_ACCEPT_WRITES)).trim());
+    }
+
+    private static String annotation(BackfillCampaign campaign, String name) {
+        Map<String, String> a = campaign.getMetadata().getAnnotations();
+        return a == null ? null : a.get(name);
     }
 
     /** The annotation's value when it is set and differs from the handled one; null otherwise. */

@@ -5,6 +5,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignDefinition;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.SpecDefaults;
+import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.engine.StepResult;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.validation.FieldError;
@@ -103,6 +104,10 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
             return finish(client, campaign, before, c.assembler().waiting(campaign, before, w), List.of(), List.of(),
                     DriveOutcome.ChunkActivity.NONE, w.retryAfter());
         }
+        if (outcome instanceof DriveOutcome.PreflightRefused p) {
+            return finish(client, campaign, before, c.assembler().preflightRefused(campaign, before, p), List.of(), List.of(),
+                    DriveOutcome.ChunkActivity.NONE, null);
+        }
         DriveOutcome.Refused r = (DriveOutcome.Refused) outcome;
         return finish(client, campaign, before, c.assembler().refused(campaign, before, r), List.of(), List.of(),
                 DriveOutcome.ChunkActivity.NONE, null);
@@ -121,7 +126,9 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
     /** Permanent refusals found without the database: a spec whose run key changed, a route with no adapter. */
     private static DriveOutcome refusal(BackfillCampaignStatus before, CampaignBlueprint blueprint) {
         String runKey = blueprint.identity().runKey();
-        if (before != null && before.getRunKey() != null && !before.getRunKey().equals(runKey)) {
+        // A start that pre-flight refused planned nothing: its spec may still change freely.
+        boolean planned = before != null && before.getRunKey() != null && !refusedByPreflight(before);
+        if (planned && !before.getRunKey().equals(runKey)) {
             return new DriveOutcome.Refused("NewBackfillIdRequired", "the spec changed after the campaign was planned (run key "
                     + before.getRunKey() + " would become " + runKey + "); a planned campaign's plan and policy are immutable",
                     "revert the spec change, or create a new BackfillCampaign with a new backfillId for the changed plan");
@@ -133,6 +140,10 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
                     "use a target this build supports (postgres), or wait for the SQL Server adapter; nothing was created");
         }
         return null;
+    }
+
+    private static boolean refusedByPreflight(BackfillCampaignStatus status) {
+        return status.getPreflight() != null && PreflightResult.FAILED.equals(status.getPreflight().getResult());
     }
 
     private boolean settledAndIdle(BackfillCampaign campaign, BackfillCampaignStatus before, String runKey) {

@@ -19,6 +19,8 @@ public final class CampaignConditions {
     public static final String BLOCKED = "Blocked";
     public static final String ROLLED_BACK = "RolledBack";
     public static final String INVALID = "Invalid";
+    /** The Blocked condition's reason when pre-flight refused a start. */
+    public static final String PREFLIGHT_FAILED = "PreflightFailed";
 
     private CampaignConditions() {
     }
@@ -86,7 +88,10 @@ public final class CampaignConditions {
         if (m.contains("validation failed")) {
             return "ValidationFailed";
         }
-        if (m.contains("changed shape")) {
+        if (m.contains("written after preparation")) {
+            return "LiveTargetWritten";
+        }
+        if (m.contains("changed shape") || m.contains("changed since preparation")) {
             return "SchemaDrift";
         }
         if (m.contains("does not exist")) {

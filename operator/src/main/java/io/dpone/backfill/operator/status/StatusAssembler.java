@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignCondition;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.CampaignProgress;
+import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.validation.FieldError;
 import io.dpone.backfill.operator.driver.DriveOutcome;
@@ -90,6 +91,27 @@ public final class StatusAssembler {
         status.setConditions(ConditionSet.merge(conditions(previous), CampaignConditions.refused(r.reason(), r.message()),
                 clock.instant(), campaign.getMetadata().getGeneration()));
         status.setRecommendedAction(bounded(r.recommendedAction()));
+        return status;
+    }
+
+    /** Refused by pre-flight: nothing was created; the findings (bounded) say what to fix. */
+    public BackfillCampaignStatus preflightRefused(BackfillCampaign campaign, BackfillCampaignStatus previous,
+                                                   DriveOutcome.PreflightRefused r) {
+        BackfillCampaignStatus status = new BackfillCampaignStatus();
+        status.setPhase(CampaignPhase.Blocked);
+        status.setRunKey(r.runKey());
+        status.setObservedGeneration(campaign.getMetadata().getGeneration());
+        status.setPreflight(CampaignStatusProjector.preflight(r.result()));
+        String errors = r.result().errors().stream().limit(3).map(f -> f.code() + ": " + f.message())
+                .collect(Collectors.joining("; "));
+        status.setConditions(ConditionSet.merge(conditions(previous), CampaignConditions.refused(CampaignConditions.PREFLIGHT_FAILED,
+                        "pre-flight found " + r.result().errors().size() + " error(s), nothing was created: " + errors),
+                clock.instant(), campaign.getMetadata().getGeneration()));
+        String actions = r.result().errors().stream().limit(3).map(f -> f.recommendedAction()).filter(a -> !a.isBlank())
+                .collect(Collectors.joining(" "));
+        status.setRecommendedAction(bounded("fix what status.preflight.findings names (" + actions + "), then retry: kubectl annotate bfc "
+                + campaign.getMetadata().getName() + " -n " + campaign.getMetadata().getNamespace() + " --overwrite "
+                + OperatorActions.PREFLIGHT_RETRY + "=$(date +%s)"));
         return status;
     }
 
