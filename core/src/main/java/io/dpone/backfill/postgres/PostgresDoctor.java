@@ -15,17 +15,22 @@ import java.util.Optional;
 
 /**
  * Preflight for a PostgreSQL-to-PostgreSQL campaign: reads both catalogs, creates and changes nothing, and
- * reports every problem it can find at once. Stable finding codes:
+ * reports every problem it can find at once. {@code backfill doctor} prints it; {@code run}, {@code resume} and the
+ * operator run it before a campaign's first side effect and refuse the start on any ERROR. Stable finding codes:
  * <ul>
  * <li>{@code source.connection.*}, {@code target.connection.*}: the connection answers;</li>
- * <li>{@code source.table.missing}, {@code source.table.select-denied};</li>
+ * <li>{@code source.table.missing}, {@code source.table.select-denied}, {@code source.table.row-security},
+ * {@code source.table.view} (the source role would see fewer rows than the table holds);</li>
  * <li>{@code source.chunk-column.missing|nullable|type-mismatch};</li>
  * <li>{@code source.unique-key.missing|nullable}, {@code source.unique-key.not-enforced} (WARNING);</li>
- * <li>{@code target.table.missing|not-a-table}, {@code target.unique-key.missing};</li>
+ * <li>{@code target.table.missing|not-a-table|select-denied}, {@code target.unique-key.missing};
+ * {@code target.table.not-empty} and {@code target.table.being-written} (WARNINGs, shadow_swap only);</li>
  * <li>{@code target.schema.missing|create-denied}, {@code state.schema.create-denied},
  * {@code state.database.create-denied}, {@code target.table.not-owner};</li>
  * <li>{@code target.column.type-incompatible}, {@code target.column.required-missing-in-source},
- * {@code target.column.missing-in-source} and {@code target.column.nullability} (WARNINGs);</li>
+ * {@code target.column.missing-in-source}, {@code target.column.nullability} and
+ * {@code target.column.generated-ignores-source} (WARNINGs); {@code target.column.generated} and
+ * {@code target.column.identity} (OK notes: computed by the target; loaded and continued after);</li>
  * <li>{@code target.binding.view|inbound-foreign-key|trigger|row-security|publication},
  * {@code target.grants.copied} (WARNING);</li>
  * <li>{@code target.shadow.foreign|unstamped}, {@code target.backup.exists};</li>

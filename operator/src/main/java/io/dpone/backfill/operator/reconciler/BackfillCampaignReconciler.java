@@ -147,7 +147,8 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
     }
 
     private boolean settledAndIdle(BackfillCampaign campaign, BackfillCampaignStatus before, String runKey) {
-        return before != null && SETTLED.contains(before.getPhase()) && runKey.equals(before.getRunKey())
+        // A waiting status (another operator's, say) has no phase yet; Set.of(...).contains(null) would throw.
+        return before != null && before.getPhase() != null && SETTLED.contains(before.getPhase()) && runKey.equals(before.getRunKey())
                 && Objects.equals(before.getObservedGeneration(), campaign.getMetadata().getGeneration())
                 && !OperatorActions.anyPending(campaign);
     }
