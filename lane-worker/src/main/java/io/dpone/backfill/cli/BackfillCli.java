@@ -1,5 +1,6 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.cli.kubectl.KubectlCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -7,7 +8,8 @@ import picocli.CommandLine.Command;
 @Command(name = "backfill", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Resumable, shadow-published initial loads from PostgreSQL into SQL Server or PostgreSQL.",
         subcommands = {PlanCommand.class, RunCommand.class, ResumeCommand.class, StatusCommand.class,
-                RollbackCommand.class, DoctorCommand.class, LaneCommand.class, DemoCommand.class, BenchCommand.class})
+                RollbackCommand.class, DoctorCommand.class, LaneCommand.class, DemoCommand.class, BenchCommand.class,
+                KubectlCommand.class})
 public final class BackfillCli implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILURE = 1;
@@ -23,8 +25,12 @@ public final class BackfillCli implements Runnable {
     }
 
     public static CommandLine commandLine() {
-        return new CommandLine(new BackfillCli())
-                .setExitCodeExceptionMapper(ExitCodes::forException)
+        return withFailureHandling(new CommandLine(new BackfillCli()));
+    }
+
+    /** The CLI's way of reporting failures (one line, exit codes) on any command line, e.g. the kubectl plugin's in tests. */
+    public static CommandLine withFailureHandling(CommandLine commandLine) {
+        return commandLine.setExitCodeExceptionMapper(ExitCodes::forException)
                 .setExecutionExceptionHandler(new FailureReporter());
     }
 

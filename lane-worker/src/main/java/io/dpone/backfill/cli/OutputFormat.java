@@ -1,6 +1,6 @@
 package io.dpone.backfill.cli;
 
 /** Output formats of the reporting commands. */
-enum OutputFormat {
+public enum OutputFormat {
     text, json
 }

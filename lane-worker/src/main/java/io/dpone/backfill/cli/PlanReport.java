@@ -9,12 +9,12 @@ import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.postgres.PostgresChunkPredicate;
 
 /** Renders a plan: one summary line, or a bounded JSON document (per-chunk detail only on request). */
-final class PlanReport {
+public final class PlanReport {
 
     private PlanReport() {
     }
 
-    static String summaryLine(CampaignBlueprint b) {
+    public static String summaryLine(CampaignBlueprint b) {
         BackfillCampaignSpec s = b.definition().spec();
         return String.format("plan %s: %d %s chunks on %s, %d workers, %s into %s %s.%s; run key %s; shadow %s, backup %s",
                 b.definition().name(), b.plan().size(), b.plan().kind().wireName(), b.plan().column(),
@@ -24,7 +24,7 @@ final class PlanReport {
                 b.artifacts().schema() + "." + b.artifacts().backupTable());
     }
 
-    static String json(CampaignBlueprint b, boolean withChunks) {
+    public static String json(CampaignBlueprint b, boolean withChunks) {
         BackfillCampaignSpec s = b.definition().spec();
         ObjectNode root = PrettyJson.object();
         root.put("campaign", b.definition().name());

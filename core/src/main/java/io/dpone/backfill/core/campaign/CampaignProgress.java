@@ -1,8 +1,15 @@
 package io.dpone.backfill.core.campaign;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
 import java.util.Objects;
 
-/** Aggregate chunk counters, rate and ETA: bounded, never a per-chunk list. */
+/**
+ * Aggregate chunk counters, rate and ETA: bounded, never a per-chunk list. {@code chunks} and {@code eta} are
+ * derived from the counters (written for printer columns, which cannot concatenate or format; ignored on read).
+ */
+@JsonIgnoreProperties(value = {"chunks", "eta"}, allowGetters = true)
 public class CampaignProgress {
     private long totalChunks;
     private long pendingChunks;
@@ -84,6 +91,18 @@ public class CampaignProgress {
 
     public void setEtaSeconds(Long etaSeconds) {
         this.etaSeconds = etaSeconds;
+    }
+
+    /** {@code committed/total}, e.g. {@code 12/64}: one printer column instead of two. */
+    @JsonPropertyDescription("committed/total chunks, e.g. 12/64 (derived)")
+    public String getChunks() {
+        return committedChunks + "/" + totalChunks;
+    }
+
+    /** The ETA for people, e.g. {@code 8m12s}; null while unknown. */
+    @JsonPropertyDescription("etaSeconds for people, e.g. 8m12s (derived)")
+    public String getEta() {
+        return EtaText.of(etaSeconds);
     }
 
     @Override

@@ -67,7 +67,7 @@ public final class CampaignEvents {
         if (now != null && now != at) {
             events.add(transition(at, now, null));
         }
-        for (String type : List.of(CampaignConditions.BLOCKED, CampaignConditions.DEGRADED)) {
+        for (String type : List.of(CampaignConditions.STALLED, CampaignConditions.DEGRADED)) {
             CampaignCondition next = ConditionSet.find(after.getConditions(), type).orElse(null);
             if (next == null || !ConditionSet.TRUE.equals(next.getStatus())) {
                 continue;

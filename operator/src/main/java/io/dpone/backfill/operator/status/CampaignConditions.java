@@ -9,18 +9,33 @@ import java.util.List;
 import static io.dpone.backfill.operator.status.ConditionSet.wanted;
 
 /**
- * The conditions a pass wants, by situation. Messages carry no counters that change while loading, so a condition
- * only changes when the situation does (progress lives in {@code status.progress}).
+ * The conditions a pass wants, by situation, following kstatus (what {@code kubectl wait}, Flux and Argo CD read):
+ * <ul>
+ *     <li>{@value #READY}: True once handed off (HandoffCommitted), False otherwise, with the phase as reason;</li>
+ *     <li>{@value #RECONCILING}: True while the operator has work in flight (Planned to Published, or retrying a
+ *     transient problem);</li>
+ *     <li>{@value #STALLED}: True when only a person can move the campaign on (Blocked, Recoverable, Invalid, or
+ *     any refusal such as a failed pre-flight), with a reason a person can act on;</li>
+ *     <li>{@value #DEGRADED}: True while something is wrong that the operator works around or retries (lane pods
+ *     replaced or stuck, a Secret missing, the database unreachable).</li>
+ * </ul>
+ * Messages carry no counters that change while loading, so a condition only changes when the situation does
+ * (progress lives in {@code status.progress}).
  */
 public final class CampaignConditions {
     public static final String READY = "Ready";
-    public static final String PROGRESSING = "Progressing";
+    public static final String RECONCILING = "Reconciling";
+    public static final String STALLED = "Stalled";
     public static final String DEGRADED = "Degraded";
-    public static final String BLOCKED = "Blocked";
     public static final String ROLLED_BACK = "RolledBack";
+    /** The reason of a campaign rejected by validation. */
     public static final String INVALID = "Invalid";
     /** The Blocked condition's reason when pre-flight refused a start. */
     public static final String PREFLIGHT_FAILED = "PreflightFailed";
+
+    /** Why only a person can move the campaign on: the Stalled condition's reason and message. */
+    public record Stall(String reason, String message) {
+    }
 
     private CampaignConditions() {
     }
@@ -28,46 +43,66 @@ public final class CampaignConditions {
     /** A campaign the engine stepped; {@code degradedReason} is null when lanes are healthy. */
     public static List<CampaignCondition> forPhase(CampaignPhase phase, String engineMessage, String degradedReason,
                                                    String degradedMessage) {
+        return of(phase, stallOf(phase, engineMessage), degradedReason != null ? degradedReason
+                : phase == CampaignPhase.Recoverable ? "Recoverable" : null, degradedReason != null ? degradedMessage : engineMessage);
+    }
+
+    /**
+     * The conditions of a stepped campaign with an explicit stall (null: none), for a driver that knows a reason of
+     * its own (a failed pre-flight, say) rather than one read from the phase.
+     */
+    public static List<CampaignCondition> of(CampaignPhase phase, Stall stall, String degradedReason, String degradedMessage) {
         List<CampaignCondition> c = new ArrayList<>();
         boolean done = phase == CampaignPhase.HandoffCommitted;
-        c.add(wanted(READY, done, phase.name(), done ? "published and handed off: incremental sync may start from the XMin anchor"
-                : "the campaign is " + phase + ", not yet handed off"));
-        c.add(switch (phase) {
-            case Planned, Prepared, Loading, Validating, Publishing, Published -> wanted(PROGRESSING, true, phase.name(), progressing(phase));
-            case Suspended -> wanted(PROGRESSING, false, "Suspended", "spec.suspend is true: no new chunk claims; running chunks drain");
-            case HandoffCommitted -> wanted(PROGRESSING, false, "Completed", "nothing left to do");
-            default -> wanted(PROGRESSING, false, phase.name(), "waiting for a person: see recommendedAction");
-        });
-        if (phase == CampaignPhase.Recoverable) {
-            c.add(wanted(DEGRADED, true, "Recoverable", engineMessage));
-        } else if (degradedReason != null) {
-            c.add(wanted(DEGRADED, true, degradedReason, degradedMessage));
-        } else {
-            c.add(wanted(DEGRADED, false, "AsExpected", ""));
-        }
-        c.add(phase == CampaignPhase.Blocked ? wanted(BLOCKED, true, blockedReason(engineMessage), engineMessage)
-                : wanted(BLOCKED, false, "NotBlocked", ""));
+        c.add(done ? wanted(READY, true, phase.name(), "published and handed off: incremental sync may start from the XMin anchor")
+                : wanted(READY, false, stall != null ? stall.reason() : phase.name(), "the campaign is " + phase + ", not yet handed off"));
+        c.add(stall != null ? wanted(RECONCILING, false, stall.reason(), "waiting for a person: see recommendedAction")
+                : switch (phase) {
+                    case Planned, Prepared, Loading, Validating, Publishing, Published -> wanted(RECONCILING, true, phase.name(), progressing(phase));
+                    case Suspended -> wanted(RECONCILING, false, "Suspended", "spec.suspend is true: no new chunk claims; running chunks drain");
+                    case HandoffCommitted -> wanted(RECONCILING, false, "Completed", "nothing left to do");
+                    default -> wanted(RECONCILING, false, phase.name(), "waiting for a person: see recommendedAction");
+                });
+        c.add(stall != null ? wanted(STALLED, true, stall.reason(), stall.message()) : notStalled());
+        c.add(degradedReason != null ? wanted(DEGRADED, true, degradedReason, degradedMessage) : wanted(DEGRADED, false, "AsExpected", ""));
         return c;
     }
 
-    /** Permanent refusals before or instead of the engine: invalid spec, changed spec, unsupported route. */
+    /** Permanent refusals before or instead of the engine (invalid spec, changed spec, unsupported route, failed pre-flight). */
     public static List<CampaignCondition> refused(String reason, String message) {
         return List.of(
                 wanted(READY, false, reason, message),
-                wanted(PROGRESSING, false, reason, "nothing runs until the campaign is fixed"),
-                wanted(DEGRADED, false, "AsExpected", ""),
-                wanted(BLOCKED, true, reason, message));
+                wanted(RECONCILING, false, reason, "nothing runs until the campaign is fixed"),
+                wanted(STALLED, true, reason, message),
+                wanted(DEGRADED, false, "AsExpected", ""));
     }
 
-    /** A transient problem: the previous conditions stay, Degraded says what is wrong. */
+    /**
+     * A transient problem the operator retries: Reconciling says so, Degraded says what is wrong, Ready and Stalled
+     * stay as they were.
+     */
     public static List<CampaignCondition> waiting(List<CampaignCondition> previous, String reason, String message) {
         List<CampaignCondition> c = new ArrayList<>();
         c.add(ConditionSet.find(previous, READY).orElse(wanted(READY, false, reason, "waiting: " + message)));
-        c.add(ConditionSet.find(previous, PROGRESSING).orElse(wanted(PROGRESSING, false, reason, "waiting: " + message)));
+        c.add(wanted(RECONCILING, true, reason, "retrying: " + message));
+        c.add(ConditionSet.find(previous, STALLED).orElse(notStalled()));
         c.add(wanted(DEGRADED, true, reason, message));
-        c.add(ConditionSet.find(previous, BLOCKED).orElse(wanted(BLOCKED, false, "NotBlocked", "")));
         ConditionSet.find(previous, ROLLED_BACK).ifPresent(c::add);
         return c;
+    }
+
+    /** The stall a phase means by itself: Blocked and Recoverable wait for a person; the others do not. */
+    static Stall stallOf(CampaignPhase phase, String engineMessage) {
+        return switch (phase) {
+            case Blocked -> new Stall(blockedReason(engineMessage), engineMessage);
+            case Recoverable -> new Stall("Recoverable", engineMessage);
+            case Invalid -> new Stall(INVALID, engineMessage);
+            default -> null;
+        };
+    }
+
+    private static CampaignCondition notStalled() {
+        return wanted(STALLED, false, "NotStalled", "");
     }
 
     static String progressing(CampaignPhase phase) {

@@ -37,7 +37,7 @@ class OperatorApplicationTest {
         assertThat(crd).isNotNull();
         assertThat(crd.getSpec().getNames().getShortNames()).containsExactly("bfc");
         assertThat(crd.getSpec().getVersions().get(0).getAdditionalPrinterColumns()).extracting(c -> c.getName())
-                .contains("Phase", "Committed", "Total", "Rows", "Rows/s", "ETA(s)", "Age");
+                .containsExactlyInAnyOrder("Phase", "Chunks", "Rows", "Rate", "ETA", "Ready", "Age");
     }
 
     @Test

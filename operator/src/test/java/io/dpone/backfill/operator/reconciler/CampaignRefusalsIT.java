@@ -30,10 +30,10 @@ class CampaignRefusalsIT extends OperatorSuite {
         h.awaitPhase("bad", CampaignPhase.Invalid, Duration.ofSeconds(30));
 
         BackfillCampaignStatus status = h.status("bad");
-        var blocked = ConditionSet.find(status.getConditions(), CampaignConditions.BLOCKED).orElseThrow();
-        assertThat(blocked.getStatus()).isEqualTo("True");
-        assertThat(blocked.getReason()).isEqualTo("Invalid");
-        assertThat(blocked.getMessage()).contains("spec.chunk.buckets").contains("nothing was created");
+        var stalled = ConditionSet.find(status.getConditions(), CampaignConditions.STALLED).orElseThrow();
+        assertThat(stalled.getStatus()).isEqualTo("True");
+        assertThat(stalled.getReason()).isEqualTo("Invalid");
+        assertThat(stalled.getMessage()).contains("spec.chunk.buckets").contains("nothing was created");
         assertThat(ConditionSet.find(status.getConditions(), CampaignConditions.READY).orElseThrow().getReason()).isEqualTo("Invalid");
         assertThat(status.getRunKey()).isNull();
         h.awaitEvents("Invalid");
@@ -49,8 +49,9 @@ class CampaignRefusalsIT extends OperatorSuite {
         mssql.getSpec().getTarget().setType(io.dpone.backfill.core.campaign.TargetType.MSSQL);
         h.apply(mssql);
         h.awaitPhase("mssql", CampaignPhase.Blocked, Duration.ofSeconds(30));
-        var blocked = ConditionSet.find(h.status("mssql").getConditions(), CampaignConditions.BLOCKED).orElseThrow();
-        assertThat(blocked.getReason()).isEqualTo("UnsupportedTarget");
+        var stalled = ConditionSet.find(h.status("mssql").getConditions(), CampaignConditions.STALLED).orElseThrow();
+        assertThat(stalled.getStatus()).isEqualTo("True");
+        assertThat(stalled.getReason()).isEqualTo("UnsupportedTarget");
         assertThat(h.pods()).isEmpty();
         assertThat(h.db.targetHasSchema("backfill_state")).isFalse();
     }
@@ -66,7 +67,7 @@ class CampaignRefusalsIT extends OperatorSuite {
         changed.getMetadata().setGeneration(null);
         h.client.resource(changed).update();
 
-        Await.until(Duration.ofSeconds(30), () -> ConditionSet.find(h.status("items").getConditions(), CampaignConditions.BLOCKED)
+        Await.until(Duration.ofSeconds(30), () -> ConditionSet.find(h.status("items").getConditions(), CampaignConditions.STALLED)
                 .map(c -> "NewBackfillIdRequired".equals(c.getReason())).orElse(false), () -> String.valueOf(h.status("items").getConditions()));
         BackfillCampaignStatus status = h.status("items");
         assertThat(status.getPhase()).isEqualTo(CampaignPhase.Blocked);

@@ -33,6 +33,10 @@ class OperatorActionsIT extends OperatorSuite {
         h.awaitPhase("items", CampaignPhase.Recoverable, Duration.ofSeconds(60));
         BackfillCampaignStatus recoverable = h.status("items");
         assertThat(ConditionSet.find(recoverable.getConditions(), CampaignConditions.DEGRADED).orElseThrow().getReason()).isEqualTo("Recoverable");
+        var stalled = ConditionSet.find(recoverable.getConditions(), CampaignConditions.STALLED).orElseThrow();
+        assertThat(stalled.getStatus()).as("only a person can move it on").isEqualTo("True");
+        assertThat(stalled.getReason()).isEqualTo("Recoverable");
+        assertThat(ConditionSet.isTrue(recoverable.getConditions(), CampaignConditions.RECONCILING)).isFalse();
         assertThat(recoverable.getRecommendedAction()).contains(OperatorActions.REQUEUE_FAILED);
         h.awaitEvents("Recoverable", "LanePodReplaced");
         assertThat(h.pods()).as("failed pods are kept for their logs").hasSize(2);
@@ -67,8 +71,8 @@ class OperatorActionsIT extends OperatorSuite {
         Thread.sleep(1000);
         assertThat(h.pods()).as("no lane runs while suspended").isEmpty();
         assertThat(h.db.target("SELECT count(*) FROM backfill_state.chunk WHERE attempts > 0")).isZero();
-        var progressing = ConditionSet.find(h.status("items").getConditions(), CampaignConditions.PROGRESSING).orElseThrow();
-        assertThat(progressing.getReason()).isEqualTo("Suspended");
+        var reconciling = ConditionSet.find(h.status("items").getConditions(), CampaignConditions.RECONCILING).orElseThrow();
+        assertThat(reconciling.getReason()).isEqualTo("Suspended");
 
         BackfillCampaign resumed = h.get("items");
         resumed.getSpec().setSuspend(false);

@@ -36,7 +36,7 @@ class OperatorEndToEndIT extends OperatorSuite {
         assertThat(status.getPublication().getReceiptId()).isNotBlank();
         assertThat(status.getHandoff().getReceiptId()).isNotBlank();
         assertThat(ConditionSet.isTrue(status.getConditions(), CampaignConditions.READY)).as(io.dpone.backfill.operator.status.StatusJson.write(status)).isTrue();
-        assertThat(ConditionSet.isTrue(status.getConditions(), CampaignConditions.BLOCKED)).isFalse();
+        assertThat(ConditionSet.isTrue(status.getConditions(), CampaignConditions.STALLED)).isFalse();
         h.awaitEvents("Loading", "Validating", "HandoffCommitted");
 
         Await.until(Duration.ofSeconds(20), () -> h.pods().isEmpty(), () -> "lane pods left: " + h.pods().size());

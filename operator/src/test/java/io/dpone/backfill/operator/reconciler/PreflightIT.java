@@ -44,7 +44,7 @@ class PreflightIT extends OperatorSuite {
         h.apply(PgCampaign.campaign(OperatorHarness.NS, "items", "items_preflight", 8, 2, ""));
 
         Await.until(Duration.ofSeconds(30), () -> h.status("items") != null && ConditionSet.find(h.status("items").getConditions(),
-                CampaignConditions.BLOCKED).map(c -> CampaignConditions.PREFLIGHT_FAILED.equals(c.getReason())).orElse(false),
+                CampaignConditions.STALLED).map(c -> CampaignConditions.PREFLIGHT_FAILED.equals(c.getReason())).orElse(false),
                 () -> String.valueOf(h.status("items")));
         BackfillCampaignStatus refused = h.status("items");
         assertThat(refused.getPhase()).isEqualTo(CampaignPhase.Blocked);

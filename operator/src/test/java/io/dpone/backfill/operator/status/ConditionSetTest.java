@@ -28,12 +28,12 @@ class ConditionSetTest {
         List<CampaignCondition> a = ConditionSet.merge(List.of(), wanted, T1, 3L);
         List<CampaignCondition> b = ConditionSet.merge(a, wanted, T2, 3L);
         assertThat(b).isEqualTo(a);
-        assertThat(b).extracting(CampaignCondition::getType).containsExactly("Ready", "Progressing", "Degraded", "Blocked");
+        assertThat(b).extracting(CampaignCondition::getType).containsExactly("Ready", "Reconciling", "Stalled", "Degraded");
     }
 
     @Test
     void messagesAreBounded() {
-        List<CampaignCondition> c = ConditionSet.merge(List.of(), List.of(ConditionSet.wanted("Blocked", true, "Invalid", "x".repeat(5000))), T1, 1L);
+        List<CampaignCondition> c = ConditionSet.merge(List.of(), List.of(ConditionSet.wanted("Stalled", true, "Invalid", "x".repeat(5000))), T1, 1L);
         assertThat(c.get(0).getMessage()).hasSizeLessThan(1100);
     }
 

@@ -1,0 +1,66 @@
+package io.dpone.backfill.core.campaign;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the model's annotations cannot say about a spec field, for the generated manifest reference: the rule the
+ * validator applies, a default that depends on another field or on the operator, and a type more precise than the
+ * Java one. Descriptions and bounds come from the model itself ({@code @JsonPropertyDescription}, {@code @Min},
+ * {@code @Max}, {@code @Size}, {@code @Pattern}). A note for a path the model does not have fails the reference test.
+ */
+final class ManifestNotes {
+    /** {@code type} and {@code defaultValue} are null when the model's own are right. */
+    record Note(String type, String defaultValue, String rule) {
+    }
+
+    static final String IDENTIFIER = "identifier";
+    static final Map<String, Note> NOTES = notes();
+
+    private ManifestNotes() {
+    }
+
+    private static Map<String, Note> notes() {
+        Map<String, Note> n = new LinkedHashMap<>();
+        n.put("spec.backfillId", rule("The campaign identity: a changed plan or policy needs a new `backfillId`."));
+        n.put("spec.source.type", rule("only PostgreSQL sources"));
+        n.put("spec.source.connectionSecretRef.name", rule("Secret in the campaign's namespace (see [Secrets](#connection-secrets))"));
+        n.put("spec.source.schema", new Note(IDENTIFIER, null, "[identifier rules](#identifier-rules), PostgreSQL"));
+        n.put("spec.source.table", new Note(IDENTIFIER, null, "[identifier rules](#identifier-rules), PostgreSQL"));
+        n.put("spec.target.type", rule("selects the dialect and identifier limits"));
+        n.put("spec.target.connectionSecretRef.name", rule("Secret in the campaign's namespace; the ledger lives in this database too"));
+        n.put("spec.target.schema", new Note(IDENTIFIER, "`dbo` (mssql), `public` (postgres)", "[identifier rules](#identifier-rules) of the target"));
+        n.put("spec.target.table", new Note(IDENTIFIER, null, "the reviewed, provisioned live table; may not be the source table itself (same Secret, schema and table)"));
+        n.put("spec.uniqueKey", new Note("list of identifiers", null, "distinct columns; checked against both engines' limits; validated for NULLs and duplicates before publication"));
+        n.put("spec.chunk.column", new Note(IDENTIFIER, null, "non-null, range-addressable source column"));
+        n.put("spec.chunk.kind", rule("`uuid`: the whole 128-bit space; `integer`: planned bounds with open-ended first and last chunks"));
+        n.put("spec.chunk.buckets", rule("for `integer`, at most `upperBound - lowerBound + 1`"));
+        n.put("spec.chunk.lowerBound", new Note(null, "required for `integer`", "forbidden for `uuid`; keys below it land in the first chunk"));
+        n.put("spec.chunk.upperBound", new Note(null, "required for `integer`", "at least `lowerBound`; keys above it land in the last chunk"));
+        n.put("spec.innerMode", rule("`incremental_merge`, `replace`, `partition_replace` belong to incremental pipelines and are rejected"));
+        n.put("spec.onlyNewRows", rule("must be `false`: an initial load copies every row"));
+        n.put("spec.retryPolicy", rule("failed chunks are retried within `maxChunkAttempts`; committed chunks never run again"));
+        n.put("spec.maxChunkAttempts", new Note(null, "`5` (`1` with `none`)", "must be 1 with `retryPolicy: none`"));
+        n.put("spec.state.backend", rule("the ledger is a schema in the target database, so receipts commit with the rows"));
+        n.put("spec.state.schema", new Note(IDENTIFIER, null, "[identifier rules](#identifier-rules) of the target"));
+        n.put("spec.state.requireDistributedLock", rule("must be `true`: the database lease fences lanes and drivers"));
+        n.put("spec.publication.mode", rule("`direct` appends to the live table exactly once; `shadow_swap` loads a shadow, validates it and swaps it in atomically"));
+        n.put("spec.publication.retainBackup", rule("must be `true`: backups are deleted only explicitly"));
+        n.put("spec.publication.artifactScope", rule("`campaign` adds a digest of `backfillId` to shadow and backup names"));
+        n.put("spec.lane.image", new Note(null, "operator default", "may change at any time (not part of the digest)"));
+        n.put("spec.lane.imagePullPolicy", new Note(null, "cluster default", ""));
+        for (String kind : new String[] {"requests", "limits"}) {
+            for (String resource : new String[] {"cpu", "memory"}) {
+                n.put("spec.lane.resources." + kind + "." + resource, new Note("quantity", "operator default", "Kubernetes quantity syntax (`500m`, `2`, `1Gi`)"));
+            }
+        }
+        n.put("spec.lane.nodeSelector", new Note(null, "none", "label syntax"));
+        n.put("spec.lane.maxPodFailures", rule("lane pod failures replaced before the campaign turns Recoverable"));
+        n.put("spec.suspend", rule("`true`: no new chunk claims, running chunks drain; may change at any time"));
+        return n;
+    }
+
+    private static Note rule(String rule) {
+        return new Note(null, null, rule);
+    }
+}
