@@ -65,7 +65,44 @@ class HelmChartTest {
         assertThat(env(container, "QUARKUS_OPERATOR_SDK_NAMESPACES")).isEqualTo("team-a,team-b");
     }
 
-    private static List<JsonNode> render(String manifests) throws IOException {
+    @Test
+    void monitoringIsOffByDefault() throws IOException {
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
+        for (String k : List.of("ServiceMonitor", "PodMonitor", "PrometheusRule", "ConfigMap")) {
+            assertThat(kind(docs, k)).as(k).isEmpty();
+        }
+    }
+
+    @Test
+    void monitoringValuesRenderAScrapeConfigThatKeepsCampaignLabelsTheRulesAndTheDashboard() throws IOException {
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("metrics.serviceMonitor.enabled", "true").set("metrics.serviceMonitor.labels.release", "prom")
+                .set("metrics.prometheusRule.enabled", "true").set("metrics.grafanaDashboard.enabled", "true").call());
+        JsonNode monitor = kind(docs, "ServiceMonitor").get(0);
+        JsonNode service = kind(docs, "Service").get(0);
+        assertThat(monitor.path("metadata").path("labels").path("release").asText()).isEqualTo("prom");
+        monitor.path("spec").path("selector").path("matchLabels").fields().forEachRemaining(e ->
+                assertThat(service.path("metadata").path("labels").path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
+        JsonNode endpoint = monitor.path("spec").path("endpoints").get(0);
+        assertThat(endpoint.path("path").asText()).isEqualTo("/q/metrics");
+        // The campaign's own `namespace` label must win over the scrape target's.
+        assertThat(endpoint.path("honorLabels").asBoolean()).isTrue();
+        assertThat(kind(docs, "PodMonitor")).isEmpty();
+
+        assertThat(kind(docs, "PrometheusRule").get(0).path("spec").path("groups").get(0).path("rules")).hasSize(5);
+
+        JsonNode dashboard = YAML.readTree(kind(docs, "ConfigMap").get(0).path("data").path("backfill-operator.json").asText());
+        List<String> titles = new ArrayList<>();
+        dashboard.path("panels").forEach(p -> titles.add(p.path("title").asText()));
+        assertThat(titles).anyMatch(t -> t.startsWith("Progress")).anyMatch(t -> t.startsWith("Rate"))
+                .anyMatch(t -> t.startsWith("ETA")).anyMatch(t -> t.startsWith("Chunk duration")).anyMatch(t -> t.startsWith("Failures"));
+
+        List<JsonNode> pods = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("metrics.podMonitor.enabled", "true").call());
+        assertThat(kind(pods, "PodMonitor").get(0).path("spec").path("podMetricsEndpoints").get(0).path("honorLabels").asBoolean()).isTrue();
+    }
+
+    static List<JsonNode> render(String manifests) throws IOException {
         List<JsonNode> docs = new ArrayList<>();
         try (YAMLParser parser = new YAMLFactory().createParser(manifests)) {
             var it = YAML.readValues(parser, JsonNode.class);
@@ -79,11 +116,11 @@ class HelmChartTest {
         return docs;
     }
 
-    private static List<JsonNode> kind(List<JsonNode> docs, String kind) {
+    static List<JsonNode> kind(List<JsonNode> docs, String kind) {
         return docs.stream().filter(d -> kind.equals(d.path("kind").asText())).toList();
     }
 
-    private static List<String> rules(JsonNode role) {
+    static List<String> rules(JsonNode role) {
         List<String> out = new ArrayList<>();
         for (JsonNode rule : role.path("rules")) {
             Set<String> verbs = new TreeSet<>();
@@ -97,7 +134,7 @@ class HelmChartTest {
         return out;
     }
 
-    private static String env(JsonNode container, String name) {
+    static String env(JsonNode container, String name) {
         for (JsonNode e : container.path("env")) {
             if (name.equals(e.path("name").asText())) {
                 return e.path("value").asText();
