@@ -38,6 +38,17 @@ local function needsPerson(status)
   return nil
 end
 
+-- The condition that explains a stuck phase: kstatus' Stalled, else the operator's Blocked or Degraded.
+local function explaining(status)
+  for _, t in ipairs({"Stalled", "Blocked", "Degraded"}) do
+    local c = condition(status, t)
+    if c ~= nil and c.status == "True" then
+      return c
+    end
+  end
+  return needsPerson(status)
+end
+
 local function progress(status)
   local p = status.progress
   if p == nil or p.totalChunks == nil or p.totalChunks == 0 then
@@ -71,7 +82,7 @@ elseif status.observedGeneration ~= nil and obj.metadata.generation ~= nil
   hs.message = "Waiting for the operator to observe generation " .. tostring(obj.metadata.generation)
 elseif stuck[status.phase] then
   hs.status = "Degraded"
-  hs.message = describe(condition(status, "Stalled") or needsPerson(status), status.phase) ..
+  hs.message = describe(explaining(status), status.phase) ..
       (status.recommendedAction and (" | next: " .. status.recommendedAction) or "")
 elseif needsPerson(status) ~= nil then
   hs.status = "Degraded"

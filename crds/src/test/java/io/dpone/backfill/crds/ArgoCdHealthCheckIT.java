@@ -96,6 +96,16 @@ class ArgoCdHealthCheckIT {
                 "ValidationFailed: validation failed: 3 duplicate keys | next: inspect the shadow, then create a new campaign"));
     }
 
+    @Test
+    void todaysBlockedConditionExplainsABlockedCampaign() throws Exception {
+        ObjectNode c = campaign("Blocked", 2, 2);
+        ObjectNode status = (ObjectNode) c.path("status");
+        condition(status, "Ready", "False", "Blocked", "the campaign is Blocked, not yet handed off");
+        condition(status, "Degraded", "False", "AsExpected", "");
+        condition(status, "Blocked", "True", "SchemaDrift", "the target changed shape");
+        assertThat(run(c)).isEqualTo(new Health("Degraded", "SchemaDrift: the target changed shape"));
+    }
+
     @ParameterizedTest(name = "{0} {1}={2} -> Degraded while Loading")
     @CsvSource({
             "Degraded, True, LanePodsStuck",
