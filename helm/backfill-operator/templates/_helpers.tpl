@@ -12,25 +12,26 @@ app.kubernetes.io/name: backfill-operator
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 
-{{/* What the operator may do where campaigns live: nothing more. */}}
+{{/* What the operator may do where campaigns live: exactly the requests it makes (crds OperatorApiCalls). */}}
 {{- define "backfill-operator.campaignRules" -}}
 - apiGroups: ["backfill.dpone.io"]
   resources: ["backfillcampaigns"]
-  # patch: finalizer and the handled-action annotations
-  verbs: ["get", "list", "watch", "patch", "update"]
+  # list/watch: the informer; patch: finalizer and handled-action annotations; get: re-read on a patch conflict
+  verbs: ["get", "list", "watch", "patch"]
 - apiGroups: ["backfill.dpone.io"]
   resources: ["backfillcampaigns/status"]
-  verbs: ["get", "patch", "update"]
+  verbs: ["patch"]
 - apiGroups: ["backfill.dpone.io"]
   # lane pods carry blockOwnerDeletion owner references
   resources: ["backfillcampaigns/finalizers"]
   verbs: ["update"]
 - apiGroups: [""]
+  # list/watch: the lane pod informer; create/delete: lane pods
   resources: ["pods"]
-  verbs: ["get", "list", "watch", "create", "delete"]
+  verbs: ["list", "watch", "create", "delete"]
 - apiGroups: [""]
   resources: ["events"]
-  verbs: ["create", "patch"]
+  verbs: ["create"]
 - apiGroups: [""]
   # read by name only: connection Secrets named in a campaign (never listed or watched)
   resources: ["secrets"]

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,6 +19,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The operator's chart lints, renders, and grants the operator exactly what it uses, nothing more. */
 class HelmChartTest {
@@ -32,16 +36,10 @@ class HelmChartTest {
     void allNamespacesGetAClusterRoleWithTheMinimalRules() throws IOException {
         List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
         JsonNode role = kind(docs, "ClusterRole").get(0);
-        assertThat(rules(role)).containsExactlyInAnyOrder(
-                "backfill.dpone.io/backfillcampaigns:get,list,patch,update,watch",
-                "backfill.dpone.io/backfillcampaigns/status:get,patch,update",
-                "backfill.dpone.io/backfillcampaigns/finalizers:update",
-                "/pods:create,delete,get,list,watch",
-                "/events:create,patch",
-                "/secrets:get");
+        assertThat(rules(role)).containsExactlyInAnyOrderElementsOf(OperatorApiCalls.rules(OperatorApiCalls.CAMPAIGN_NAMESPACES));
         JsonNode leader = kind(docs, "Role").stream().filter(r -> r.path("metadata").path("name").asText().endsWith("leader-election"))
                 .findFirst().orElseThrow();
-        assertThat(rules(leader)).containsExactly("coordination.k8s.io/leases:create,get,update");
+        assertThat(rules(leader)).containsExactlyInAnyOrderElementsOf(OperatorApiCalls.rules(OperatorApiCalls.OWN_NAMESPACE));
         assertThat(leader.path("metadata").path("namespace").asText()).isEqualTo("backfill-system");
 
         JsonNode deployment = kind(docs, "Deployment").get(0);
@@ -54,6 +52,13 @@ class HelmChartTest {
     }
 
     @Test
+    void theListOfApiCallsHoldsExactlyTheCallsInTheOperatorsCode() throws IOException {
+        Set<String> listed = new TreeSet<>();
+        OperatorApiCalls.CAMPAIGN_NAMESPACES.stream().filter(OperatorApiCalls.Call::ours).forEach(c -> listed.add(c.resource() + ":" + c.verb()));
+        assertThat(OperatorApiCalls.scanOperatorSources()).isEqualTo(listed);
+    }
+
+    @Test
     void watchedNamespacesGetRolesThereOnly() throws IOException {
         List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
                 .set("watchNamespaces[0]", "team-a").set("watchNamespaces[1]", "team-b").call());
@@ -61,11 +66,134 @@ class HelmChartTest {
         Set<String> namespaces = new TreeSet<>();
         kind(docs, "RoleBinding").forEach(b -> namespaces.add(b.path("metadata").path("namespace").asText()));
         assertThat(namespaces).containsExactly("backfill-system", "team-a", "team-b");
+        for (JsonNode role : kind(docs, "Role")) {
+            String ns = role.path("metadata").path("namespace").asText();
+            assertThat(rules(role)).as(ns).containsExactlyInAnyOrderElementsOf(OperatorApiCalls.rules(
+                    role.path("metadata").path("name").asText().endsWith("leader-election") ? OperatorApiCalls.OWN_NAMESPACE
+                            : OperatorApiCalls.CAMPAIGN_NAMESPACES));
+        }
+        assertThat(kind(docs, "Role")).hasSize(3);
         JsonNode container = kind(docs, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
         assertThat(env(container, "QUARKUS_OPERATOR_SDK_NAMESPACES")).isEqualTo("team-a,team-b");
     }
 
-    private static List<JsonNode> render(String manifests) throws IOException {
+    @ParameterizedTest
+    @ValueSource(strings = {"cluster-wide-values.yaml", "namespaced-values.yaml", "ha-monitoring-values.yaml"})
+    void everyShippedValuesSetRendersAHardenedOperator(String values) throws IOException {
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .withValuesFile(CHART.resolve("ci").resolve(values)).call());
+        assertThat(docs).allSatisfy(d -> assertThat(d.path("metadata").path("name").asText()).isNotBlank());
+        JsonNode pod = kind(docs, "Deployment").get(0).path("spec").path("template").path("spec");
+        JsonNode container = pod.path("containers").get(0);
+        assertThat(pod.path("securityContext").path("runAsNonRoot").asBoolean()).isTrue();
+        assertThat(pod.path("securityContext").path("seccompProfile").path("type").asText()).isEqualTo("RuntimeDefault");
+        JsonNode sc = container.path("securityContext");
+        assertThat(sc.path("readOnlyRootFilesystem").asBoolean()).isTrue();
+        assertThat(sc.path("allowPrivilegeEscalation").asBoolean()).isFalse();
+        assertThat(sc.path("capabilities").path("drop").toString()).isEqualTo("[\"ALL\"]");
+        assertThat(container.path("resources").path("limits").path("memory").asText()).isNotBlank();
+        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/live");
+        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/ready");
+        JsonNode pdb = kind(docs, "PodDisruptionBudget").get(0);
+        int replicas = kind(docs, "Deployment").get(0).path("spec").path("replicas").asInt();
+        // Only the leader is Ready: the budget must still let it go, or a drain of its node never ends.
+        assertThat(pdb.path("spec").path("maxUnavailable").asInt()).isGreaterThanOrEqualTo(replicas);
+    }
+
+    @Test
+    void laneDefaultsReachTheOperatorAndTheLaneServiceAccountHasNoToken() throws IOException {
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .withValuesFile(CHART.resolve("ci").resolve("namespaced-values.yaml")).call());
+        JsonNode container = kind(docs, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(env(container, "BACKFILL_OPERATOR_LANE_IMAGE")).isEqualTo("registry.example.com/backfill-lane:0.1.0");
+        assertThat(env(container, "BACKFILL_OPERATOR_LANE_SERVICE_ACCOUNT")).isEqualTo("backfill-lane");
+        assertThat(env(container, "BACKFILL_OPERATOR_LANE_CPU_REQUEST")).isEqualTo("1");
+        assertThat(env(container, "BACKFILL_OPERATOR_LANE_MEMORY_LIMIT")).isEqualTo("4Gi");
+        List<JsonNode> laneAccounts = kind(docs, "ServiceAccount").stream()
+                .filter(a -> a.path("metadata").path("name").asText().equals("backfill-lane")).toList();
+        assertThat(laneAccounts).extracting(a -> a.path("metadata").path("namespace").asText()).containsExactlyInAnyOrder("team-a", "team-b");
+        assertThat(laneAccounts).allSatisfy(a -> assertThat(a.path("automountServiceAccountToken").asBoolean(true)).isFalse());
+        // No binding names the lane account: it has no API access at all.
+        for (String k : List.of("RoleBinding", "ClusterRoleBinding")) {
+            kind(docs, k).forEach(b -> b.path("subjects").forEach(sub ->
+                    assertThat(sub.path("name").asText()).isEqualTo("backfill-operator")));
+        }
+        List<JsonNode> defaults = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
+        JsonNode plain = kind(defaults, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(env(plain, "BACKFILL_OPERATOR_LANE_SERVICE_ACCOUNT")).isNull();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "three replicas|replicas|3",
+            "zero replicas|replicas|0",
+            "root lanes|lane.runAsUser|0",
+            "bad namespace|watchNamespaces[0]|Team_A",
+            "bad pull policy|image.pullPolicy|Sometimes",
+            "unknown value|colour|red",
+            "bad memory|lane.resources.limits.memory|lots",
+            "bad cpu|resources.requests.cpu|fast",
+            "bad duration|activePoll|five",
+            "bad SLO|metrics.prometheusRule.etaSloSeconds|soon",
+            "bad runbook|metrics.prometheusRule.runbookBaseUrl|runbook.md",
+    })
+    void theSchemaRejectsBadValues(String label, String key, String value) {
+        assertThatThrownBy(() -> new Helm(CHART).template().withName("bf").withNamespace("backfill-system").set(key, value).call())
+                .as(label).hasMessageContaining("schema");
+    }
+
+    @Test
+    void theSchemaRejectsCombinationsThatCannotWork() {
+        // two replicas and a budget that would hold the (only Ready) leader
+        assertThatThrownBy(() -> new Helm(CHART).template().withName("bf").set("replicas", "2").call()).hasMessageContaining("schema");
+        // scraping both the Service and the pods stores every sample twice
+        assertThatThrownBy(() -> new Helm(CHART).template().withName("bf").set("metrics.serviceMonitor.enabled", "true")
+                .set("metrics.podMonitor.enabled", "true").call()).hasMessageContaining("schema");
+        // a lane service account created, but nowhere to create it
+        assertThatThrownBy(() -> new Helm(CHART).template().withName("bf").set("lane.serviceAccount.create", "true")
+                .set("lane.serviceAccount.name", "backfill-lane").call()).hasMessageContaining("schema");
+        assertThat(new Helm(CHART).template().withName("bf").set("replicas", "2").set("podDisruptionBudget.maxUnavailable", "2").call())
+                .contains("kind: PodDisruptionBudget");
+    }
+
+    @Test
+    void monitoringIsOffByDefault() throws IOException {
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
+        for (String k : List.of("ServiceMonitor", "PodMonitor", "PrometheusRule", "ConfigMap")) {
+            assertThat(kind(docs, k)).as(k).isEmpty();
+        }
+    }
+
+    @Test
+    void monitoringValuesRenderAScrapeConfigThatKeepsCampaignLabelsTheRulesAndTheDashboard() throws IOException {
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("metrics.serviceMonitor.enabled", "true").set("metrics.serviceMonitor.labels.release", "prom")
+                .set("metrics.prometheusRule.enabled", "true").set("metrics.grafanaDashboard.enabled", "true").call());
+        JsonNode monitor = kind(docs, "ServiceMonitor").get(0);
+        JsonNode service = kind(docs, "Service").get(0);
+        assertThat(monitor.path("metadata").path("labels").path("release").asText()).isEqualTo("prom");
+        monitor.path("spec").path("selector").path("matchLabels").fields().forEachRemaining(e ->
+                assertThat(service.path("metadata").path("labels").path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
+        JsonNode endpoint = monitor.path("spec").path("endpoints").get(0);
+        assertThat(endpoint.path("path").asText()).isEqualTo("/q/metrics");
+        // The campaign's own `namespace` label must win over the scrape target's.
+        assertThat(endpoint.path("honorLabels").asBoolean()).isTrue();
+        assertThat(kind(docs, "PodMonitor")).isEmpty();
+
+        assertThat(kind(docs, "PrometheusRule").get(0).path("spec").path("groups").get(0).path("rules")).hasSize(5);
+
+        JsonNode dashboard = YAML.readTree(kind(docs, "ConfigMap").get(0).path("data").path("backfill-operator.json").asText());
+        List<String> titles = new ArrayList<>();
+        dashboard.path("panels").forEach(p -> titles.add(p.path("title").asText()));
+        assertThat(titles).anyMatch(t -> t.startsWith("Progress")).anyMatch(t -> t.startsWith("Rate"))
+                .anyMatch(t -> t.startsWith("ETA")).anyMatch(t -> t.startsWith("Chunk duration")).anyMatch(t -> t.startsWith("Failures"));
+
+        List<JsonNode> pods = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("metrics.podMonitor.enabled", "true").call());
+        assertThat(kind(pods, "PodMonitor").get(0).path("spec").path("podMetricsEndpoints").get(0).path("honorLabels").asBoolean()).isTrue();
+    }
+
+    static List<JsonNode> render(String manifests) throws IOException {
         List<JsonNode> docs = new ArrayList<>();
         try (YAMLParser parser = new YAMLFactory().createParser(manifests)) {
             var it = YAML.readValues(parser, JsonNode.class);
@@ -79,11 +207,11 @@ class HelmChartTest {
         return docs;
     }
 
-    private static List<JsonNode> kind(List<JsonNode> docs, String kind) {
+    static List<JsonNode> kind(List<JsonNode> docs, String kind) {
         return docs.stream().filter(d -> kind.equals(d.path("kind").asText())).toList();
     }
 
-    private static List<String> rules(JsonNode role) {
+    static List<String> rules(JsonNode role) {
         List<String> out = new ArrayList<>();
         for (JsonNode rule : role.path("rules")) {
             Set<String> verbs = new TreeSet<>();
@@ -97,7 +225,7 @@ class HelmChartTest {
         return out;
     }
 
-    private static String env(JsonNode container, String name) {
+    static String env(JsonNode container, String name) {
         for (JsonNode e : container.path("env")) {
             if (name.equals(e.path("name").asText())) {
                 return e.path("value").asText();

@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.operator.driver.DriveOutcome;
+import io.dpone.backfill.operator.lanes.LaneReport;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -15,12 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Prometheus metrics per campaign (tags {@code namespace}, {@code campaign}): chunks by state, rows loaded, rows/s,
- * an observed chunk-duration histogram, lease expirations, validation and publication outcomes. Gauges read the
- * last status built; a deleted campaign's meters are removed, so cardinality follows the live campaigns.
+ * ETA, phase, lane pod failures, an observed chunk-duration histogram, lease expirations, validation and publication
+ * outcomes. Gauges read the last status built; a deleted campaign's meters are removed, so cardinality follows the
+ * live campaigns. The chart's PrometheusRule alerts on these names (CampaignMetricsTest checks it uses no other).
  */
 public final class CampaignMetrics {
     static final String CHUNKS = "backfill_campaign_chunks";
@@ -30,10 +31,21 @@ public final class CampaignMetrics {
     static final String LEASE_EXPIRATIONS = "backfill_lease_expirations";
     static final String VALIDATIONS = "backfill_validations";
     static final String PUBLICATIONS = "backfill_publications";
+    static final String ETA = "backfill_campaign_eta_seconds";
+    static final String PHASE = "backfill_campaign_phase";
+    static final String LANE_POD_FAILURES = "backfill_lane_pod_failures";
+    static final String LANE_PODS_STUCK = "backfill_lane_pods_stuck";
     private static final List<String> STATES = List.of("pending", "running", "committed", "failed");
 
     private final MeterRegistry registry;
-    private final Map<String, AtomicReference<CampaignProgress>> progress = new ConcurrentHashMap<>();
+    private final Map<String, Live> live = new ConcurrentHashMap<>();
+
+    /** What the gauges of one campaign read: the last status built and the last lane report. */
+    private static final class Live {
+        volatile CampaignProgress progress = new CampaignProgress();
+        volatile CampaignPhase phase;
+        volatile LaneReport lanes;
+    }
 
     public CampaignMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -43,10 +55,11 @@ public final class CampaignMetrics {
     public void record(String namespace, String campaign, BackfillCampaignStatus before, BackfillCampaignStatus after,
                        DriveOutcome.ChunkActivity activity) {
         Tags tags = Tags.of("namespace", namespace, "campaign", campaign);
-        AtomicReference<CampaignProgress> holder = progress.computeIfAbsent(namespace + "/" + campaign, k -> register(tags));
+        Live holder = live(namespace, campaign);
         if (after.getProgress() != null) {
-            holder.set(after.getProgress());
+            holder.progress = after.getProgress();
         }
+        holder.phase = after.getPhase();
         if (activity != null) {
             DistributionSummary durations = DistributionSummary.builder(CHUNK_DURATION).baseUnit("seconds")
                     .description("Observed time from a chunk seen running to seen committed (resolution: the reconcile interval)")
@@ -59,8 +72,7 @@ public final class CampaignMetrics {
         String validationBefore = before == null || before.getPublication() == null ? null : before.getPublication().getValidation();
         String validationAfter = after.getPublication() == null ? null : after.getPublication().getValidation();
         if (("passed".equals(validationAfter) || "failed".equals(validationAfter)) && !Objects.equals(validationBefore, validationAfter)) {
-            Counter.builder(VALIDATIONS).description("Validation outcomes of loaded tables").tags(tags).tag("outcome", validationAfter)
-                    .register(registry).increment();
+            validations(tags, validationAfter).increment();
         }
         String publicationOutcome = publicationOutcome(before, after);
         if (publicationOutcome != null) {
@@ -69,13 +81,19 @@ public final class CampaignMetrics {
         }
     }
 
+    /** After a pass that supervised lanes: failed pods counted against the budget, and pods that cannot start. */
+    public void lanes(String namespace, String campaign, LaneReport report) {
+        live(namespace, campaign).lanes = report;
+    }
+
     /** The operator lost a campaign lease it held (another driver took over). */
     public void campaignLeaseLost(String namespace, String campaign) {
+        live(namespace, campaign);
         leaseExpirations(Tags.of("namespace", namespace, "campaign", campaign), "campaign").increment();
     }
 
     public void forget(String namespace, String campaign) {
-        progress.remove(namespace + "/" + campaign);
+        live.remove(namespace + "/" + campaign);
         for (Meter m : List.copyOf(registry.getMeters())) {
             if (namespace.equals(m.getId().getTag("namespace")) && campaign.equals(m.getId().getTag("campaign"))) {
                 registry.remove(m);
@@ -88,17 +106,42 @@ public final class CampaignMetrics {
                 .tags(tags).tag("kind", kind).register(registry);
     }
 
-    private AtomicReference<CampaignProgress> register(Tags tags) {
-        AtomicReference<CampaignProgress> holder = new AtomicReference<>(new CampaignProgress());
+    private Live live(String namespace, String campaign) {
+        return live.computeIfAbsent(namespace + "/" + campaign, k -> register(Tags.of("namespace", namespace, "campaign", campaign)));
+    }
+
+    private Live register(Tags tags) {
+        Live holder = new Live();
         for (String state : STATES) {
-            Gauge.builder(CHUNKS, holder, h -> chunks(h.get(), state)).description("Chunks of the campaign by state")
+            Gauge.builder(CHUNKS, holder, h -> chunks(h.progress, state)).description("Chunks of the campaign by state")
                     .tags(tags).tag("state", state).register(registry);
         }
-        Gauge.builder(ROWS_LOADED, holder, h -> h.get().getRowsLoaded()).description("Rows committed into the load table")
+        Gauge.builder(ROWS_LOADED, holder, h -> h.progress.getRowsLoaded()).description("Rows committed into the load table")
                 .tags(tags).register(registry);
-        Gauge.builder(ROWS_PER_SECOND, holder, h -> h.get().getRowsPerSecond()).description("Current load rate")
+        Gauge.builder(ROWS_PER_SECOND, holder, h -> h.progress.getRowsPerSecond()).description("Current load rate")
                 .tags(tags).register(registry);
+        // NaN (no sample value an alert compares true against) while no ETA is known.
+        Gauge.builder(ETA, holder, h -> h.progress.getEtaSeconds() == null ? Double.NaN : h.progress.getEtaSeconds())
+                .description("Estimated seconds until every chunk is committed").tags(tags).register(registry);
+        for (CampaignPhase phase : CampaignPhase.values()) {
+            Gauge.builder(PHASE, holder, h -> h.phase == phase ? 1 : 0).description("1 for the campaign's current phase, else 0")
+                    .tags(tags).tag("phase", phase.name()).register(registry);
+        }
+        Gauge.builder(LANE_POD_FAILURES, holder, h -> h.lanes == null ? 0 : h.lanes.failures())
+                .description("Failed lane pods of the current run, counted against spec.lane.maxPodFailures").tags(tags).register(registry);
+        Gauge.builder(LANE_PODS_STUCK, holder, h -> h.lanes == null ? 0 : h.lanes.stuck().size())
+                .description("Lane pods that cannot start (image pull, missing Secret key, crash loop)").tags(tags).register(registry);
+        // Counters exist from the start at 0, so the first lease expiration or failed validation is an increase.
+        leaseExpirations(tags, "chunk");
+        leaseExpirations(tags, "campaign");
+        validations(tags, "passed");
+        validations(tags, "failed");
         return holder;
+    }
+
+    private Counter validations(Tags tags, String outcome) {
+        return Counter.builder(VALIDATIONS).description("Validation outcomes of loaded tables").tags(tags).tag("outcome", outcome)
+                .register(registry);
     }
 
     private static double chunks(CampaignProgress p, String state) {

@@ -93,6 +93,7 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
             c.driver().forget(campaign);
         }
         if (outcome instanceof DriveOutcome.Stepped s) {
+            c.metrics().lanes(campaign.getMetadata().getNamespace(), campaign.getMetadata().getName(), s.lanes());
             Duration next = s.step().settled() ? (pods.active().isEmpty() ? null : c.settings().activePoll()) : clamp(s.step().requeueAfter());
             return finish(client, campaign, before, c.assembler().stepped(campaign, before, s), s.notes(), s.steps(),
                     s.activity(), next);
@@ -156,6 +157,9 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
     /** A settled campaign: lanes are drained (deleted once it completed); the database is not asked. */
     private UpdateControl<BackfillCampaign> idle(KubernetesClient client, BackfillCampaign campaign, BackfillCampaignStatus before,
                                                  LanePods pods) {
+        // After an operator restart a settled campaign is never driven again: its gauges (phase) come from here.
+        c.metrics().record(campaign.getMetadata().getNamespace(), campaign.getMetadata().getName(), before, before,
+                DriveOutcome.ChunkActivity.NONE);
         if (before.getPhase() == CampaignPhase.HandoffCommitted) {
             c.lanes().deleteAll(client, pods.all());
             return UpdateControl.noUpdate();

@@ -5,10 +5,20 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.core.campaign.PublicationStatus;
 import io.dpone.backfill.operator.driver.DriveOutcome;
+import io.dpone.backfill.operator.lanes.LaneReport;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheus.PrometheusConfig;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,5 +62,55 @@ class CampaignMetricsTest {
 
         metrics.forget("ns", "items");
         assertThat(registry.getMeters()).isEmpty();
+    }
+
+    @Test
+    void phaseEtaAndLaneGaugesFollowTheLastPassAndCountersStartAtZero() {
+        BackfillCampaignStatus loading = status(CampaignPhase.Loading, 3, "pending", null);
+        loading.getProgress().setEtaSeconds(120L);
+        metrics.record("ns", "items", null, loading, DriveOutcome.ChunkActivity.NONE);
+        assertThat(registry.get(CampaignMetrics.PHASE).tag("phase", "Loading").gauge().value()).isEqualTo(1.0);
+        assertThat(registry.get(CampaignMetrics.PHASE).tag("phase", "Blocked").gauge().value()).isZero();
+        assertThat(registry.get(CampaignMetrics.PHASE).gauges()).hasSize(CampaignPhase.values().length);
+        assertThat(registry.get(CampaignMetrics.ETA).gauge().value()).isEqualTo(120.0);
+        assertThat(registry.get(CampaignMetrics.LANE_POD_FAILURES).gauge().value()).isZero();
+        // Present before anything happened, so the first expiration or failed validation is an increase from 0.
+        assertThat(registry.get(CampaignMetrics.LEASE_EXPIRATIONS).tag("kind", "chunk").counter().count()).isZero();
+        assertThat(registry.get(CampaignMetrics.LEASE_EXPIRATIONS).tag("kind", "campaign").counter().count()).isZero();
+        assertThat(registry.get(CampaignMetrics.VALIDATIONS).tag("outcome", "failed").counter().count()).isZero();
+
+        metrics.lanes("ns", "items", new LaneReport(List.of(), List.of("items-lane-0-1 (exit 1)"), 2, 3, false, 4,
+                List.of("items-lane-1-0: ImagePullBackOff")));
+        BackfillCampaignStatus blocked = status(CampaignPhase.Blocked, 8, "failed", null);
+        metrics.record("ns", "items", loading, blocked, DriveOutcome.ChunkActivity.NONE);
+        assertThat(registry.get(CampaignMetrics.PHASE).tag("phase", "Loading").gauge().value()).isZero();
+        assertThat(registry.get(CampaignMetrics.PHASE).tag("phase", "Blocked").gauge().value()).isEqualTo(1.0);
+        assertThat(registry.get(CampaignMetrics.ETA).gauge().value()).isNaN();
+        assertThat(registry.get(CampaignMetrics.LANE_POD_FAILURES).gauge().value()).isEqualTo(2.0);
+        assertThat(registry.get(CampaignMetrics.LANE_PODS_STUCK).gauge().value()).isEqualTo(1.0);
+        assertThat(registry.get(CampaignMetrics.VALIDATIONS).tag("outcome", "failed").counter().count()).isEqualTo(1.0);
+    }
+
+    /** The chart's alerts and dashboard query these names; each must be a series the Prometheus registry exposes. */
+    @Test
+    void everyMetricTheChartQueriesIsExportedUnderThatName() throws IOException {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        CampaignMetrics exported = new CampaignMetrics(prometheus);
+        BackfillCampaignStatus loading = status(CampaignPhase.Loading, 3, "pending", null);
+        exported.record("ns", "items", null, loading, new DriveOutcome.ChunkActivity(List.of(1.5), 1));
+        exported.lanes("ns", "items", LaneReport.idle(0, 3, 4, List.of()));
+        Set<String> series = new TreeSet<>();
+        prometheus.scrape().lines().filter(l -> !l.startsWith("#")).forEach(l -> series.add(l.replaceAll("[{ ].*", "")));
+
+        Set<String> queried = new TreeSet<>();
+        Path chart = Path.of("..", "helm", "backfill-operator");
+        for (Path file : List.of(chart.resolve("templates/prometheusrule.yaml"), chart.resolve("dashboards/backfill-operator.json"))) {
+            Matcher m = Pattern.compile("backfill_[a-z_]+").matcher(Files.readString(file));
+            while (m.find()) {
+                queried.add(m.group());
+            }
+        }
+        assertThat(queried).contains("backfill_campaign_phase", "backfill_lease_expirations_total", "backfill_chunk_duration_seconds_bucket");
+        assertThat(series).containsAll(queried);
     }
 }
