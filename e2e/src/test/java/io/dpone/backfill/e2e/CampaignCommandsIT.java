@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,14 +15,6 @@ class CampaignCommandsIT {
 
     @TempDir
     Path dir;
-
-    private static String run(CampaignFixture f, Path dir, int expectedExit, String... args) throws Exception {
-        try (LaunchedProcess p = LaunchedProcess.start(dir, f.env(), args)) {
-            int code = p.awaitExit(Duration.ofSeconds(120));
-            assertThat(code).as(String.join(" ", args) + "\n" + p.output()).isEqualTo(expectedExit);
-            return p.output();
-        }
-    }
 
     private static String[] withCampaign(CampaignFixture f, String command, String... more) {
         String[] base = {command, f.campaignFile.toString(), "--secrets", f.secretsFile.toString()};
@@ -36,7 +27,7 @@ class CampaignCommandsIT {
     @Test
     void doctorPassesAGoodSetupAndCreatesNothing() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "doctor_ok", 100, 4, 1);
-        String out = run(f, dir, 0, withCampaign(f, "doctor"));
+        String out = f.cli(0, withCampaign(f, "doctor"));
         assertThat(out).contains("doctor: 0 error(s)");
         assertThat(f.target("SELECT count(*) FROM pg_namespace WHERE nspname = 'backfill_state'")).isZero();
     }
@@ -45,17 +36,17 @@ class CampaignCommandsIT {
     void doctorReportsANullableChunkColumnWithAnActionAndExitsThree() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "doctor_bad", 100, 4, 1);
         f.exec(f.sourceDb, "ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL");
-        String out = run(f, dir, 3, withCampaign(f, "doctor"));
+        String out = f.cli(3, withCampaign(f, "doctor"));
         assertThat(out).contains("ERROR").contains("source.chunk-column").contains("->");
     }
 
     @Test
     void statusBeforeAndAfterARunAndRollbackWithItsReceipt() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "status_rollback", 3000, 8, 2);
-        assertThat(run(f, dir, 0, withCampaign(f, "status"))).contains("not started");
+        assertThat(f.cli(0, withCampaign(f, "status"))).contains("not started");
 
-        run(f, dir, 0, f.runArgs("run"));
-        JsonNode status = JSON.readTree(run(f, dir, 0, withCampaign(f, "status", "--format", "json")));
+        f.cli(0, f.runArgs("run"));
+        JsonNode status = JSON.readTree(f.cli(0, withCampaign(f, "status", "--format", "json")));
         assertThat(status.path("phase").asText()).isEqualTo("HandoffCommitted");
         assertThat(status.path("progress").path("committedChunks").asInt()).isEqualTo(8);
         assertThat(status.path("publication").path("validation").asText()).isEqualTo("passed");
@@ -64,12 +55,12 @@ class CampaignCommandsIT {
         assertThat(status.path("failedChunks").size()).isZero();
         f.assertPublishedExactlyTheSource();
 
-        String rolledBack = run(f, dir, 0, withCampaign(f, "rollback", "--reason", "e2e check"));
+        String rolledBack = f.cli(0, withCampaign(f, "rollback", "--reason", "e2e check"));
         assertThat(rolledBack).contains("rolled back");
         assertThat(f.target("SELECT count(*) FROM public.items")).isEqualTo(1);
         assertThat(f.target("SELECT count(*) FROM public.items WHERE note = 'the old table'")).isEqualTo(1);
         assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt")).isEqualTo(1);
-        run(f, dir, 0, withCampaign(f, "rollback", "--reason", "again"));
+        f.cli(0, withCampaign(f, "rollback", "--reason", "again"));
         assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt")).as("a replay is a no-op").isEqualTo(1);
         assertThat(f.target("SELECT count(*) FROM public.items")).isEqualTo(1);
     }

@@ -144,6 +144,15 @@ final class CampaignFixture {
         }
     }
 
+    /** Runs the packaged CLI as a user would, in this fixture's directory, and returns its output. */
+    String cli(int expectedExit, String... args) throws Exception {
+        try (LaunchedProcess p = LaunchedProcess.start(dir, env(), args)) {
+            int code = p.awaitExit(Duration.ofSeconds(120));
+            org.assertj.core.api.Assertions.assertThat(code).as(String.join(" ", args) + "\n" + p.output()).isEqualTo(expectedExit);
+            return p.output();
+        }
+    }
+
     String[] runArgs(String command) {
         return new String[]{command, campaignFile.toString(), "--secrets", secretsFile.toString(), "--log-dir", dir.resolve("lanes").toString()};
     }

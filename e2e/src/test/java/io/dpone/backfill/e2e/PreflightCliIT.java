@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,14 +23,6 @@ class PreflightCliIT {
 
     @TempDir
     Path dir;
-
-    private static String run(CampaignFixture f, Path dir, int expectedExit, String... args) throws Exception {
-        try (LaunchedProcess p = LaunchedProcess.start(dir, f.env(), args)) {
-            int code = p.awaitExit(Duration.ofSeconds(120));
-            assertThat(code).as(String.join(" ", args) + "\n" + p.output()).isEqualTo(expectedExit);
-            return p.output();
-        }
-    }
 
     private static String[] with(String[] args, String... more) {
         List<String> all = new ArrayList<>(List.of(args));
@@ -55,7 +46,7 @@ class PreflightCliIT {
         f.exec(f.sourceDb, "ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL",
                 "INSERT INTO public.items VALUES (NULL, 901, 'no chunk covers me')");
 
-        String out = run(f, dir, EXIT_PREFLIGHT_REFUSED, f.runArgs("run"));
+        String out = f.cli(EXIT_PREFLIGHT_REFUSED, f.runArgs("run"));
 
         assertThat(out).contains("pre-flight refused the campaign: nothing was created")
                 .contains("source.chunk-column.nullable").contains("source.unique-key.nullable").contains("->");
@@ -67,7 +58,7 @@ class PreflightCliIT {
         assertThat(f.target("SELECT count(*) FROM public.items")).as("live table as it was").isEqualTo(1);
 
         // resume of a campaign that never started is gated the same way
-        run(f, dir, EXIT_PREFLIGHT_REFUSED, f.runArgs("resume"));
+        f.cli(EXIT_PREFLIGHT_REFUSED, f.runArgs("resume"));
         assertNothingCreated(f);
     }
 
@@ -77,7 +68,7 @@ class PreflightCliIT {
         f.exec(f.targetDb, "CREATE VIEW public.items_v AS SELECT * FROM public.items",
                 "CREATE TABLE public.lines (id bigint PRIMARY KEY, item_id uuid REFERENCES public.items (id))");
 
-        String out = run(f, dir, EXIT_PREFLIGHT_REFUSED, f.runArgs("run"));
+        String out = f.cli(EXIT_PREFLIGHT_REFUSED, f.runArgs("run"));
 
         assertThat(out).contains("target.binding.view").contains("target.binding.inbound-foreign-key");
         assertNothingCreated(f);
@@ -91,7 +82,7 @@ class PreflightCliIT {
         // A nullable chunk column is a doctor ERROR; with no NULL row in it the campaign is still exact.
         f.exec(f.sourceDb, "ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL");
 
-        String out = run(f, dir, 0, with(f.runArgs("run"), "--skip-preflight"));
+        String out = f.cli(0, with(f.runArgs("run"), "--skip-preflight"));
 
         JsonNode evidence = evidence(out).path("backfill");
         assertThat(evidence.path("phase").asText()).isEqualTo("HandoffCommitted");
@@ -104,18 +95,18 @@ class PreflightCliIT {
     @Test
     void rollbackAfterAWriteToThePublishedTableRefusesWithoutAcceptWritesAndRecordsItWithIt() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "rollback_writes", 900, 4, 2);
-        String out = run(f, dir, 0, f.runArgs("run"));
+        String out = f.cli(0, f.runArgs("run"));
         assertThat(evidence(out).path("backfill").path("preflight").path("result").asText()).isEqualTo("passed");
         f.exec(f.targetDb, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000099', 99, 'incremental sync')");
         String[] rollback = {"rollback", f.campaignFile.toString(), "--secrets", f.secretsFile.toString(), "--reason", "bad data"};
 
-        String refused = run(f, dir, EXIT_BLOCKED, rollback);
+        String refused = f.cli(EXIT_BLOCKED, rollback);
 
         assertThat(refused).contains("rollback refused").contains("900 row(s) then, 901 now").contains("--accept-writes");
         assertThat(f.target("SELECT count(*) FROM public.items")).isEqualTo(901);
         assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt")).isZero();
 
-        assertThat(run(f, dir, 0, with(rollback, "--accept-writes"))).contains("accepted: 900 row(s) then, 901 now");
+        assertThat(f.cli(0, with(rollback, "--accept-writes"))).contains("accepted: 900 row(s) then, 901 now");
         assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt WHERE accepted_writes LIKE 'accepted: 900%'")).isEqualTo(1);
         assertThat(f.target("SELECT count(*) FROM public.items WHERE note = 'the old table'")).isEqualTo(1);
     }
