@@ -26,6 +26,9 @@ import java.util.stream.Collectors;
  * lease was lost and the whole transaction, rows included, is rolled back.
  */
 public final class PostgresChunkCommitter implements ChunkCommitter {
+    // receiptWait (constructor): how long the chunk transaction waits for another transaction holding the same
+    // chunk's receipt row, i.e. a zombie lane whose chunk lease expired. Such a holder cannot legitimately keep it
+    // longer than one lease TTL, so lanes pass the lease TTL; it is not the publisher's lock timeout.
     /** Rows between lease checks and the size of a write to the sink: bounded memory, no chunk held whole. */
     private static final int CHECK_EVERY_ROWS = 1000;
     private static final int FLUSH_BYTES = 64 * 1024;
@@ -37,12 +40,12 @@ public final class PostgresChunkCommitter implements ChunkCommitter {
     private final ChunkPlan plan;
     private final String selectPrefix;
     private final String copyIn;
-    private final Duration lockTimeout;
+    private final Duration receiptWait;
     private final FaultPoints faults;
 
     public PostgresChunkCommitter(Connection source, Connection sink, String stateSchema, ChunkPlan plan,
                                   String sourceSchema, String sourceTable, String loadSchema, String loadTable,
-                                  List<String> columns, Duration lockTimeout, FaultPoints faults) {
+                                  List<String> columns, Duration receiptWait, FaultPoints faults) {
         this.source = source;
         this.sink = sink;
         this.stateSchema = stateSchema;
@@ -50,7 +53,7 @@ public final class PostgresChunkCommitter implements ChunkCommitter {
         String columnList = columns.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "));
         this.selectPrefix = "COPY (SELECT " + columnList + " FROM " + PostgresIdentifiers.qualified(sourceSchema, sourceTable) + " WHERE ";
         this.copyIn = "COPY " + PostgresIdentifiers.qualified(loadSchema, loadTable) + " (" + columnList + ") FROM STDIN";
-        this.lockTimeout = lockTimeout;
+        this.receiptWait = receiptWait;
         this.faults = faults;
     }
 
@@ -60,8 +63,9 @@ public final class PostgresChunkCommitter implements ChunkCommitter {
         sink.setAutoCommit(false);
         try {
             try (Statement s = sink.createStatement()) {
-                // A zombie lane's uncommitted receipt blocks ours: wait a bounded time, then fail this attempt.
-                s.execute("SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'");
+                // A zombie lane's uncommitted receipt for this chunk blocks ours: wait a bounded time, then fail
+                // this attempt (lock timeout, 55P03) and leave the chunk to a later one.
+                s.execute("SET LOCAL lock_timeout = '" + receiptWait.toMillis() + "ms'");
             }
             if (!insertReceipt(claim)) {
                 sink.rollback();

@@ -58,7 +58,7 @@ public final class LaneSession implements AutoCloseable {
         // Generated columns are computed by the target and columns the source lacks take their defaults.
         PostgresChunkCommitter committer = new PostgresChunkCommitter(source, sink, stateSchema, blueprint.plan(),
                 spec.getSource().getSchema(), spec.getSource().getTable(), schema, loadTable,
-                loadShape.loadColumnsFrom(sourceShape), timings.leaseTtl(), faults);
+                loadShape.loadColumnsFrom(sourceShape), receiptWait(timings), faults);
         String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
             @Override
@@ -77,6 +77,11 @@ public final class LaneSession implements AutoCloseable {
             }
         };
         this.worker = new LaneWorker(runKey, owner, laneIndex, ledger, committer, blueprint.plan(), spec, timings, shapes, faults, log);
+    }
+
+    /** A zombie's receipt can be held for at most one chunk lease: that bounds how long a commit waits for it. */
+    static java.time.Duration receiptWait(EngineTimings timings) {
+        return timings.leaseTtl();
     }
 
     public static LaneSession open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,

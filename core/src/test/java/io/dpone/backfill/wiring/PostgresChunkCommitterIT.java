@@ -1,5 +1,6 @@
 package io.dpone.backfill.wiring;
 
+import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.lane.ChunkOutcome;
 import io.dpone.backfill.core.lane.FaultPoints;
@@ -14,10 +15,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The one-transaction chunk commit on real PostgreSQL: rows, receipt and ledger row commit or vanish together. */
 class PostgresChunkCommitterIT {
@@ -52,9 +56,13 @@ class PostgresChunkCommitterIT {
     }
 
     private PostgresChunkCommitter committer() throws Exception {
+        return committer(Duration.ofSeconds(2));
+    }
+
+    private PostgresChunkCommitter committer(Duration receiptWait) throws Exception {
         List<String> columns = session.publisher().shape("public", "items__bf_shadow").columnNames();
         return new PostgresChunkCommitter(source, sink, "backfill_state", b.plan(), "public", "items", "public",
-                "items__bf_shadow", columns, Duration.ofSeconds(2), FaultPoints.NONE);
+                "items__bf_shadow", columns, receiptWait, FaultPoints.NONE);
     }
 
     private ChunkClaim claim(LedgerStore ledger, int chunkId, String owner) {
@@ -114,6 +122,33 @@ class PostgresChunkCommitterIT {
         ChunkOutcome winner = committer().commit(fresh, b.plan().chunk(0), watch(false));
         assertThat(winner.kind()).isEqualTo(ChunkOutcome.Kind.COMMITTED);
         assertThat(shadowRows()).isEqualTo(winner.rowsLoaded());
+    }
+
+    @Test
+    void aZombiesUncommittedReceiptMakesTheCommitWaitTheReceiptWaitThenFailWithNothingLoaded() throws Exception {
+        ChunkClaim claim = claim(session.ledger(), 1, "lane-a");
+        try (Connection zombie = h.pg.connect(h.targetDb)) {
+            zombie.setAutoCommit(false);
+            try (Statement s = zombie.createStatement()) {
+                s.execute("INSERT INTO backfill_state.chunk_receipt (run_key, chunk_id, epoch, owner) VALUES ('"
+                        + b.identity().runKey() + "', 1, 0, 'zombie')");
+            }
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> committer(Duration.ofMillis(700)).commit(claim, b.plan().chunk(1), watch(false)))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("55P03"));
+            Duration waited = Duration.ofNanos(System.nanoTime() - started);
+            assertThat(waited).isBetween(Duration.ofMillis(600), Duration.ofSeconds(5));
+            zombie.rollback();
+        }
+        assertThat(shadowRows()).isZero();
+        assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isZero();
+    }
+
+    @Test
+    void lanesWaitForAZombiesReceiptForOneChunkLeaseNotThePublishersLockTimeout() {
+        EngineTimings timings = new EngineTimings(Duration.ofSeconds(90), Duration.ofSeconds(30), Duration.ofSeconds(120),
+                Duration.ofSeconds(7));
+        assertThat(LaneSession.receiptWait(timings)).isEqualTo(Duration.ofSeconds(90));
     }
 
     @Test

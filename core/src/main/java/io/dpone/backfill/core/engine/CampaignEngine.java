@@ -115,9 +115,11 @@ public final class CampaignEngine {
         CampaignRecord campaign = current();
         int requeued = ledger.requeueFailed(lease);
         if (campaign.phase() == CampaignPhase.Recoverable) {
-            ledger.setStopRequested(lease, false);
-            ledger.transition(lease, CampaignPhase.Recoverable, CampaignPhase.Loading,
-                    PhaseDetail.parse(campaign.detail()).with("recoverableReason", null).json());
+            // Both writes are fenced: a false result means another driver owns the campaign now.
+            if (!ledger.setStopRequested(lease, false) || !ledger.transition(lease, CampaignPhase.Recoverable,
+                    CampaignPhase.Loading, PhaseDetail.parse(campaign.detail()).with("recoverableReason", null).json())) {
+                throw lost();
+            }
         }
         return requeued;
     }
