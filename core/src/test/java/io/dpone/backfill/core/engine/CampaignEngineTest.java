@@ -1,0 +1,384 @@
+package io.dpone.backfill.core.engine;
+
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.campaign.CampaignReader;
+import io.dpone.backfill.core.doctor.DoctorReport;
+import io.dpone.backfill.core.doctor.Finding;
+import io.dpone.backfill.core.doctor.Preflight;
+import io.dpone.backfill.core.doctor.PreflightRefusedException;
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.ChunkClaim;
+import io.dpone.backfill.core.ledger.ChunkRecord;
+import io.dpone.backfill.core.ledger.InMemoryLedger;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.source.AnchorCheck;
+import io.dpone.backfill.core.source.SourceCoverage;
+import io.dpone.backfill.core.target.ColumnShape;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.core.target.TableShape;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The campaign state machine over an in-memory ledger and hand-written source and target fakes: every phase and
+ * every outcome in milliseconds, with no database. Lanes are simulated through the ledger port exactly as a lane
+ * commits: claim, receipt, commit from the receipt.
+ */
+class CampaignEngineTest {
+    private static final Duration TTL = Duration.ofSeconds(30);
+    private static final long ROWS_PER_CHUNK = 100;
+
+    private InMemoryLedger memory;
+    private LedgerStore ledger;
+    private FakeTarget target;
+    private final AtomicInteger doctorRuns = new AtomicInteger();
+
+    @BeforeEach
+    void setUp() {
+        memory = new InMemoryLedger();
+        ledger = memory.connect();
+        target = new FakeTarget(memory);
+    }
+
+    private static CampaignBlueprint blueprint(String extra) {
+        return blueprint("t_v1", extra);
+    }
+
+    private static CampaignBlueprint blueprint(String backfillId, String extra) {
+        return CampaignBlueprint.of(CampaignReader.parse("""
+                apiVersion: backfill.dpone.io/v1alpha1
+                kind: BackfillCampaign
+                metadata: {name: t}
+                spec:
+                  backfillId: %s
+                  source: {connectionSecretRef: {name: src}, table: t}
+                  target: {type: postgres, connectionSecretRef: {name: tgt}, table: t}
+                  uniqueKey: [id]
+                  chunk: {column: id, kind: integer, buckets: 4, lowerBound: 0, upperBound: 400}
+                  parallelWorkers: 2
+                  maxChunkAttempts: 2
+                  publication: {mode: shadow_swap}
+                %s""".formatted(backfillId, extra)));
+    }
+
+    private CampaignEngine engine(CampaignBlueprint b) {
+        return new CampaignEngine(b, ledger, target.publisher(), target.source());
+    }
+
+    private Preflight passing() {
+        return Preflight.checkedBy(() -> {
+            doctorRuns.incrementAndGet();
+            return new DoctorReport(List.of(Finding.ok("all.ok", "fine")));
+        });
+    }
+
+    private CampaignLease openAndLease(CampaignEngine engine) {
+        engine.open(passing());
+        return ledger.acquireLease(engine.runKey(), "driver", TTL).orElseThrow();
+    }
+
+    /** Steps until the engine asks for lanes, settles, or reaches {@code phase}; returns every phase passed. */
+    private List<CampaignPhase> stepUntil(CampaignEngine engine, CampaignLease lease, CampaignPhase phase) {
+        List<CampaignPhase> seen = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            StepResult r = engine.step(lease);
+            seen.add(r.phase());
+            if (r.phase() == phase || r.settled()) {
+                return seen;
+            }
+        }
+        throw new AssertionError("no " + phase + " after 20 steps: " + seen);
+    }
+
+    /** A lane's work on every claimable chunk: claim, receipt, commit from the receipt; the shadow grows. */
+    private void lanesCommitEverything(String runKey) {
+        for (ChunkRecord seen : ledger.claimable(runKey, 2, false, 100)) {
+            ChunkClaim claim = ledger.claim(runKey, seen, "lane", TTL).orElseThrow();
+            memory.writeChunkReceipt(runKey, claim.chunkId(), ROWS_PER_CHUNK);
+            assertThat(ledger.commitFromReceipt(claim)).isTrue();
+            target.shadowRows += ROWS_PER_CHUNK;
+        }
+    }
+
+    private void laneFailsChunk(String runKey, int chunkId, int times) {
+        for (int i = 0; i < times; i++) {
+            ChunkRecord seen = ledger.chunks(runKey, chunkId, 1).get(0);
+            ChunkClaim claim = ledger.claim(runKey, seen, "lane", TTL).orElseThrow();
+            assertThat(ledger.failChunk(claim, "boom")).isTrue();
+        }
+    }
+
+    private CampaignPhase phase(CampaignEngine engine) {
+        return ledger.findByRunKey(engine.runKey()).orElseThrow().phase();
+    }
+
+    @Test
+    void aCampaignWalksEveryPhaseInOrderAndPublishesOnce() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+
+        List<CampaignPhase> toLoading = stepUntil(engine, lease, CampaignPhase.Loading);
+        StepResult loading = engine.step(lease);
+        assertThat(loading.wantsLanes()).isTrue();
+        assertThat(loading.actions()).containsExactly(new EngineAction.RunLanes(2));
+        lanesCommitEverything(engine.runKey());
+        List<CampaignPhase> rest = stepUntil(engine, lease, CampaignPhase.HandoffCommitted);
+
+        assertThat(toLoading).containsExactly(CampaignPhase.Prepared, CampaignPhase.Loading);
+        assertThat(rest).containsExactly(CampaignPhase.Validating, CampaignPhase.Publishing, CampaignPhase.Published,
+                CampaignPhase.HandoffCommitted);
+        assertThat(target.calls).containsSubsequence("captureAnchor", "prepareShadow", "validate", "buildDeferredIndexes", "publish");
+        assertThat(target.calls.stream().filter("publish"::equals)).hasSize(1);
+        assertThat(ledger.publicationReceipt(engine.runKey()).orElseThrow().rows()).isEqualTo(400);
+        assertThat(ledger.handoffReceipt(engine.runKey()).orElseThrow().anchorXmin()).isEqualTo("1000");
+        StepResult done = engine.step(lease);
+        assertThat(done.settled()).isTrue();
+        assertThat(done.stopsLanes()).isTrue();
+    }
+
+    @Test
+    void preflightRefusesBeforeTheLedgerExistsAndIsNotRunAgainOncePrepared() {
+        CampaignEngine engine = engine(blueprint(""));
+        Preflight failing = Preflight.checkedBy(() -> new DoctorReport(List.of(Finding.error("source.chunk-column.nullable", "NULL keys", "fix"))));
+
+        assertThatThrownBy(() -> engine.open(failing)).isInstanceOf(PreflightRefusedException.class)
+                .hasMessageContaining("source.chunk-column.nullable");
+        assertThat(ledger.peek(engine.runKey())).isEmpty();
+        assertThat(memory.runKeys()).isEmpty();
+
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Prepared);
+        CampaignEngine restarted = engine(blueprint(""));
+        restarted.open(passing());
+        assertThat(doctorRuns).as("a prepared campaign is not checked again").hasValue(1);
+        assertThat(PhaseDetail.parse(ledger.findByRunKey(engine.runKey()).orElseThrow().detail()).preflightResult()).isEqualTo("passed");
+    }
+
+    @Test
+    void aPlannedCampaignCannotBePreparedByAnEngineThatDidNotOpenIt() {
+        CampaignEngine opener = engine(blueprint(""));
+        CampaignLease lease = openAndLease(opener);
+        CampaignEngine other = engine(blueprint(""));
+
+        assertThatThrownBy(() -> other.step(lease)).isInstanceOf(IllegalStateException.class).hasMessageContaining("pre-flight");
+        assertThat(phase(opener)).isEqualTo(CampaignPhase.Planned);
+    }
+
+    @Test
+    void aStaleLeaseIsFencedAtTheFirstWrite() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        CampaignLease stale = new CampaignLease(lease.runKey(), lease.owner(), lease.epoch() - 1);
+
+        assertThatThrownBy(() -> engine.step(stale)).isInstanceOf(LeaseLostException.class);
+        assertThat(phase(engine)).isEqualTo(CampaignPhase.Planned);
+    }
+
+    @Test
+    void aForeignShadowBlocksPreparationAndTheLiveTableIsUntouched() {
+        target.foreignShadowOwner = "rk-someone-else";
+        CampaignEngine engine = engine(blueprint(""));
+        StepResult r = engine.step(openAndLease(engine));
+
+        assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
+        assertThat(r.message()).contains("rk-someone-else");
+        assertThat(r.settled()).isTrue();
+    }
+
+    @Test
+    void aRequiredTargetColumnMissingInTheSourceBlocksButGeneratedAndDefaultedOnesDoNot() {
+        target.liveShape = new TableShape(List.of(new ColumnShape("id", "bigint", false), new ColumnShape("v", "text", true),
+                new ColumnShape("total", "numeric", true, "(id * 2)", true, false),
+                new ColumnShape("at", "timestamptz", false, "now()", false, false)));
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        assertThat(engine.step(lease).phase()).isEqualTo(CampaignPhase.Prepared);
+
+        target.liveShape = new TableShape(List.of(new ColumnShape("id", "bigint", false), new ColumnShape("must", "text", false)));
+        CampaignEngine second = engine(blueprint("t_v2", ""));
+        StepResult blocked = second.step(openAndLease(second));
+        assertThat(blocked.phase()).isEqualTo(CampaignPhase.Blocked);
+        assertThat(blocked.message()).contains("[must]");
+    }
+
+    @Test
+    void aColumnAddedToTheLiveTargetWhileLoadingBlocksNamingIt() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        List<ColumnShape> columns = new ArrayList<>(FakeTarget.SHAPE.columns());
+        columns.add(new ColumnShape("audit_note", "text", true, "'x'::text", false, false));
+        target.liveShape = new TableShape(columns, FakeTarget.SHAPE.constraints());
+
+        StepResult r = engine.step(lease);
+
+        assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
+        assertThat(r.message()).contains("column audit_note was added");
+        assertThat(r.stopsLanes()).isTrue();
+        assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().stopRequested()).isTrue();
+    }
+
+    @Test
+    void aSourceThatChangedShapeWhileLoadingBlocksWithTheUncoveredCount() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        target.sourceShape = new TableShape(List.of(new ColumnShape("id", "bigint", true), new ColumnShape("v", "text", true)));
+        target.coverage = SourceCoverage.counted(1, "rows with a NULL chunk column id counted in the source");
+
+        StepResult r = engine.step(lease);
+
+        assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
+        assertThat(r.message()).contains("changed shape").contains("1 source row(s) belong to no chunk");
+    }
+
+    @Test
+    void validationBlocksOnAMismatchOnNullOrDuplicateKeysAndOnUncoveredSourceRows() {
+        for (Runnable fault : List.<Runnable>of(() -> target.shadowRows -= 1, () -> target.nullKeys = 1,
+                () -> target.duplicateKeys = 2, () -> target.coverage = SourceCoverage.counted(3, "counted"))) {
+            setUp();
+            CampaignEngine engine = engine(blueprint(""));
+            CampaignLease lease = openAndLease(engine);
+            stepUntil(engine, lease, CampaignPhase.Loading);
+            lanesCommitEverything(engine.runKey());
+            fault.run();
+
+            List<CampaignPhase> phases = stepUntil(engine, lease, CampaignPhase.Blocked);
+
+            assertThat(phases).containsExactly(CampaignPhase.Validating, CampaignPhase.Blocked);
+            assertThat(target.calls).doesNotContain("buildDeferredIndexes", "publish");
+            assertThat(ledger.publicationReceipt(engine.runKey())).isEmpty();
+        }
+    }
+
+    @Test
+    void writesToTheLiveTargetAfterPreparationBlockPublicationAndNoReceiptIsWritten() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        target.liveContent = new TableFingerprint(1, "app-row");
+
+        List<CampaignPhase> phases = stepUntil(engine, lease, CampaignPhase.Blocked);
+
+        assertThat(phases).containsExactly(CampaignPhase.Validating, CampaignPhase.Publishing, CampaignPhase.Blocked);
+        assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().detail()).contains("written after preparation");
+        assertThat(ledger.publicationReceipt(engine.runKey())).isEmpty();
+    }
+
+    @Test
+    void aPublicationReplayFindsTheReceiptAndMovesOnWithoutASecondSwap() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        stepUntil(engine, lease, CampaignPhase.Publishing);
+        // The swap committed, then the driver died before moving the phase: the receipt exists, the phase does not.
+        target.publisher().publish(lease, blueprint("").artifacts(), "t", 400,
+                io.dpone.backfill.core.target.LiveTargetBaseline.parse(ledger.findByRunKey(engine.runKey()).orElseThrow().liveBaseline()),
+                new TableFingerprint(400, "shadow-400"));
+        String receipt = ledger.publicationReceipt(engine.runKey()).orElseThrow().receiptId();
+        target.liveContent = new TableFingerprint(400, "the published table");
+
+        assertThat(engine.step(lease).phase()).isEqualTo(CampaignPhase.Published);
+        assertThat(ledger.publicationReceipt(engine.runKey()).orElseThrow().receiptId()).isEqualTo(receipt);
+    }
+
+    @Test
+    void anUnusableAnchorBlocksTheHandoffAfterPublicationWithoutAReceipt() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        stepUntil(engine, lease, CampaignPhase.Published);
+        target.anchor = AnchorCheck.unusable("too old");
+
+        StepResult blocked = engine.step(lease);
+        assertThat(blocked.phase()).isEqualTo(CampaignPhase.Blocked);
+        assertThat(blocked.message()).contains("too old");
+        assertThat(ledger.handoffReceipt(engine.runKey())).isEmpty();
+    }
+
+    @Test
+    void theHandoffStepIsSafeToRepeatAfterACrashBeforeThePhaseMoved() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        stepUntil(engine, lease, CampaignPhase.Published);
+        ledger.recordHandoff(lease, new io.dpone.backfill.core.ledger.HandoffReceipt(engine.runKey(), "h-1", "1000", null));
+
+        assertThat(engine.step(lease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
+        assertThat(ledger.handoffReceipt(engine.runKey()).orElseThrow().receiptId()).isEqualTo("h-1");
+    }
+
+    @Test
+    void chunksFailingPastTheirBudgetMakeTheCampaignRecoverableAndResumeLoadsThemAgain() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        laneFailsChunk(engine.runKey(), 2, 2);
+
+        StepResult r = engine.step(lease);
+        assertThat(r.phase()).isEqualTo(CampaignPhase.Recoverable);
+        assertThat(r.settled()).isTrue();
+        assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().stopRequested()).isTrue();
+
+        assertThat(engine.resume(lease)).isEqualTo(1);
+        assertThat(phase(engine)).isEqualTo(CampaignPhase.Loading);
+        assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().stopRequested()).isFalse();
+        lanesCommitEverything(engine.runKey());
+        assertThat(stepUntil(engine, lease, CampaignPhase.HandoffCommitted)).endsWith(CampaignPhase.HandoffCommitted);
+    }
+
+    @Test
+    void resumeUnderALostLeaseReportsItInsteadOfIgnoringTheFencedTransition() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        laneFailsChunk(engine.runKey(), 1, 2);
+        engine.step(lease);
+        CampaignLease deposed = new CampaignLease(lease.runKey(), "driver", lease.epoch() + 7);
+
+        assertThatThrownBy(() -> engine.resume(deposed)).isInstanceOf(LeaseLostException.class);
+        assertThat(phase(engine)).isEqualTo(CampaignPhase.Recoverable);
+    }
+
+    @Test
+    void lanesExhaustedWhileLoadingStopClaimsAndMakeTheCampaignRecoverable() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+
+        StepResult r = engine.lanesExhausted(lease, "lane pods failed 3 times");
+
+        assertThat(r.phase()).isEqualTo(CampaignPhase.Recoverable);
+        assertThat(r.stopsLanes()).isTrue();
+        assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().detail()).contains("lane pods failed 3 times");
+    }
+
+    @Test
+    void suspendStopsClaimsAndUnsuspendingLoadsOn() {
+        CampaignEngine suspended = engine(blueprint("  suspend: true\n"));
+        CampaignLease lease = openAndLease(suspended);
+        List<CampaignPhase> phases = stepUntil(suspended, lease, CampaignPhase.Suspended);
+        assertThat(phases).containsExactly(CampaignPhase.Prepared, CampaignPhase.Suspended);
+        assertThat(ledger.findByRunKey(suspended.runKey()).orElseThrow().stopRequested()).isTrue();
+        assertThat(suspended.step(lease).wantsLanes()).isFalse();
+
+        CampaignEngine resumed = engine(blueprint(""));
+        assertThat(resumed.runKey()).isEqualTo(suspended.runKey());
+        assertThat(resumed.step(lease).phase()).isEqualTo(CampaignPhase.Loading);
+        assertThat(ledger.findByRunKey(resumed.runKey()).orElseThrow().stopRequested()).isFalse();
+        assertThat(resumed.step(lease).wantsLanes()).isTrue();
+    }
+}

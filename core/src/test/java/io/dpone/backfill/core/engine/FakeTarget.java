@@ -1,0 +1,150 @@
+package io.dpone.backfill.core.engine;
+
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.InMemoryLedger;
+import io.dpone.backfill.core.ledger.PublicationReceipt;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.source.AnchorCheck;
+import io.dpone.backfill.core.source.SourceCatalog;
+import io.dpone.backfill.core.source.SourceCoverage;
+import io.dpone.backfill.core.target.ArtifactOwnershipException;
+import io.dpone.backfill.core.target.ColumnShape;
+import io.dpone.backfill.core.target.LiveTargetBaseline;
+import io.dpone.backfill.core.target.LiveTargetChangedException;
+import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.target.TableShapeDiff;
+import io.dpone.backfill.core.target.ValidationResult;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Hand-written fakes of the source and target ports for engine unit tests: a live table with a shape and a
+ * fingerprint that a test may change, a shadow whose row count lanes raise, and a publication that writes its
+ * receipt into the {@link InMemoryLedger} after the same live-target checks the real swap makes.
+ */
+final class FakeTarget {
+    static final TableShape SHAPE = new TableShape(List.of(new ColumnShape("id", "bigint", false), new ColumnShape("v", "text", true)),
+            List.of("constraint t_pkey: PRIMARY KEY (id)"));
+
+    final InMemoryLedger ledger;
+    TableShape sourceShape = new TableShape(SHAPE.columns());
+    TableShape liveShape = SHAPE;
+    TableFingerprint liveContent = new TableFingerprint(0, "0");
+    /** Taken from the live table when the shadow is prepared, as CREATE TABLE ... LIKE does; null before. */
+    TableShape shadowShape;
+    long shadowRows;
+    long nullKeys;
+    long duplicateKeys;
+    SourceCoverage coverage = SourceCoverage.notNullInCatalog("id");
+    AnchorCheck anchor = AnchorCheck.ok();
+    String foreignShadowOwner;
+    final List<String> calls = new ArrayList<>();
+
+    FakeTarget(InMemoryLedger ledger) {
+        this.ledger = ledger;
+    }
+
+    SourceCatalog source() {
+        return new SourceCatalog() {
+            @Override
+            public String captureAnchor() {
+                calls.add("captureAnchor");
+                return "1000";
+            }
+
+            @Override
+            public AnchorCheck checkAnchor(String anchorXmin) {
+                return anchor;
+            }
+
+            @Override
+            public TableShape shape(String schema, String table) {
+                return sourceShape;
+            }
+
+            @Override
+            public SourceCoverage uncoveredRows(String schema, String table, String chunkColumn) {
+                return coverage;
+            }
+        };
+    }
+
+    ShadowPublisher publisher() {
+        return new ShadowPublisher() {
+            @Override
+            public TableShape shape(String schema, String table) {
+                return table.endsWith("_shadow") ? (shadowShape != null ? shadowShape : new TableShape(List.of()))
+                        : new TableShape(liveShape.columns());
+            }
+
+            @Override
+            public TableShape liveShape(String schema, String table) {
+                return liveShape;
+            }
+
+            @Override
+            public TableFingerprint fingerprint(String schema, String table) {
+                return table.endsWith("_shadow") ? new TableFingerprint(shadowRows, "shadow-" + shadowRows) : liveContent;
+            }
+
+            @Override
+            public void prepareShadow(String runKey, ArtifactNames names, String liveTable) {
+                calls.add("prepareShadow");
+                if (foreignShadowOwner != null) {
+                    throw new ArtifactOwnershipException("shadow " + names.shadowTable() + " is owned by " + foreignShadowOwner);
+                }
+                if (shadowShape == null) {
+                    shadowShape = new TableShape(liveShape.columns());
+                }
+            }
+
+            @Override
+            public ValidationResult validate(String schema, String table, List<String> uniqueKey, long expectedRows) {
+                calls.add("validate");
+                return new ValidationResult(expectedRows, shadowRows, nullKeys, duplicateKeys);
+            }
+
+            @Override
+            public void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable) {
+                calls.add("buildDeferredIndexes");
+            }
+
+            @Override
+            public PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
+                                              LiveTargetBaseline baseline, TableFingerprint published) {
+                calls.add("publish");
+                var existing = ledger.connect().publicationReceipt(lease.runKey());
+                if (existing.isPresent()) {
+                    return existing.get();
+                }
+                if (!ledger.holds(lease)) {
+                    throw new IllegalStateException("campaign lease lost");
+                }
+                String change = TableShapeDiff.describe("live target", baseline.shape(), liveShape);
+                if (change != null) {
+                    throw new LiveTargetChangedException(change);
+                }
+                if (!liveContent.equals(baseline.content())) {
+                    throw new LiveTargetChangedException("live target was written after preparation ("
+                            + liveContent.changeSince(baseline.content()) + ")");
+                }
+                PublicationReceipt receipt = new PublicationReceipt(lease.runKey(), UUID.randomUUID().toString(),
+                        names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows, Instant.now());
+                ledger.writePublication(receipt);
+                return receipt;
+            }
+
+            @Override
+            public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason,
+                                            boolean acceptWrites) {
+                throw new UnsupportedOperationException("rollback is not an engine step");
+            }
+        };
+    }
+}
