@@ -2,6 +2,7 @@ package io.dpone.backfill.postgres;
 
 import io.dpone.backfill.core.lane.ChunkCommitter;
 import io.dpone.backfill.core.lane.ChunkOutcome;
+import io.dpone.backfill.core.lane.FaultPoint;
 import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.lane.LeaseWatch;
 import io.dpone.backfill.core.ledger.ChunkClaim;
@@ -81,13 +82,13 @@ public final class PostgresChunkCommitter implements ChunkCommitter {
             }
             watch.copyFinished();
             updateReceipt(claim, counts[1]);
-            faults.reached(FaultPoints.BEFORE_COMMIT, claim.chunkId());
+            faults.reached(FaultPoint.BEFORE_COMMIT, claim.chunkId());
             if (!markCommitted(claim, counts)) {
                 sink.rollback();
                 return ChunkOutcome.leaseLost("epoch " + claim.epoch() + " no longer owns the chunk");
             }
             sink.commit();
-            faults.reached(FaultPoints.AFTER_COMMIT, claim.chunkId());
+            faults.reached(FaultPoint.AFTER_COMMIT, claim.chunkId());
             return ChunkOutcome.committed(counts[0], counts[1]);
         } catch (SQLException | RuntimeException e) {
             safeRollback();
@@ -115,6 +116,8 @@ public final class PostgresChunkCommitter implements ChunkCommitter {
         String select = selectPrefix + PostgresChunkPredicate.render(plan, range) + ") TO STDOUT";
         CopyIn in = sink.unwrap(PGConnection.class).getCopyAPI().copyIn(copyIn);
         CopyOut out = null;
+        // Only a crash test needs rows on the server mid-copy: production streams without the extra flush.
+        boolean midCopyArmed = faults.armed(FaultPoint.MID_COPY);
         try {
             out = source.unwrap(PGConnection.class).getCopyAPI().copyOut(select);
             byte[] buffer = new byte[FLUSH_BYTES];
@@ -133,9 +136,9 @@ public final class PostgresChunkCommitter implements ChunkCommitter {
                     filled += row.length;
                 }
                 rows++;
-                if (rows == MID_COPY_ROW) {
+                if (midCopyArmed && rows == MID_COPY_ROW) {
                     in.flushCopy();
-                    faults.reached(FaultPoints.MID_COPY, claim.chunkId());
+                    faults.reached(FaultPoint.MID_COPY, claim.chunkId());
                 }
                 if (rows % CHECK_EVERY_ROWS == 0 && watch.lost()) {
                     out.cancelCopy();

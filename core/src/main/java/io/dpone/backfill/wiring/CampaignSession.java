@@ -3,6 +3,7 @@ package io.dpone.backfill.wiring;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
@@ -28,8 +29,11 @@ public final class CampaignSession implements AutoCloseable {
     private final ShadowPublisher publisher;
     private final SourceCatalog sourceCatalog;
     private final CampaignEngine engine;
+    private final FaultPoints faults;
 
-    private CampaignSession(CampaignBlueprint blueprint, Connection source, Connection state, Connection target, EngineTimings timings) {
+    private CampaignSession(CampaignBlueprint blueprint, Connection source, Connection state, Connection target, EngineTimings timings,
+                            FaultPoints faults) {
+        this.faults = faults;
         this.source = source;
         this.state = state;
         this.target = target;
@@ -37,7 +41,7 @@ public final class CampaignSession implements AutoCloseable {
         this.ledger = new PostgresLedgerStore(state, stateSchema);
         this.publisher = new PostgresShadowPublisher(target, stateSchema, timings.lockTimeout());
         this.sourceCatalog = new PostgresSourceCatalog(source);
-        this.engine = new CampaignEngine(blueprint, ledger, publisher, sourceCatalog);
+        this.engine = new CampaignEngine(blueprint, ledger, publisher, sourceCatalog, faults);
     }
 
     /** Fails before connecting when this build has no adapter for the target engine. */
@@ -56,7 +60,8 @@ public final class CampaignSession implements AutoCloseable {
             Connection state = targetConnector.open(applicationName + "-state");
             try {
                 Connection target = targetConnector.open(applicationName + "-target");
-                return new CampaignSession(blueprint, source, state, target, timings);
+                // Crash-test points come from the environment (BACKFILL_FAULT) for every driver; none in production.
+                return new CampaignSession(blueprint, source, state, target, timings, EnvironmentFaultPoints.fromEnvironment());
             } catch (SQLException | RuntimeException e) {
                 state.close();
                 throw e;
@@ -77,6 +82,11 @@ public final class CampaignSession implements AutoCloseable {
         }
         return Preflight.checkedBy(() -> new PostgresDoctor().check(blueprint.definition().spec(), blueprint.artifacts(),
                 source, target, blueprint.identity().runKey()));
+    }
+
+    /** The fault points this session's engines fire; the operator rebuilds engines per pass with them. */
+    public FaultPoints faults() {
+        return faults;
     }
 
     public CampaignEngine engine() {

@@ -47,7 +47,7 @@ final class DriverRun {
             Runtime.getRuntime().addShutdownHook(killLanes);
             System.err.println("backfill: campaign " + blueprint.definition().name() + " run key " + runKey + ", lane logs in " + logs);
             LocalDriver driver = new LocalDriver(blueprint, session, timings, launcher, ProgressDisplay.forStdout(),
-                    EnvFaultPoints.fromEnvironment(), line -> System.err.println("backfill: " + line));
+                    line -> System.err.println("backfill: " + line));
             int code = driver.run(resume, session.preflight(blueprint, skipPreflightBy));
             if (printEvidence) {
                 System.out.println(Evidence.json(blueprint, session.ledger(), driver.refusal()));

@@ -5,6 +5,7 @@ import io.dpone.backfill.wiring.ConnectionSettings;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.lane.LaneExit;
+import io.dpone.backfill.wiring.EnvironmentFaultPoints;
 import io.dpone.backfill.wiring.LaneSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,7 +47,7 @@ final class LaneCommand implements Callable<Integer> {
         String owner = "lane-" + lane + "@" + LocalDriver.host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         try (LaneSession session = LaneSession.open(type, source::open, target::open, runKey, lane, owner, stateSchema, timings,
-                EnvFaultPoints.fromEnvironment(), line -> System.err.println(LocalTime.now().truncatedTo(ChronoUnit.MILLIS) + " lane " + lane + ": " + line))) {
+                EnvironmentFaultPoints.fromEnvironment(), line -> System.err.println(LocalTime.now().truncatedTo(ChronoUnit.MILLIS) + " lane " + lane + ": " + line))) {
             LaneExit exit = session.worker().run(DriverWatch.fromEnvironment());
             System.err.println("lane " + lane + ": exiting (" + exit + ")");
             return exit.exitCode();

@@ -3,7 +3,6 @@ package io.dpone.backfill.cli;
 import io.dpone.backfill.cli.local.LaneBudgetExceededException;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
-import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
@@ -11,7 +10,6 @@ import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.StepResult;
-import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -41,18 +39,16 @@ final class LocalDriver {
     private final EngineTimings timings;
     private final LocalLaneLauncher lanes;
     private final ProgressDisplay progress;
-    private final FaultPoints faults;
     private final Consumer<String> log;
     private final String owner = "driver@" + host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
 
     LocalDriver(CampaignBlueprint blueprint, CampaignSession session, EngineTimings timings, LocalLaneLauncher lanes,
-                ProgressDisplay progress, FaultPoints faults, Consumer<String> log) {
+                ProgressDisplay progress, Consumer<String> log) {
         this.blueprint = blueprint;
         this.session = session;
         this.timings = timings;
         this.lanes = lanes;
         this.progress = progress;
-        this.faults = faults;
         this.log = log;
     }
 
@@ -105,9 +101,6 @@ final class LocalDriver {
             while (true) {
                 if (leaseLost.get()) {
                     throw new LeaseLostException("campaign lease lost: another driver took over; stopping without further changes");
-                }
-                if (ledger.findByRunKey(engine.runKey()).map(CampaignRecord::phase).orElse(null) == CampaignPhase.Publishing) {
-                    faults.reached(FaultPoints.BEFORE_PUBLISH, -1);
                 }
                 result = engine.step(lease);
                 if (result.wantsLanes()) {

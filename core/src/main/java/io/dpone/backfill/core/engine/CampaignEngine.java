@@ -8,6 +8,8 @@ import io.dpone.backfill.core.digest.CanonicalJson;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
+import io.dpone.backfill.core.lane.FaultPoint;
+import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkCounts;
@@ -50,10 +52,18 @@ public final class CampaignEngine {
     private final ShadowPublisher publisher;
     private final SourceCatalog source;
     private final ArtifactNames names;
+    private final FaultPoints faults;
     /** The verdict of {@link #open}'s pre-flight, recorded at preparation; null until open() checked. */
     private PreflightResult preflight;
 
     public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source) {
+        this(blueprint, ledger, publisher, source, FaultPoints.NONE);
+    }
+
+    /** {@code faults}: the engine's own crash-test points ({@link FaultPoint#BEFORE_PUBLISH}), for every driver. */
+    public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source,
+                          FaultPoints faults) {
+        this.faults = faults;
         this.blueprint = blueprint;
         this.spec = blueprint.definition().spec();
         this.ledger = ledger;
@@ -273,6 +283,7 @@ public final class CampaignEngine {
     }
 
     private StepResult publish(CampaignLease lease, CampaignRecord campaign) {
+        faults.reached(FaultPoint.BEFORE_PUBLISH, -1);
         long rows = ledger.counts(runKey(), maxAttempts()).rowsLoaded();
         LiveTargetBaseline baseline = LiveTargetBaseline.parse(campaign.liveBaseline());
         TableFingerprint published = TableFingerprint.decode(PhaseDetail.parse(campaign.detail()).text("publishedFingerprint"));

@@ -1,18 +1,24 @@
 package io.dpone.backfill.core.lane;
 
 /**
- * Named points in the chunk protocol where crash tests stop a real process (SIGKILL, SIGSTOP). Production runs use
- * {@link #NONE}; the CLI installs an environment-driven implementation only when BACKFILL_FAULT is set.
+ * Where crash tests stop a real process ({@link FaultPoint}). Production runs use {@link #NONE}; drivers install an
+ * environment-driven implementation only when BACKFILL_FAULT is set. {@link #armed} lets a hot path skip work that
+ * only a fault point needs.
  */
 public interface FaultPoints {
-    String AFTER_CLAIM = "after-claim";
-    String MID_COPY = "mid-copy";
-    String BEFORE_COMMIT = "before-commit";
-    String AFTER_COMMIT = "after-commit";
-    String BEFORE_PUBLISH = "before-publish";
+    FaultPoints NONE = new FaultPoints() {
+        @Override
+        public void reached(FaultPoint point, int chunkId) {
+        }
 
-    FaultPoints NONE = (point, chunkId) -> {
+        @Override
+        public boolean armed(FaultPoint point) {
+            return false;
+        }
     };
 
-    void reached(String point, int chunkId);
+    void reached(FaultPoint point, int chunkId);
+
+    /** Whether {@code point} may still fire for some chunk. */
+    boolean armed(FaultPoint point);
 }

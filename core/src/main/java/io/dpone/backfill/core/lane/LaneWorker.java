@@ -115,7 +115,7 @@ public final class LaneWorker {
     }
 
     private void process(ChunkClaim claim) {
-        faults.reached(FaultPoints.AFTER_CLAIM, claim.chunkId());
+        faults.reached(FaultPoint.AFTER_CLAIM, claim.chunkId());
         // A replay probes the receipt, never the source: the rows may already be committed.
         if (ledger.hasChunkReceipt(runKey, claim.chunkId())) {
             boolean repaired = ledger.commitFromReceipt(claim);

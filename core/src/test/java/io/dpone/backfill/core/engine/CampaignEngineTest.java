@@ -6,6 +6,8 @@ import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
+import io.dpone.backfill.core.lane.FaultPoint;
+import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkRecord;
@@ -143,6 +145,34 @@ class CampaignEngineTest {
         StepResult done = engine.step(lease);
         assertThat(done.settled()).isTrue();
         assertThat(done.stopsLanes()).isTrue();
+    }
+
+    @Test
+    void theEngineFiresBeforePublishAtThePublishingStepBeforeTheSwapForEveryDriver() {
+        List<String> fired = new ArrayList<>();
+        FaultPoints recording = new FaultPoints() {
+            @Override
+            public void reached(FaultPoint point, int chunkId) {
+                fired.add(point.wireName() + ":" + chunkId + " after " + target.calls);
+            }
+
+            @Override
+            public boolean armed(FaultPoint point) {
+                return true;
+            }
+        };
+        CampaignEngine engine = new CampaignEngine(blueprint(""), ledger, target.publisher(), target.source(), recording);
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        stepUntil(engine, lease, CampaignPhase.Publishing);
+        assertThat(fired).isEmpty();
+
+        engine.step(lease);
+
+        assertThat(fired).hasSize(1);
+        assertThat(fired.get(0)).startsWith("before-publish:-1 after").doesNotContain("publish]");
+        assertThat(target.calls).endsWith("publish");
     }
 
     @Test

@@ -1,5 +1,6 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.wiring;
 
+import io.dpone.backfill.core.lane.FaultPoint;
 import io.dpone.backfill.core.lane.FaultPoints;
 
 import java.util.HashSet;
@@ -11,10 +12,10 @@ import java.util.Set;
  * with SIGSTOP, frozen at exactly that point of the protocol: the test then SIGKILLs it (a crash there) or SIGCONTs
  * it (a zombie that wakes up late).
  */
-final class EnvFaultPoints implements FaultPoints {
+public final class EnvironmentFaultPoints implements FaultPoints {
     private final Set<String> armed = new HashSet<>();
 
-    private EnvFaultPoints(String spec) {
+    private EnvironmentFaultPoints(String spec) {
         for (String part : spec.split(",")) {
             if (!part.isBlank()) {
                 armed.add(part.trim());
@@ -22,13 +23,22 @@ final class EnvFaultPoints implements FaultPoints {
         }
     }
 
-    static FaultPoints fromEnvironment() {
+    public static FaultPoints fromEnvironment() {
         String spec = System.getenv("BACKFILL_FAULT");
-        return spec == null || spec.isBlank() ? FaultPoints.NONE : new EnvFaultPoints(spec);
+        return spec == null || spec.isBlank() ? FaultPoints.NONE : new EnvironmentFaultPoints(spec);
     }
 
     @Override
-    public void reached(String point, int chunkId) {
+    public boolean armed(FaultPoint point) {
+        String prefix = point.wireName() + ":";
+        synchronized (armed) {
+            return armed.stream().anyMatch(a -> a.startsWith(prefix));
+        }
+    }
+
+    @Override
+    public void reached(FaultPoint fault, int chunkId) {
+        String point = fault.wireName();
         String exact = point + ":" + chunkId;
         String any = point + ":*";
         boolean hit;
