@@ -60,6 +60,10 @@ class CampaignCommandsIT {
         assertThat(f.target("SELECT count(*) FROM public.items")).isEqualTo(1);
         assertThat(f.target("SELECT count(*) FROM public.items WHERE note = 'the old table'")).isEqualTo(1);
         assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt")).isEqualTo(1);
+        JsonNode after = JSON.readTree(f.cli(0, withCampaign(f, "status", "--format", "json")));
+        assertThat(after.path("publication").path("phase").asText()).as("status agrees with the operator after a rollback")
+                .isEqualTo("rolled_back");
+        assertThat(after.path("recommendedAction").asText()).contains("rolled back");
         f.cli(0, withCampaign(f, "rollback", "--reason", "again"));
         assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt")).as("a replay is a no-op").isEqualTo(1);
         assertThat(f.target("SELECT count(*) FROM public.items")).isEqualTo(1);

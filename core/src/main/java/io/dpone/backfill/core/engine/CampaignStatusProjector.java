@@ -18,6 +18,7 @@ import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.target.ValidationResult;
 
@@ -31,9 +32,13 @@ public final class CampaignStatusProjector {
     private CampaignStatusProjector() {
     }
 
+    /**
+     * {@code rollback}: the rollback receipt when an operator-authorised rollback swapped the backup back in; the
+     * publication then reads {@code rolled_back} for every driver (CLI and operator alike).
+     */
     public static BackfillCampaignStatus project(BackfillCampaignSpec spec, ArtifactNames names, CampaignRecord campaign,
                                                  ChunkCounts counts, Optional<PublicationReceipt> publication,
-                                                 Optional<HandoffReceipt> handoff) {
+                                                 Optional<HandoffReceipt> handoff, Optional<RollbackReceipt> rollback) {
         BackfillCampaignStatus status = new BackfillCampaignStatus();
         status.setPhase(campaign.phase());
         status.setRunKey(campaign.runKey());
@@ -50,6 +55,11 @@ public final class CampaignStatusProjector {
         });
         status.setHandoff(h);
         status.setRecommendedAction(recommendedAction(campaign, detail));
+        rollback.ifPresent(r -> {
+            status.getPublication().setPhase("rolled_back");
+            status.setRecommendedAction("rolled back (receipt " + r.receiptId() + "): the previous table is live again and the"
+                    + " published one is kept as the shadow; start a new campaign with a new backfillId to load again");
+        });
         status.setPreflight(preflight(detail));
         return status;
     }

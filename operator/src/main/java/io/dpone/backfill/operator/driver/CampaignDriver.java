@@ -228,6 +228,7 @@ public final class CampaignDriver {
         BackfillCampaignSpec spec = blueprint.definition().spec();
         CampaignRecord record = ledger.findByRunKey(runKey).orElseThrow();
         return CampaignStatusProjector.project(spec, blueprint.artifacts(), record,
-                ledger.counts(runKey, spec.getMaxChunkAttempts()), ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey));
+                ledger.counts(runKey, spec.getMaxChunkAttempts()), ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
+                ledger.rollbackReceipt(runKey));
     }
 }

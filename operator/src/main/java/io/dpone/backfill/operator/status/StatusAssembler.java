@@ -39,12 +39,8 @@ public final class StatusAssembler {
         Degradation degraded = degradation(phase, s.lanes());
         List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.forPhase(phase, s.step().message(),
                 degraded == null ? null : degraded.reason(), degraded == null ? null : degraded.message()));
-        s.rollback().ifPresent(r -> {
-            wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r)));
-            if (status.getPublication() != null) {
-                status.getPublication().setPhase("rolled_back");
-            }
-        });
+        // The projection already reads publication.phase rolled_back from the receipt; the condition is ours.
+        s.rollback().ifPresent(r -> wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r))));
         status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));
         status.setRecommendedAction(bounded(recommendedAction(campaign, phase, status, s)));
         return status;
