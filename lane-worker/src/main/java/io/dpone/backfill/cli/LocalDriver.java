@@ -123,8 +123,9 @@ final class LocalDriver {
             }
             progress.finish();
             log.accept(result.phase() + ": " + result.message());
-            if (!"wait".equals(result.recommendedAction())) {
-                log.accept("next: " + result.recommendedAction());
+            String next = NextActionText.of(result.next());
+            if (next != null) {
+                log.accept("next: " + next);
             }
             return switch (result.phase()) {
                 case HandoffCommitted -> BackfillCli.EXIT_OK;

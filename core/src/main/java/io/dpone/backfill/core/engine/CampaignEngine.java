@@ -104,15 +104,14 @@ public final class CampaignEngine {
             case Loading -> load(lease, campaign);
             case Suspended -> suspendedStep(lease, campaign);
             case Recoverable -> settled(campaign, "chunks failed past their attempt budget",
-                    "fix the cause in last_error (backfill status), then run `backfill resume`");
+                    new NextAction.FixThenResume(PhaseDetail.parse(campaign.detail()).text("recoverableReason")));
             case Validating -> validate(lease, campaign);
             case Publishing -> publish(lease, campaign);
             case Published -> handoff(lease, campaign);
-            case HandoffCommitted -> new StepResult(CampaignPhase.HandoffCommitted,
-                    List.of(new EngineAction.StopLanes("campaign complete")), NOW, true,
-                    "published and handed off", "start incremental sync from the XMin anchor " + campaign.anchorXmin());
+            case HandoffCommitted -> StepResult.settled(CampaignPhase.HandoffCommitted, "published and handed off",
+                    "campaign complete", NOW, new NextAction.StartIncrementalSync(campaign.anchorXmin()));
             case Blocked -> settled(campaign, "blocked: " + PhaseDetail.parse(campaign.detail()).text("blockedReason"),
-                    blockedAction(campaign));
+                    blockedAction());
             case Invalid -> throw new IllegalStateException("Invalid is not a ledger phase");
         };
     }
@@ -148,8 +147,7 @@ public final class CampaignEngine {
                 PhaseDetail.parse(campaign.detail()).with("recoverableReason", reason).json())) {
             throw lost();
         }
-        return new StepResult(CampaignPhase.Recoverable, List.of(new EngineAction.StopLanes(reason)), NOW, true, reason,
-                "read the lane logs, fix the cause, then `backfill resume`");
+        return StepResult.settled(CampaignPhase.Recoverable, reason, reason, NOW, new NextAction.FixThenResume(reason));
     }
 
     private StepResult prepare(CampaignLease lease, CampaignRecord campaign) {
@@ -194,29 +192,25 @@ public final class CampaignEngine {
         if (!ledger.transition(lease, CampaignPhase.Planned, CampaignPhase.Prepared, detail)) {
             throw lost();
         }
-        return new StepResult(CampaignPhase.Prepared, List.of(), NOW, false,
-                shadowSwap() ? "shadow " + names.shadowTable() + " prepared" : "direct load into the live table prepared", "wait");
+        return StepResult.progressed(CampaignPhase.Prepared,
+                shadowSwap() ? "shadow " + names.shadowTable() + " prepared" : "direct load into the live table prepared", NOW);
     }
 
     private StepResult startLoading(CampaignLease lease, CampaignRecord campaign) {
         if (suspended()) {
-            ledger.setStopRequested(lease, true);
-            return withStop(move(lease, CampaignPhase.Prepared, CampaignPhase.Suspended, campaign, IDLE_POLL,
-                    "suspended before loading: no claims"), "suspended");
+            return suspend(lease, campaign, CampaignPhase.Prepared, "suspended before loading: no claims");
         }
         return move(lease, CampaignPhase.Prepared, CampaignPhase.Loading, campaign, NOW, "prepared; loading starts");
     }
 
     private StepResult load(CampaignLease lease, CampaignRecord campaign) {
         if (suspended()) {
-            ledger.setStopRequested(lease, true);
-            StepResult r = move(lease, CampaignPhase.Loading, CampaignPhase.Suspended, campaign, IDLE_POLL, "suspended: no new claims");
-            return withStop(r, "suspended");
+            return suspend(lease, campaign, CampaignPhase.Loading, "suspended: no new claims");
         }
         String drift = drift(campaign);
         if (drift != null) {
             ledger.setStopRequested(lease, true);
-            return withStop(block(lease, campaign, drift), "schema drift");
+            return block(lease, campaign, drift).stoppingLanes("schema drift");
         }
         int maxAttempts = maxAttempts();
         ChunkCounts counts = ledger.counts(runKey(), maxAttempts);
@@ -232,17 +226,16 @@ public final class CampaignEngine {
                     PhaseDetail.parse(campaign.detail()).with("recoverableReason", reason).json())) {
                 throw lost();
             }
-            return new StepResult(CampaignPhase.Recoverable, List.of(new EngineAction.StopLanes(reason)), NOW, true,
-                    reason, "fix the cause in last_error (backfill status), then run `backfill resume`");
+            return StepResult.settled(CampaignPhase.Recoverable, reason, reason, NOW, new NextAction.FixThenResume(reason));
         }
-        return new StepResult(CampaignPhase.Loading, List.of(new EngineAction.RunLanes(spec.getParallelWorkers())),
-                LOADING_POLL, false, counts.committed() + "/" + counts.total() + " chunks committed", "wait");
+        return StepResult.loading(spec.getParallelWorkers(), counts.committed() + "/" + counts.total() + " chunks committed",
+                LOADING_POLL);
     }
 
     private StepResult suspendedStep(CampaignLease lease, CampaignRecord campaign) {
         if (suspended()) {
-            return new StepResult(CampaignPhase.Suspended, List.of(new EngineAction.StopLanes("suspended")), IDLE_POLL,
-                    false, "suspended: no new chunk claims", "set spec.suspend to false to continue");
+            return StepResult.pausing(CampaignPhase.Suspended, "suspended: no new chunk claims", "suspended", IDLE_POLL,
+                    new NextAction.LiftSuspension());
         }
         ledger.setStopRequested(lease, false);
         return move(lease, CampaignPhase.Suspended, CampaignPhase.Loading, campaign, NOW, "resumed from suspension");
@@ -264,14 +257,14 @@ public final class CampaignEngine {
             if (!ledger.transition(lease, CampaignPhase.Validating, CampaignPhase.Blocked, detail.with("blockedReason", reason).json())) {
                 throw lost();
             }
-            return new StepResult(CampaignPhase.Blocked, List.of(new EngineAction.StopLanes("validation failed")), NOW, true,
-                    reason, "inspect " + names.schema() + "." + loadTable() + ", fix the source, and start a new campaign with a new backfillId");
+            return StepResult.settled(CampaignPhase.Blocked, reason, "validation failed", NOW,
+                    new NextAction.NewCampaign(names.schema() + "." + loadTable()));
         }
         if (!shadowSwap()) {
             if (!ledger.transition(lease, CampaignPhase.Validating, CampaignPhase.Published, detail.json())) {
                 throw lost();
             }
-            return new StepResult(CampaignPhase.Published, List.of(), NOW, false, "direct load validated: " + v.describe(), "wait");
+            return StepResult.progressed(CampaignPhase.Published, "direct load validated: " + v.describe(), NOW);
         }
         // Taken once here, when the shadow is final: the receipt keeps it so a rollback can see later writes.
         detail = detail.with("publishedFingerprint", publisher.fingerprint(names.schema(), loadTable()).encoded());
@@ -279,7 +272,7 @@ public final class CampaignEngine {
         if (!ledger.transition(lease, CampaignPhase.Validating, CampaignPhase.Publishing, detail.json())) {
             throw lost();
         }
-        return new StepResult(CampaignPhase.Publishing, List.of(), NOW, false, "validated: " + v.describe(), "wait");
+        return StepResult.progressed(CampaignPhase.Publishing, "validated: " + v.describe(), NOW);
     }
 
     private StepResult publish(CampaignLease lease, CampaignRecord campaign) {
@@ -303,8 +296,7 @@ public final class CampaignEngine {
                 PhaseDetail.parse(campaign.detail()).with("publicationReceipt", receipt.receiptId()).json())) {
             throw lost();
         }
-        return new StepResult(CampaignPhase.Published, List.of(), NOW, false,
-                "published " + rows + " rows; backup " + names.backupTable() + " kept", "wait");
+        return StepResult.progressed(CampaignPhase.Published, "published " + rows + " rows; backup " + names.backupTable() + " kept", NOW);
     }
 
     private StepResult handoff(CampaignLease lease, CampaignRecord campaign) {
@@ -352,7 +344,7 @@ public final class CampaignEngine {
         if (!ledger.transition(lease, from, to, campaign.detail())) {
             throw lost();
         }
-        return new StepResult(to, List.of(), requeue, false, message, "wait");
+        return StepResult.progressed(to, message, requeue);
     }
 
     private StepResult block(CampaignLease lease, CampaignRecord campaign, String reason) {
@@ -360,22 +352,23 @@ public final class CampaignEngine {
                 PhaseDetail.parse(campaign.detail()).with("blockedReason", reason).json())) {
             throw lost();
         }
-        return new StepResult(CampaignPhase.Blocked, List.of(new EngineAction.StopLanes(reason)), NOW, true, reason,
-                blockedAction(campaign));
+        return StepResult.settled(CampaignPhase.Blocked, reason, reason, NOW, blockedAction());
     }
 
-    private String blockedAction(CampaignRecord campaign) {
-        return "the live table is untouched; resolve the reason, then start a new campaign with a new backfillId"
-                + (shadowSwap() ? " (the shadow " + names.shadowTable() + " is kept for diagnosis)" : "");
+    private StepResult suspend(CampaignLease lease, CampaignRecord campaign, CampaignPhase from, String message) {
+        if (!ledger.setStopRequested(lease, true)) {
+            throw lost();
+        }
+        move(lease, from, CampaignPhase.Suspended, campaign, IDLE_POLL, message);
+        return StepResult.pausing(CampaignPhase.Suspended, message, "suspended", IDLE_POLL, new NextAction.LiftSuspension());
     }
 
-    private static StepResult withStop(StepResult r, String reason) {
-        return new StepResult(r.phase(), List.of(new EngineAction.StopLanes(reason)), r.requeueAfter(), r.settled(),
-                r.message(), r.recommendedAction());
+    private NextAction blockedAction() {
+        return new NextAction.NewCampaign(shadowSwap() ? names.schema() + "." + names.shadowTable() : null);
     }
 
-    private static StepResult settled(CampaignRecord campaign, String message, String action) {
-        return new StepResult(campaign.phase(), List.of(new EngineAction.StopLanes(message)), IDLE_POLL, true, message, action);
+    private static StepResult settled(CampaignRecord campaign, String message, NextAction next) {
+        return StepResult.settled(campaign.phase(), message, message, IDLE_POLL, next);
     }
 
     private CampaignRecord current() {

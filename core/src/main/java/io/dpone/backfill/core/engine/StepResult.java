@@ -7,13 +7,38 @@ import java.util.List;
 
 /**
  * The outcome of one engine step: the phase after it, actions for the driver, when to step again, and a message and
- * next action for people. {@code settled} means no further step can make progress without a person (done, blocked,
- * recoverable).
+ * typed next action for people. {@code settled} means no further step can make progress without a person (done,
+ * blocked, recoverable). Built through the named factories, which say what each result means.
  */
 public record StepResult(CampaignPhase phase, List<EngineAction> actions, Duration requeueAfter, boolean settled,
-                         String message, String recommendedAction) {
+                         String message, NextAction next) {
     public StepResult {
         actions = List.copyOf(actions);
+    }
+
+    /** The campaign moved (or stays) in a working phase; step again after {@code requeueAfter}. */
+    public static StepResult progressed(CampaignPhase phase, String message, Duration requeueAfter) {
+        return new StepResult(phase, List.of(), requeueAfter, false, message, NextAction.NONE);
+    }
+
+    /** Loading: {@code lanes} lanes should run; step again after {@code poll}. */
+    public static StepResult loading(int lanes, String message, Duration poll) {
+        return new StepResult(CampaignPhase.Loading, List.of(new EngineAction.RunLanes(lanes)), poll, false, message, NextAction.NONE);
+    }
+
+    /** Not settled, but lanes must stop (suspension): no claims until the next step says otherwise. */
+    public static StepResult pausing(CampaignPhase phase, String message, String stopReason, Duration requeueAfter, NextAction next) {
+        return new StepResult(phase, List.of(new EngineAction.StopLanes(stopReason)), requeueAfter, false, message, next);
+    }
+
+    /** Only a person moves the campaign on now (or it is done): lanes stop for {@code stopReason}. */
+    public static StepResult settled(CampaignPhase phase, String message, String stopReason, Duration requeueAfter, NextAction next) {
+        return new StepResult(phase, List.of(new EngineAction.StopLanes(stopReason)), requeueAfter, true, message, next);
+    }
+
+    /** The same result, with lanes told to stop. */
+    public StepResult stoppingLanes(String reason) {
+        return new StepResult(phase, List.of(new EngineAction.StopLanes(reason)), requeueAfter, settled, message, next);
     }
 
     public boolean wantsLanes() {

@@ -145,6 +145,7 @@ class CampaignEngineTest {
         StepResult done = engine.step(lease);
         assertThat(done.settled()).isTrue();
         assertThat(done.stopsLanes()).isTrue();
+        assertThat(done.next()).isEqualTo(new NextAction.StartIncrementalSync("1000"));
     }
 
     @Test
@@ -222,6 +223,7 @@ class CampaignEngineTest {
         assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
         assertThat(r.message()).contains("rk-someone-else");
         assertThat(r.settled()).isTrue();
+        assertThat(r.next()).isEqualTo(new NextAction.NewCampaign("public.t__bf_shadow"));
     }
 
     @Test
@@ -361,6 +363,7 @@ class CampaignEngineTest {
         StepResult r = engine.step(lease);
         assertThat(r.phase()).isEqualTo(CampaignPhase.Recoverable);
         assertThat(r.settled()).isTrue();
+        assertThat(r.next()).isInstanceOf(NextAction.FixThenResume.class);
         assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().stopRequested()).isTrue();
 
         assertThat(engine.resume(lease)).isEqualTo(1);
@@ -403,7 +406,9 @@ class CampaignEngineTest {
         List<CampaignPhase> phases = stepUntil(suspended, lease, CampaignPhase.Suspended);
         assertThat(phases).containsExactly(CampaignPhase.Prepared, CampaignPhase.Suspended);
         assertThat(ledger.findByRunKey(suspended.runKey()).orElseThrow().stopRequested()).isTrue();
-        assertThat(suspended.step(lease).wantsLanes()).isFalse();
+        StepResult stillSuspended = suspended.step(lease);
+        assertThat(stillSuspended.wantsLanes()).isFalse();
+        assertThat(stillSuspended.next()).isEqualTo(new NextAction.LiftSuspension());
 
         CampaignEngine resumed = engine(blueprint(""));
         assertThat(resumed.runKey()).isEqualTo(suspended.runKey());

@@ -23,7 +23,7 @@ class CampaignEventsTest {
     }
 
     private static StepResult step(CampaignPhase phase, String message) {
-        return new StepResult(phase, List.of(), Duration.ZERO, false, message, "wait");
+        return StepResult.progressed(phase, message, Duration.ZERO);
     }
 
     @Test

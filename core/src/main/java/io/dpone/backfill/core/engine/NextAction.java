@@ -1,0 +1,32 @@
+package io.dpone.backfill.core.engine;
+
+/**
+ * What a person should do after a step, as a fact the domain knows; each driver renders it in its own terms (the
+ * CLI names its commands, the operator its annotations). The domain holds no command text.
+ */
+public sealed interface NextAction {
+    /** Nothing: the engine moves on by itself. */
+    record None() implements NextAction {
+    }
+
+    /** Recoverable: chunks or lanes failed past their budget; fix {@code cause}, then resume (failed chunks re-queued). */
+    record FixThenResume(String cause) implements NextAction {
+    }
+
+    /** Suspended: lift the suspension to load on. */
+    record LiftSuspension() implements NextAction {
+    }
+
+    /**
+     * Blocked: the live table is untouched (the shadow, when there is one, is kept for diagnosis); resolve the
+     * reason and start a new campaign with a new backfillId. {@code inspect} names the table to look at, or null.
+     */
+    record NewCampaign(String inspect) implements NextAction {
+    }
+
+    /** Done: incremental sync starts from this XMin anchor. */
+    record StartIncrementalSync(String anchorXmin) implements NextAction {
+    }
+
+    NextAction NONE = new None();
+}

@@ -1,0 +1,28 @@
+package io.dpone.backfill.cli;
+
+import io.dpone.backfill.core.engine.NextAction;
+
+/** The engine's next action in the CLI's own terms: the commands a user of `backfill` types. */
+final class NextActionText {
+    private NextActionText() {
+    }
+
+    /** One line for the user, or null when nothing is asked of them. */
+    static String of(NextAction next) {
+        if (next instanceof NextAction.FixThenResume f) {
+            return "fix the cause" + (f.cause() == null ? "" : " (" + f.cause() + ")") + ": `backfill status --format json`"
+                    + " shows each failed chunk's lastError and the lane logs say more; then run `backfill resume`";
+        }
+        if (next instanceof NextAction.LiftSuspension) {
+            return "set spec.suspend to false in the campaign file and run `backfill run` again to continue";
+        }
+        if (next instanceof NextAction.NewCampaign n) {
+            return "the live table is untouched; resolve the reason, then start a new campaign with a new backfillId"
+                    + (n.inspect() == null ? "" : " (" + n.inspect() + " is kept for diagnosis)");
+        }
+        if (next instanceof NextAction.StartIncrementalSync s) {
+            return "start incremental sync from the XMin anchor " + s.anchorXmin();
+        }
+        return null;
+    }
+}
