@@ -20,6 +20,10 @@ final class NextActionText {
             return "the live table is untouched; resolve the reason, then start a new campaign with a new backfillId"
                     + (n.inspect() == null ? "" : " (" + n.inspect() + " is kept for diagnosis)");
         }
+        if (next instanceof NextAction.ReconcileBeforeSync r) {
+            return r.liveTable() + " is the published table now (backup kept); reconcile it with the source, or"
+                    + " `backfill rollback`, before any incremental sync starts";
+        }
         if (next instanceof NextAction.StartIncrementalSync s) {
             return "start incremental sync from the XMin anchor " + s.anchorXmin();
         }

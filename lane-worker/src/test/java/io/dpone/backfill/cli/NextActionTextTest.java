@@ -17,5 +17,6 @@ class NextActionTextTest {
                 .contains("new backfillId").contains("public.t__bf_shadow is kept");
         assertThat(NextActionText.of(new NextAction.NewCampaign(null))).doesNotContain("kept");
         assertThat(NextActionText.of(new NextAction.StartIncrementalSync("4242"))).endsWith("XMin anchor 4242");
+        assertThat(NextActionText.of(new NextAction.ReconcileBeforeSync("public.t"))).contains("public.t is the published table").contains("`backfill rollback`");
     }
 }

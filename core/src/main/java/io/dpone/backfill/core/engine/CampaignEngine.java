@@ -125,10 +125,9 @@ public final class CampaignEngine {
         int requeued = ledger.requeueFailed(lease);
         if (campaign.phase() == CampaignPhase.Recoverable) {
             // Both writes are fenced: a false result means another driver owns the campaign now.
-            if (!ledger.setStopRequested(lease, false) || !ledger.transition(lease, CampaignPhase.Recoverable,
-                    CampaignPhase.Loading, PhaseDetail.parse(campaign.detail()).with("recoverableReason", null).json())) {
-                throw lost();
-            }
+            stopClaims(lease, false);
+            advance(lease, CampaignPhase.Recoverable, CampaignPhase.Loading,
+                    PhaseDetail.parse(campaign.detail()).with("recoverableReason", null).json());
         }
         return requeued;
     }
@@ -142,11 +141,8 @@ public final class CampaignEngine {
         if (campaign.phase() != CampaignPhase.Loading) {
             return step(lease);
         }
-        ledger.setStopRequested(lease, true);
-        if (!ledger.transition(lease, CampaignPhase.Loading, CampaignPhase.Recoverable,
-                PhaseDetail.parse(campaign.detail()).with("recoverableReason", reason).json())) {
-            throw lost();
-        }
+        stopClaims(lease, true);
+        advance(lease, CampaignPhase.Loading, CampaignPhase.Recoverable, PhaseDetail.parse(campaign.detail()).with("recoverableReason", reason).json());
         return StepResult.settled(CampaignPhase.Recoverable, reason, reason, NOW, new NextAction.FixThenResume(reason));
     }
 
@@ -189,9 +185,7 @@ public final class CampaignEngine {
             throw new LeaseLostException("could not record table shapes: campaign lease lost");
         }
         String detail = PhaseDetail.parse(campaign.detail()).withPreflight(preflight).json();
-        if (!ledger.transition(lease, CampaignPhase.Planned, CampaignPhase.Prepared, detail)) {
-            throw lost();
-        }
+        advance(lease, CampaignPhase.Planned, CampaignPhase.Prepared, detail);
         return StepResult.progressed(CampaignPhase.Prepared,
                 shadowSwap() ? "shadow " + names.shadowTable() + " prepared" : "direct load into the live table prepared", NOW);
     }
@@ -209,7 +203,7 @@ public final class CampaignEngine {
         }
         String drift = drift(campaign);
         if (drift != null) {
-            ledger.setStopRequested(lease, true);
+            stopClaims(lease, true);
             return block(lease, campaign, drift).stoppingLanes("schema drift");
         }
         int maxAttempts = maxAttempts();
@@ -220,12 +214,9 @@ public final class CampaignEngine {
         }
         int exhausted = spec.getRetryPolicy() == RetryPolicy.NONE ? counts.failed() : counts.failedExhausted();
         if (exhausted > 0) {
-            ledger.setStopRequested(lease, true);
+            stopClaims(lease, true);
             String reason = exhausted + " chunk(s) failed " + maxAttempts + " time(s)";
-            if (!ledger.transition(lease, CampaignPhase.Loading, CampaignPhase.Recoverable,
-                    PhaseDetail.parse(campaign.detail()).with("recoverableReason", reason).json())) {
-                throw lost();
-            }
+            advance(lease, CampaignPhase.Loading, CampaignPhase.Recoverable, PhaseDetail.parse(campaign.detail()).with("recoverableReason", reason).json());
             return StepResult.settled(CampaignPhase.Recoverable, reason, reason, NOW, new NextAction.FixThenResume(reason));
         }
         return StepResult.loading(spec.getParallelWorkers(), counts.committed() + "/" + counts.total() + " chunks committed",
@@ -237,7 +228,7 @@ public final class CampaignEngine {
             return StepResult.pausing(CampaignPhase.Suspended, "suspended: no new chunk claims", "suspended", IDLE_POLL,
                     new NextAction.LiftSuspension());
         }
-        ledger.setStopRequested(lease, false);
+        stopClaims(lease, false);
         return move(lease, CampaignPhase.Suspended, CampaignPhase.Loading, campaign, NOW, "resumed from suspension");
     }
 
@@ -254,24 +245,18 @@ public final class CampaignEngine {
         if (!passed) {
             String reason = "validation failed: " + v.describe() + "; " + coverage.describe()
                     + (shadowSwap() ? "; the shadow is kept for diagnosis and the live table is untouched" : "");
-            if (!ledger.transition(lease, CampaignPhase.Validating, CampaignPhase.Blocked, detail.with("blockedReason", reason).json())) {
-                throw lost();
-            }
+            advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked, detail.with("blockedReason", reason).json());
             return StepResult.settled(CampaignPhase.Blocked, reason, "validation failed", NOW,
                     new NextAction.NewCampaign(names.schema() + "." + loadTable()));
         }
         if (!shadowSwap()) {
-            if (!ledger.transition(lease, CampaignPhase.Validating, CampaignPhase.Published, detail.json())) {
-                throw lost();
-            }
+            advance(lease, CampaignPhase.Validating, CampaignPhase.Published, detail.json());
             return StepResult.progressed(CampaignPhase.Published, "direct load validated: " + v.describe(), NOW);
         }
         // Taken once here, when the shadow is final: the receipt keeps it so a rollback can see later writes.
         detail = detail.with("publishedFingerprint", publisher.fingerprint(names.schema(), loadTable()).encoded());
         publisher.buildDeferredIndexes(runKey(), names, spec.getTarget().getTable());
-        if (!ledger.transition(lease, CampaignPhase.Validating, CampaignPhase.Publishing, detail.json())) {
-            throw lost();
-        }
+        advance(lease, CampaignPhase.Validating, CampaignPhase.Publishing, detail.json());
         return StepResult.progressed(CampaignPhase.Publishing, "validated: " + v.describe(), NOW);
     }
 
@@ -292,10 +277,7 @@ public final class CampaignEngine {
         } catch (LiveTargetChangedException e) {
             return block(lease, campaign, "publication refused: " + e.getMessage());
         }
-        if (!ledger.transition(lease, CampaignPhase.Publishing, CampaignPhase.Published,
-                PhaseDetail.parse(campaign.detail()).with("publicationReceipt", receipt.receiptId()).json())) {
-            throw lost();
-        }
+        advance(lease, CampaignPhase.Publishing, CampaignPhase.Published, PhaseDetail.parse(campaign.detail()).with("publicationReceipt", receipt.receiptId()).json());
         return StepResult.progressed(CampaignPhase.Published, "published " + rows + " rows; backup " + names.backupTable() + " kept", NOW);
     }
 
@@ -305,8 +287,14 @@ public final class CampaignEngine {
         }
         AnchorCheck check = source.checkAnchor(campaign.anchorXmin());
         if (!check.usable()) {
-            return block(lease, campaign, "XMin anchor " + campaign.anchorXmin() + " is no longer usable: " + check.reason()
-                    + "; the published table is kept, incremental sync needs a fresh reconciliation");
+            // The swap has happened: unlike every other block, the live table is the published one now.
+            String reason = "XMin anchor " + campaign.anchorXmin() + " is no longer usable: " + check.reason()
+                    + "; the swap happened, so the published table is live (backup kept), and incremental sync needs"
+                    + " a fresh reconciliation";
+            advance(lease, CampaignPhase.Published, CampaignPhase.Blocked,
+                    PhaseDetail.parse(campaign.detail()).with("blockedReason", reason).with("blockedAfterPublication", "true").json());
+            return StepResult.settled(CampaignPhase.Blocked, reason, reason, NOW,
+                    new NextAction.ReconcileBeforeSync(names.schema() + "." + spec.getTarget().getTable()));
         }
         HandoffReceipt receipt = ledger.handoffReceipt(runKey())
                 .orElse(new HandoffReceipt(runKey(), UUID.randomUUID().toString(), campaign.anchorXmin(), null));
@@ -341,24 +329,17 @@ public final class CampaignEngine {
 
     private StepResult move(CampaignLease lease, CampaignPhase from, CampaignPhase to, CampaignRecord campaign,
                             Duration requeue, String message) {
-        if (!ledger.transition(lease, from, to, campaign.detail())) {
-            throw lost();
-        }
+        advance(lease, from, to, campaign.detail());
         return StepResult.progressed(to, message, requeue);
     }
 
     private StepResult block(CampaignLease lease, CampaignRecord campaign, String reason) {
-        if (!ledger.transition(lease, campaign.phase(), CampaignPhase.Blocked,
-                PhaseDetail.parse(campaign.detail()).with("blockedReason", reason).json())) {
-            throw lost();
-        }
+        advance(lease, campaign.phase(), CampaignPhase.Blocked, PhaseDetail.parse(campaign.detail()).with("blockedReason", reason).json());
         return StepResult.settled(CampaignPhase.Blocked, reason, reason, NOW, blockedAction());
     }
 
     private StepResult suspend(CampaignLease lease, CampaignRecord campaign, CampaignPhase from, String message) {
-        if (!ledger.setStopRequested(lease, true)) {
-            throw lost();
-        }
+        stopClaims(lease, true);
         move(lease, from, CampaignPhase.Suspended, campaign, IDLE_POLL, message);
         return StepResult.pausing(CampaignPhase.Suspended, message, "suspended", IDLE_POLL, new NextAction.LiftSuspension());
     }
@@ -369,6 +350,22 @@ public final class CampaignEngine {
 
     private static StepResult settled(CampaignRecord campaign, String message, NextAction next) {
         return StepResult.settled(campaign.phase(), message, message, IDLE_POLL, next);
+    }
+
+    /** A fenced phase change along the transition table; a lost fence is a lost lease, never ignored. */
+    private void advance(CampaignLease lease, CampaignPhase from, CampaignPhase to, String detailJson) {
+        if (!from.canMoveTo(to)) {
+            throw new IllegalStateException("campaign " + runKey() + ": " + from + " -> " + to + " is not a transition of the state machine");
+        }
+        if (!ledger.transition(lease, from, to, detailJson)) {
+            throw lost();
+        }
+    }
+
+    private void stopClaims(CampaignLease lease, boolean stop) {
+        if (!ledger.setStopRequested(lease, stop)) {
+            throw lost();
+        }
     }
 
     private CampaignRecord current() {

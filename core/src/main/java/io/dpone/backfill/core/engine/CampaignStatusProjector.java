@@ -165,7 +165,10 @@ public final class CampaignStatusProjector {
             case Suspended -> "set spec.suspend to false (operator) or rerun `backfill run` without suspend to continue";
             case Recoverable -> "read the failed chunks' last_error (`backfill status --format json`), fix the cause, then `backfill resume`"
                     + (detail.text("recoverableReason") == null ? "" : " (" + detail.text("recoverableReason") + ")");
-            case Blocked -> "blocked: " + detail.text("blockedReason")
+            case Blocked -> "true".equals(detail.text("blockedAfterPublication"))
+                    ? "blocked after publication: " + detail.text("blockedReason") + ". The published table is live and"
+                    + " its backup kept; reconcile it with the source (or roll back) before incremental sync starts"
+                    : "blocked: " + detail.text("blockedReason")
                     + ". The live table is untouched; fix the cause and start a new campaign with a new backfillId";
             case HandoffCommitted -> "start incremental sync from XMin " + campaign.anchorXmin();
             case Invalid -> "fix the campaign spec";

@@ -24,6 +24,13 @@ public sealed interface NextAction {
     record NewCampaign(String inspect) implements NextAction {
     }
 
+    /**
+     * Blocked after the swap: the published table {@code liveTable} is live and its backup kept, but the handoff
+     * cannot be committed; reconcile it with the source (or roll back) before incremental sync starts.
+     */
+    record ReconcileBeforeSync(String liveTable) implements NextAction {
+    }
+
     /** Done: incremental sync starts from this XMin anchor. */
     record StartIncrementalSync(String anchorXmin) implements NextAction {
     }

@@ -336,8 +336,13 @@ class CampaignEngineTest {
 
         StepResult blocked = engine.step(lease);
         assertThat(blocked.phase()).isEqualTo(CampaignPhase.Blocked);
-        assertThat(blocked.message()).contains("too old");
+        assertThat(blocked.message()).contains("too old").contains("published table is live").doesNotContain("untouched");
+        assertThat(blocked.next()).isEqualTo(new NextAction.ReconcileBeforeSync("public.t"));
         assertThat(ledger.handoffReceipt(engine.runKey())).isEmpty();
+        var status = CampaignStatusProjector.project(blueprint("").definition().spec(), blueprint("").artifacts(),
+                ledger.findByRunKey(engine.runKey()).orElseThrow(), ledger.counts(engine.runKey(), 2),
+                ledger.publicationReceipt(engine.runKey()), ledger.handoffReceipt(engine.runKey()), ledger.rollbackReceipt(engine.runKey()));
+        assertThat(status.getRecommendedAction()).contains("blocked after publication").doesNotContain("untouched");
     }
 
     @Test
