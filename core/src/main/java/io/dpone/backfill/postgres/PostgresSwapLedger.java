@@ -1,5 +1,6 @@
 package io.dpone.backfill.postgres;
 
+import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
@@ -50,7 +51,7 @@ final class PostgresSwapLedger {
             ps.setString(2, lease.owner());
             ps.setLong(3, lease.epoch());
             if (ps.executeUpdate() != 1) {
-                throw new IllegalStateException("campaign lease lost for run key " + lease.runKey() + " (owner "
+                throw new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
                         + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
                         + " expired; nothing was changed");
             }

@@ -258,7 +258,7 @@ class PostgresCampaignIT {
             assertThatThrownBy(() -> first.engine().step(a.get())).as("the deposed driver is fenced").isInstanceOf(LeaseLostException.class);
             assertThatThrownBy(() -> first.publisher().publish(a.get(), b.artifacts(), "items", 0,
                     new LiveTargetBaseline(new TableShape(java.util.List.of()), "0:0"), new TableFingerprint(0, "0")))
-                    .as("a deposed driver cannot publish").isInstanceOf(IllegalStateException.class);
+                    .as("a deposed driver cannot publish").isInstanceOf(LeaseLostException.class);
             assertThat(h.runToSettled(b, second, bLease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
             assertThat(h.targetLong("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
             assertThat(h.keys(true, "public.items")).isEqualTo(h.keys(false, "public.items"));

@@ -124,7 +124,7 @@ final class FakeTarget {
                     return existing.get();
                 }
                 if (!ledger.holds(lease)) {
-                    throw new IllegalStateException("campaign lease lost");
+                    throw new LeaseLostException("campaign lease lost");
                 }
                 String change = TableShapeDiff.describe("live target", baseline.shape(), liveShape);
                 if (change != null) {

@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.target;
 
+import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
@@ -216,10 +217,10 @@ public abstract class ShadowPublisherContract {
         TargetState before = state();
 
         assertThatThrownBy(() -> publisher().publish(new CampaignLease(runKey(), OWNER, EPOCH - 1), names(), liveTable(), 3, baseline(), shadowPrint()))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("campaign lease lost");
         assertThatThrownBy(() -> publisher().publish(new CampaignLease(runKey(), "driver-b", EPOCH), names(), liveTable(), 3, baseline(), shadowPrint()))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("campaign lease lost");
         assertThat(state()).isEqualTo(before);
     }
@@ -231,7 +232,7 @@ public abstract class ShadowPublisherContract {
         TargetState before = state();
 
         assertThatThrownBy(() -> publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint()))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("campaign lease lost");
         assertThat(state()).isEqualTo(before);
     }
@@ -305,7 +306,7 @@ public abstract class ShadowPublisherContract {
         TargetState before = state();
 
         assertThatThrownBy(() -> publisher().rollback(new CampaignLease(runKey(), OWNER, EPOCH + 1), names(), liveTable(), "x", false))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("campaign lease lost");
         assertThat(state()).isEqualTo(before);
     }
