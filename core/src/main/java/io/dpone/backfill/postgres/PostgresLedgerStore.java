@@ -30,8 +30,8 @@ import static io.dpone.backfill.postgres.PostgresLedgerRows.CAMPAIGN_COLUMNS;
  * statement (owner, epoch and a live lease on the database clock); zero rows means the race was lost and the
  * method returns false or empty. Methods are synchronized because a lease-renewal thread shares the store.
  * <p>
- * Database errors surface as {@link IllegalStateException} with the {@link SQLException} (and its SQL state) as
- * the cause, so a caller can tell a transient connection failure from a logic error.
+ * Database errors surface as {@link io.dpone.backfill.core.engine.DatabaseFailureException} (transient or permanent,
+ * with a reason) with the {@link SQLException} (and its SQL state) as the cause.
  */
 public final class PostgresLedgerStore implements LedgerStore {
     /** Campaign rows a lease holder may write: the lease must still be ours and still live by the database clock. */
@@ -341,7 +341,7 @@ public final class PostgresLedgerStore implements LedgerStore {
         try {
             return work.run();
         } catch (SQLException e) {
-            throw new IllegalStateException("ledger " + operation + " in schema " + stateSchema + " failed (SQL state "
+            throw PostgresFailures.of("ledger " + operation + " in schema " + stateSchema + " failed (SQL state "
                     + e.getSQLState() + "): " + e.getMessage(), e);
         }
     }

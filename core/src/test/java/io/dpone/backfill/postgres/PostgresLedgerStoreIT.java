@@ -67,6 +67,24 @@ class PostgresLedgerStoreIT extends LedgerStoreContract {
         }
     }
 
+    @Test
+    void aRoleThatMayNotCreateTheLedgerGetsAPermanentMissingPrivilegeFailure() throws SQLException {
+        String role = "ledger_weak_" + SCHEMAS.incrementAndGet();
+        try (Statement s = connect().createStatement()) {
+            s.execute("CREATE ROLE " + role + " LOGIN");
+            s.execute("REVOKE CREATE ON DATABASE " + database + " FROM PUBLIC");
+        }
+        Connection weak = java.sql.DriverManager.getConnection(SharedEmbeddedPostgres.get().jdbcUrl(database)
+                .replace("user=postgres", "user=" + role));
+        connections.add(weak);
+
+        assertThatThrownBy(() -> new PostgresLedgerStore(weak, "weak_" + role).ensureSchema())
+                .isInstanceOfSatisfying(io.dpone.backfill.core.engine.DatabaseFailureException.class, e -> {
+                    assertThat(e.isTransient()).isFalse();
+                    assertThat(e.reason()).isEqualTo("MissingPrivilege");
+                });
+    }
+
     @Override
     protected LedgerStore newStore() {
         stateConnection = connect();

@@ -6,6 +6,7 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.LeaseLostException;
@@ -92,6 +93,9 @@ public final class CampaignDriver {
             if (retry != null) {
                 OperatorActions.markDone(client, campaign, OperatorActions.PREFLIGHT_RETRY);
             }
+            if (OperatorActions.retryToken(campaign) != null) {
+                OperatorActions.markDone(client, campaign, OperatorActions.RETRY);
+            }
             Optional<CampaignLease> acquired = session.acquire(settings.instanceId(), settings.timings().leaseTtl());
             if (acquired.isEmpty()) {
                 CampaignRecord held = session.ledger().findByRunKey(engine.runKey()).orElseThrow();
@@ -145,6 +149,11 @@ public final class CampaignDriver {
         } catch (LeaseLostException e) {
             session.markLeaseLost();
             return new DriveOutcome.Waiting("LeaseLost", e.getMessage(), Duration.ofSeconds(1));
+        } catch (DatabaseFailureException e) {
+            LOG.warnf("pass on campaign %s/%s failed (%s, %s): %s", namespace, campaign.getMetadata().getName(), e.kind(),
+                    e.reason(), e.getMessage());
+            sessions.release(key);
+            return DatabaseFailures.outcome(e, campaign, DATABASE_RETRY);
         } catch (RuntimeException e) {
             LOG.warnf(e, "pass on campaign %s/%s failed", namespace, campaign.getMetadata().getName());
             sessions.release(key);

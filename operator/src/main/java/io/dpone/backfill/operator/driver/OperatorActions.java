@@ -18,6 +18,8 @@ import java.util.Map;
  *     value is the reason recorded in the receipt.</li>
  *     <li>{@value #PREFLIGHT_RETRY}: run the pre-flight of a campaign it refused again (after the tables were
  *     fixed); a changed spec retries it too.</li>
+ *     <li>{@value #RETRY}: drive a campaign again that stopped on a permanent database failure (a missing
+ *     privilege, say) once the cause is fixed.</li>
  * </ul>
  * Two annotations are settings rather than actions, read on every pass: {@value #SKIP_PREFLIGHT} (experts only:
  * any non-blank value, recorded as the reason, starts the campaign without pre-flight) and
@@ -28,6 +30,7 @@ public final class OperatorActions {
     public static final String REQUEUE_FAILED = "backfill.dpone.io/requeue-failed";
     public static final String ROLLBACK = "backfill.dpone.io/rollback";
     public static final String PREFLIGHT_RETRY = "backfill.dpone.io/preflight-retry";
+    public static final String RETRY = "backfill.dpone.io/retry";
     public static final String SKIP_PREFLIGHT = "backfill.dpone.io/skip-preflight";
     public static final String ROLLBACK_ACCEPT_WRITES = "backfill.dpone.io/rollback-accept-writes";
     public static final String DONE_SUFFIX = "-done";
@@ -48,8 +51,13 @@ public final class OperatorActions {
         return pending(campaign, PREFLIGHT_RETRY);
     }
 
+    public static String retryToken(BackfillCampaign campaign) {
+        return pending(campaign, RETRY);
+    }
+
     public static boolean anyPending(BackfillCampaign campaign) {
-        return requeueToken(campaign) != null || rollbackReason(campaign) != null || preflightRetryToken(campaign) != null;
+        return requeueToken(campaign) != null || rollbackReason(campaign) != null || preflightRetryToken(campaign) != null
+                || retryToken(campaign) != null;
     }
 
     /** How pre-flight was skipped, for the evidence; null when it runs (the default). */
