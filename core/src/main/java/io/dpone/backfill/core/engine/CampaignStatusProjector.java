@@ -39,8 +39,8 @@ public final class CampaignStatusProjector {
         status.setRunKey(campaign.runKey());
         status.setPlanDigest(campaign.planDigest());
         status.setConfigDigest(campaign.configDigest());
-        status.setProgress(progress(counts));
         PhaseDetail detail = PhaseDetail.parse(campaign.detail());
+        status.setProgress(progress(counts, detail.rowsEstimateBasis()));
         status.setPublication(publication(spec, names, campaign, detail, publication));
         HandoffStatus h = new HandoffStatus();
         h.setAnchorXmin(campaign.anchorXmin());
@@ -83,7 +83,7 @@ public final class CampaignStatusProjector {
         return p;
     }
 
-    static CampaignProgress progress(ChunkCounts c) {
+    static CampaignProgress progress(ChunkCounts c, String estimateBasis) {
         CampaignProgress p = new CampaignProgress();
         p.setTotalChunks(c.total());
         p.setPendingChunks(c.pending());
@@ -98,13 +98,9 @@ public final class CampaignStatusProjector {
         double rate = c.committedLastMinuteRows() > 0 && window > 0 ? c.committedLastMinuteRows() / window
                 : c.secondsSinceFirstStart() > 0 ? c.rowsLoaded() / c.secondsSinceFirstStart() : 0;
         p.setRowsPerSecond(Math.round(rate * 10) / 10.0);
-        int remaining = c.total() - c.committed();
-        if (remaining == 0) {
-            p.setEtaSeconds(0L);
-        } else if (rate > 0 && c.committed() > 0) {
-            double rowsPerChunk = (double) c.rowsLoaded() / c.committed();
-            p.setEtaSeconds(Math.round(remaining * rowsPerChunk / rate));
-        }
+        Eta eta = Eta.of(c, rate, estimateBasis);
+        p.setEtaSeconds(eta.seconds());
+        p.setEtaBasis(eta.basis());
         return p;
     }
 

@@ -52,6 +52,12 @@ public interface LedgerStore {
      */
     boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest, String liveBaselineJson);
 
+    /**
+     * Stores the source's row estimate of every chunk (fenced), {@code rowsPerChunk} in chunk-id order, one per
+     * chunk of the plan. Advisory, for the ETA; a replay overwrites with the newer estimate.
+     */
+    boolean recordChunkEstimates(CampaignLease lease, List<Long> rowsPerChunk);
+
     /** Asks lanes to stop claiming (suspend, known failure) or lets them claim again. */
     boolean setStopRequested(CampaignLease lease, boolean stop);
 
