@@ -36,9 +36,16 @@ final class PostgresRowEstimator {
     static final double STALE_SHARE = 0.2;
 
     private final Connection source;
+    private final int samplePages;
 
     PostgresRowEstimator(Connection source) {
+        this(source, SAMPLE_PAGES);
+    }
+
+    /** {@code samplePages} smaller than the default lets a test sample a table that fits in memory. */
+    PostgresRowEstimator(Connection source, int samplePages) {
         this.source = source;
+        this.samplePages = samplePages;
     }
 
     ChunkRowEstimates estimate(String schema, String table, ChunkPlan plan) throws SQLException {
@@ -89,7 +96,7 @@ final class PostgresRowEstimator {
         if (pages == 0) {
             return new ChunkRowEstimates("empty table (0 pages)", KeyDistribution.fromSample(counts, 1.0));
         }
-        double percent = Math.min(100.0, 100.0 * SAMPLE_PAGES / pages);
+        double percent = Math.min(100.0, 100.0 * samplePages / pages);
         String[] lowers = new String[plan.size() - 1];
         for (int i = 1; i < plan.size(); i++) {
             lowers[i - 1] = plan.boundText(plan.chunk(i).lowerInclusive());
