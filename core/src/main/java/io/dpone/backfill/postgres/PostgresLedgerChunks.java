@@ -96,11 +96,10 @@ final class PostgresLedgerChunks {
                         + " count(rows_estimated) AS estimated,"
                         + " count(*) FILTER (WHERE state <> 'committed' AND rows_estimated IS NULL) AS unestimated,"
                         + " coalesce(sum(rows_estimated) FILTER (WHERE " + WAITING + "), 0) AS waiting_rows,"
-                        + " coalesce(extract(epoch FROM sum(finished_at - started_at) FILTER (WHERE state = 'committed')),"
-                        + " 0) AS lane_seconds,"
                         + " array_agg(rows_estimated ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_rows,"
                         + " array_agg(extract(epoch FROM now() - started_at)::float8 ORDER BY chunk_id)"
-                        + " FILTER (WHERE " + LIVE_RUNNING + ") AS running_seconds"
+                        + " FILTER (WHERE " + LIVE_RUNNING + ") AS running_seconds,"
+                        + " array_agg(rows_copied ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_copied"
                         + " FROM " + chunk + " WHERE run_key = ?",
                 rs -> new ChunkCounts(rs.getInt("total"), rs.getInt("pending"), rs.getInt("running"),
                         rs.getInt("committed"), rs.getInt("failed"), rs.getInt("failed_exhausted"),
@@ -114,15 +113,18 @@ final class PostgresLedgerChunks {
         List<RunningChunk> running = new ArrayList<>();
         Array rows = rs.getArray("running_rows");
         Array seconds = rs.getArray("running_seconds");
-        if (rows != null && seconds != null) {
+        Array copied = rs.getArray("running_copied");
+        if (rows != null && seconds != null && copied != null) {
             Object[] r = (Object[]) rows.getArray();
             Object[] t = (Object[]) seconds.getArray();
+            Object[] n = (Object[]) copied.getArray();
             for (int i = 0; i < r.length; i++) {
                 running.add(new RunningChunk(r[i] == null ? null : ((Number) r[i]).longValue(),
-                        t[i] == null ? 0 : Math.max(0, ((Number) t[i]).doubleValue())));
+                        t[i] == null ? 0 : Math.max(0, ((Number) t[i]).doubleValue()),
+                        n[i] == null ? 0 : ((Number) n[i]).longValue()));
             }
         }
-        return new ChunkEstimates(complete, rs.getLong("waiting_rows"), running, Math.max(0, rs.getDouble("lane_seconds")));
+        return new ChunkEstimates(complete, rs.getLong("waiting_rows"), running);
     }
 
     /** One statement whatever the plan size, over two parallel arrays; the caller proves the lease in the same transaction. */
@@ -158,7 +160,8 @@ final class PostgresLedgerChunks {
     Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, long ttlMillis) throws SQLException {
         return sql.one("UPDATE " + chunk + " SET state = 'running', owner = ?, epoch = epoch + 1,"
                         + " attempts = attempts + 1, lease_expires = " + TTL + ","
-                        + " started_at = coalesce(started_at, now()), finished_at = NULL, last_error = NULL"
+                        + " started_at = coalesce(started_at, now()), finished_at = NULL, last_error = NULL,"
+                        + " rows_copied = 0"
                         + " WHERE run_key = ? AND chunk_id = ? AND epoch = ? AND state = ? AND attempts = ? AND "
                         + CLAIMABLE
                         // Re-checked in the claim itself: a lane that read the stop flag just before it was set
@@ -170,10 +173,10 @@ final class PostgresLedgerChunks {
                 true, Integer.MAX_VALUE, runKey);
     }
 
-    boolean renew(ChunkClaim claim, long ttlMillis) throws SQLException {
-        return sql.update("UPDATE " + chunk + " SET lease_expires = " + TTL
+    boolean renew(ChunkClaim claim, long ttlMillis, long rowsCopied) throws SQLException {
+        return sql.update("UPDATE " + chunk + " SET lease_expires = " + TTL + ", rows_copied = ?"
                 + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'"
-                + " AND lease_expires >= now()", ttlMillis, claim.runKey(), claim.chunkId(), claim.owner(),
+                + " AND lease_expires >= now()", ttlMillis, Math.max(0, rowsCopied), claim.runKey(), claim.chunkId(), claim.owner(),
                 claim.epoch()) == 1;
     }
 

@@ -245,9 +245,9 @@ public final class PostgresLedgerStore implements LedgerStore {
 
     /** Only a live claim is renewable: once expired, another lane may already have the chunk. */
     @Override
-    public synchronized boolean renewChunk(ChunkClaim claim, Duration ttl) {
+    public synchronized boolean renewChunk(ChunkClaim claim, Duration ttl, long rowsCopied) {
         long ttlMillis = ttlMillis(ttl);
-        return call("renewChunk", () -> chunks.renew(claim, ttlMillis));
+        return call("renewChunk", () -> chunks.renew(claim, ttlMillis, rowsCopied));
     }
 
     /** Fenced by owner, epoch and state running; the error is kept (first 2000 characters) for the status. */

@@ -92,11 +92,7 @@ public final class CampaignStatusProjector {
         p.setFailedChunks(c.failed());
         p.setRowsExtracted(c.rowsExtracted());
         p.setRowsLoaded(c.rowsLoaded());
-        // Rows committed in the last minute over that minute (or over the time since the first claim, when the
-        // campaign is younger than a minute): follows the current speed rather than the lifetime average.
-        double window = Math.min(60.0, c.secondsSinceFirstStart());
-        double rate = c.committedLastMinuteRows() > 0 && window > 0 ? c.committedLastMinuteRows() / window
-                : c.secondsSinceFirstStart() > 0 ? c.rowsLoaded() / c.secondsSinceFirstStart() : 0;
+        double rate = Eta.rowsPerSecond(c);
         p.setRowsPerSecond(Math.round(rate * 10) / 10.0);
         Eta eta = Eta.of(c, rate, estimateBasis);
         p.setEtaSeconds(eta.seconds());

@@ -72,7 +72,15 @@ public interface LedgerStore {
      */
     Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, Duration ttl);
 
-    boolean renewChunk(ChunkClaim claim, Duration ttl);
+    /**
+     * Extends a live chunk lease and records how many rows the attempt has copied so far (uncommitted; for the
+     * ETA and rate only). A claim resets the count.
+     */
+    boolean renewChunk(ChunkClaim claim, Duration ttl, long rowsCopied);
+
+    default boolean renewChunk(ChunkClaim claim, Duration ttl) {
+        return renewChunk(claim, ttl, 0);
+    }
 
     /** Records a failed attempt (fenced); the chunk is retried later if the policy allows. */
     boolean failChunk(ChunkClaim claim, String error);

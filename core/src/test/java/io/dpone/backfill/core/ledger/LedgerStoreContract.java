@@ -293,13 +293,16 @@ public abstract class LedgerStoreContract {
             assertThat(r.secondsRunning()).isBetween(0.0, 30.0);
         });
 
-        // Committed from its receipt: neither waiting nor running, and its lane time is counted.
+        assertThat(store.renewChunk(claim, LONG_TTL, 6)).isTrue();
+        assertThat(other.counts(runKey, MAX_ATTEMPTS).estimates().running()).singleElement()
+                .satisfies(r -> assertThat(r.rowsCopied()).as("progress reported with the renewal").isEqualTo(6));
+
+        // Committed from its receipt: neither waiting nor running.
         writeChunkReceipt(runKey, 0, "lane-a", claim.epoch(), 12);
         assertThat(store.commitFromReceipt(claim)).isTrue();
         ChunkEstimates afterCommit = other.counts(runKey, MAX_ATTEMPTS).estimates();
         assertThat(afterCommit.waitingRows()).isEqualTo(7_050);
         assertThat(afterCommit.running()).isEmpty();
-        assertThat(afterCommit.committedLaneSeconds()).isGreaterThanOrEqualTo(0.0);
 
         assertThat(other.recordChunkEstimates(leases.live(), List.of(1L, 2L, 3L, 4L))).as("a replay overwrites").isTrue();
         assertThat(store.counts(runKey, MAX_ATTEMPTS).estimates().waitingRows()).isEqualTo(9);
