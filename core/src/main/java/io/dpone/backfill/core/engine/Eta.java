@@ -31,7 +31,8 @@ public record Eta(Long seconds, String basis) {
             double rowsPerChunk = (double) c.rowsLoaded() / c.committed();
             return new Eta(Math.round(remaining * rowsPerChunk / rowsPerSecond), basis);
         }
-        return new Eta(Math.round(rowsRemaining(c) / rowsPerSecond), basis);
+        // Rounded up: while estimated rows remain the ETA never says 0 s, which reads as "done".
+        return new Eta((long) Math.ceil(rowsRemaining(c) / rowsPerSecond), basis);
     }
 
     /**

@@ -62,6 +62,13 @@ class EtaTest {
     }
 
     @Test
+    void aFewEstimatedRowsLeftRoundUpToOneSecondRatherThanZero() {
+        ChunkCounts c = skewed(new ChunkEstimates(true, 10, List.of()));
+
+        assertThat(Eta.of(c, 3_000, BASIS).seconds()).isEqualTo(1L);
+    }
+
+    @Test
     void anOldLedgerWithoutEstimatesFallsBackToTheAverageOfCommittedChunksAndSaysSo() {
         ChunkCounts c = new ChunkCounts(10, 5, 0, 5, 0, 0, 5_000, 5_000, 5_000, 10);
 
