@@ -140,6 +140,9 @@ public final class PostgresChunkCommitter implements ChunkCommitter {
                     in.flushCopy();
                     faults.reached(FaultPoint.MID_COPY, claim.chunkId());
                 }
+                if (rows % CHECK_EVERY_ROWS == 0) {
+                    watch.copied(rows);
+                }
                 if (rows % CHECK_EVERY_ROWS == 0 && watch.lost()) {
                     out.cancelCopy();
                     out = null;

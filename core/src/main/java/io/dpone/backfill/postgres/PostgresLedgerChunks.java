@@ -2,13 +2,17 @@ package io.dpone.backfill.postgres;
 
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkCounts;
+import io.dpone.backfill.core.ledger.ChunkEstimates;
+import io.dpone.backfill.core.ledger.RunningChunk;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 
 import java.sql.Array;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,6 +29,10 @@ final class PostgresLedgerChunks {
     /** Claimable by the same rule in the read and in the claim; the retry policy's part is bound by the read. */
     private static final String CLAIMABLE = "(state = 'pending' OR (state = 'running' AND lease_expires < now())"
             + " OR (? AND state = 'failed' AND attempts < ?))";
+
+    /** Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. */
+    private static final String WAITING = "state IN ('pending', 'failed') OR (state = 'running' AND lease_expires < now())";
+    private static final String LIVE_RUNNING = "state = 'running' AND lease_expires >= now()";
 
     private final PostgresLedgerSql sql;
     private final String chunk;
@@ -69,6 +77,10 @@ final class PostgresLedgerChunks {
         }
     }
 
+    /**
+     * The counters and, in the same statement, the estimate aggregates: a chunk running with an expired lease is
+     * waiting again (its lane is gone), so only live running chunks are listed with their elapsed time.
+     */
     ChunkCounts counts(String runKey, int maxAttempts) throws SQLException {
         return sql.one("SELECT count(*) AS total,"
                         + " count(*) FILTER (WHERE state = 'pending') AS pending,"
@@ -80,13 +92,60 @@ final class PostgresLedgerChunks {
                         + " coalesce(sum(rows_loaded) FILTER (WHERE state = 'committed'), 0) AS rows_loaded,"
                         + " coalesce(sum(rows_loaded) FILTER (WHERE state = 'committed'"
                         + " AND finished_at >= now() - interval '60 seconds'), 0) AS recent_rows,"
-                        + " coalesce(extract(epoch FROM now() - min(started_at)), 0) AS seconds"
+                        + " coalesce(extract(epoch FROM now() - min(started_at)), 0) AS seconds,"
+                        + " count(rows_estimated) AS estimated,"
+                        + " count(*) FILTER (WHERE state <> 'committed' AND rows_estimated IS NULL) AS unestimated,"
+                        + " coalesce(sum(rows_estimated) FILTER (WHERE " + WAITING + "), 0) AS waiting_rows,"
+                        + " array_agg(rows_estimated ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_rows,"
+                        + " array_agg(extract(epoch FROM now() - started_at)::float8 ORDER BY chunk_id)"
+                        + " FILTER (WHERE " + LIVE_RUNNING + ") AS running_seconds,"
+                        + " array_agg(rows_copied ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_copied"
                         + " FROM " + chunk + " WHERE run_key = ?",
                 rs -> new ChunkCounts(rs.getInt("total"), rs.getInt("pending"), rs.getInt("running"),
                         rs.getInt("committed"), rs.getInt("failed"), rs.getInt("failed_exhausted"),
                         rs.getLong("rows_extracted"), rs.getLong("rows_loaded"), rs.getLong("recent_rows"),
-                        Math.max(0, rs.getDouble("seconds"))),
+                        Math.max(0, rs.getDouble("seconds")), estimates(rs)),
                 maxAttempts, runKey).orElseThrow();
+    }
+
+    private static ChunkEstimates estimates(ResultSet rs) throws SQLException {
+        boolean complete = rs.getInt("estimated") > 0 && rs.getInt("unestimated") == 0;
+        List<RunningChunk> running = new ArrayList<>();
+        Array rows = rs.getArray("running_rows");
+        Array seconds = rs.getArray("running_seconds");
+        Array copied = rs.getArray("running_copied");
+        if (rows != null && seconds != null && copied != null) {
+            Object[] r = (Object[]) rows.getArray();
+            Object[] t = (Object[]) seconds.getArray();
+            Object[] n = (Object[]) copied.getArray();
+            for (int i = 0; i < r.length; i++) {
+                running.add(new RunningChunk(r[i] == null ? null : ((Number) r[i]).longValue(),
+                        t[i] == null ? 0 : Math.max(0, ((Number) t[i]).doubleValue()),
+                        n[i] == null ? 0 : ((Number) n[i]).longValue()));
+            }
+        }
+        return new ChunkEstimates(complete, rs.getLong("waiting_rows"), running);
+    }
+
+    /** One statement whatever the plan size, over two parallel arrays; the caller proves the lease in the same transaction. */
+    int recordEstimates(String runKey, List<Long> rowsPerChunk) throws SQLException {
+        int n = rowsPerChunk.size();
+        Integer[] ids = new Integer[n];
+        Long[] rows = new Long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = i;
+            rows[i] = rowsPerChunk.get(i);
+        }
+        Connection connection = sql.connection();
+        Array idArray = connection.createArrayOf("int4", ids);
+        Array rowArray = connection.createArrayOf("int8", rows);
+        try {
+            return sql.update("UPDATE " + chunk + " c SET rows_estimated = u.rows FROM unnest(?::int4[], ?::int8[])"
+                    + " AS u (chunk_id, rows) WHERE c.run_key = ? AND c.chunk_id = u.chunk_id", idArray, rowArray, runKey);
+        } finally {
+            idArray.free();
+            rowArray.free();
+        }
     }
 
     List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) throws SQLException {
@@ -101,7 +160,8 @@ final class PostgresLedgerChunks {
     Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, long ttlMillis) throws SQLException {
         return sql.one("UPDATE " + chunk + " SET state = 'running', owner = ?, epoch = epoch + 1,"
                         + " attempts = attempts + 1, lease_expires = " + TTL + ","
-                        + " started_at = coalesce(started_at, now()), finished_at = NULL, last_error = NULL"
+                        + " started_at = coalesce(started_at, now()), finished_at = NULL, last_error = NULL,"
+                        + " rows_copied = 0"
                         + " WHERE run_key = ? AND chunk_id = ? AND epoch = ? AND state = ? AND attempts = ? AND "
                         + CLAIMABLE
                         // Re-checked in the claim itself: a lane that read the stop flag just before it was set
@@ -113,10 +173,10 @@ final class PostgresLedgerChunks {
                 true, Integer.MAX_VALUE, runKey);
     }
 
-    boolean renew(ChunkClaim claim, long ttlMillis) throws SQLException {
-        return sql.update("UPDATE " + chunk + " SET lease_expires = " + TTL
+    boolean renew(ChunkClaim claim, long ttlMillis, long rowsCopied) throws SQLException {
+        return sql.update("UPDATE " + chunk + " SET lease_expires = " + TTL + ", rows_copied = ?"
                 + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'"
-                + " AND lease_expires >= now()", ttlMillis, claim.runKey(), claim.chunkId(), claim.owner(),
+                + " AND lease_expires >= now()", ttlMillis, Math.max(0, rowsCopied), claim.runKey(), claim.chunkId(), claim.owner(),
                 claim.epoch()) == 1;
     }
 

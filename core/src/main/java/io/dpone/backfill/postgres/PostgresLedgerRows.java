@@ -22,7 +22,7 @@ final class PostgresLedgerRows {
     /** {@code lease_expired} is computed by the database so that expiry never depends on the JVM's clock. */
     static final String CHUNK_COLUMNS = "chunk_id, lower_bound, upper_bound, state, attempts, owner, epoch,"
             + " lease_expires, coalesce(lease_expires < now(), false) AS lease_expired, rows_extracted, rows_loaded,"
-            + " last_error";
+            + " last_error, rows_estimated";
 
     static final String PUBLICATION_COLUMNS = "run_key, receipt_id, target_schema, live_table, backup_table,"
             + " shadow_table, rows_published, published_at";
@@ -47,7 +47,8 @@ final class PostgresLedgerRows {
         return new ChunkRecord(rs.getInt("chunk_id"), rs.getString("lower_bound"), rs.getString("upper_bound"),
                 ChunkState.fromDb(rs.getString("state")), rs.getInt("attempts"), rs.getString("owner"),
                 rs.getLong("epoch"), instant(rs, "lease_expires"), rs.getBoolean("lease_expired"),
-                rs.getLong("rows_extracted"), rs.getLong("rows_loaded"), rs.getString("last_error"));
+                rs.getLong("rows_extracted"), rs.getLong("rows_loaded"), rs.getString("last_error"),
+                (Long) rs.getObject("rows_estimated"));
     }
 
     static PublicationReceipt publication(ResultSet rs) throws SQLException {

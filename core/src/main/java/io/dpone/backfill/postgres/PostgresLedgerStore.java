@@ -197,6 +197,21 @@ public final class PostgresLedgerStore implements LedgerStore {
                 lease, sourceShapeDigest, targetShapeDigest, liveBaselineJson));
     }
 
+    /**
+     * One transaction: a fenced no-op update of the campaign row proves (and holds) the lease while every chunk's
+     * estimate is written by one array-driven statement.
+     */
+    @Override
+    public synchronized boolean recordChunkEstimates(CampaignLease lease, List<Long> rowsPerChunk) {
+        return call("recordChunkEstimates", () -> sql.inTransaction(() -> {
+            if (!fenced("lease_epoch = lease_epoch", "", lease)) {
+                return false;
+            }
+            chunks.recordEstimates(lease.runKey(), rowsPerChunk);
+            return true;
+        }));
+    }
+
     @Override
     public synchronized boolean setStopRequested(CampaignLease lease, boolean stop) {
         return call("setStopRequested", () -> fenced("stop_requested = ?", "", lease, stop));
@@ -230,9 +245,9 @@ public final class PostgresLedgerStore implements LedgerStore {
 
     /** Only a live claim is renewable: once expired, another lane may already have the chunk. */
     @Override
-    public synchronized boolean renewChunk(ChunkClaim claim, Duration ttl) {
+    public synchronized boolean renewChunk(ChunkClaim claim, Duration ttl, long rowsCopied) {
         long ttlMillis = ttlMillis(ttl);
-        return call("renewChunk", () -> chunks.renew(claim, ttlMillis));
+        return call("renewChunk", () -> chunks.renew(claim, ttlMillis, rowsCopied));
     }
 
     /** Fenced by owner, epoch and state running; the error is kept (first 2000 characters) for the status. */

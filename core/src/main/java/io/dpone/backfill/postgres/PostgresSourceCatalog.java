@@ -1,6 +1,8 @@
 package io.dpone.backfill.postgres;
 
+import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.source.AnchorCheck;
+import io.dpone.backfill.core.source.ChunkRowEstimates;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.TableShape;
@@ -103,6 +105,15 @@ public final class PostgresSourceCatalog implements SourceCatalog {
             }
         } catch (SQLException e) {
             throw new PostgresShadowSqlException("count source rows no chunk covers in " + schema + "." + table, e);
+        }
+    }
+
+    @Override
+    public ChunkRowEstimates estimateChunkRows(String schema, String table, ChunkPlan plan) {
+        try {
+            return new PostgresRowEstimator(source).estimate(schema, table, plan);
+        } catch (SQLException e) {
+            return ChunkRowEstimates.none("the source estimate failed (SQL state " + e.getSQLState() + "): " + e.getMessage());
         }
     }
 

@@ -97,4 +97,11 @@ ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS live_baseline text;
 ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS published_fingerprint text;
 ALTER TABLE ${schema}.rollback_receipt ADD COLUMN IF NOT EXISTS accepted_writes text;
 
+-- Rows per chunk as the source estimated them at preparation (ADR 0012): the ETA counts rows remaining from
+-- these. Null in ledgers prepared before estimates, whose ETA falls back to committed chunks' average.
+ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS rows_estimated bigint;
+-- Rows the running attempt has copied so far, reported with each lease renewal: its rows are uncommitted,
+-- so without this a long chunk would look like no progress until it commits.
+ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS rows_copied bigint NOT NULL DEFAULT 0;
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

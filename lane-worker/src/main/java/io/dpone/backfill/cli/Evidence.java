@@ -51,6 +51,9 @@ final class Evidence {
         if (p.getEtaSeconds() != null) {
             progress.put("eta_seconds", p.getEtaSeconds());
         }
+        if (p.getEtaBasis() != null) {
+            progress.put("eta_basis", p.getEtaBasis());
+        }
         PublicationStatus pub = status.getPublication();
         ObjectNode publication = backfill.putObject("publication");
         publication.put("mode", pub.getMode());

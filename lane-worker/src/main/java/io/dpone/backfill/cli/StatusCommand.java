@@ -56,6 +56,9 @@ final class StatusCommand implements Callable<Integer> {
                 System.out.println(ProgressDisplay.line(s) + "; validation " + s.getPublication().getValidation()
                         + (s.getPublication().getReceiptId() == null ? "" : "; publication receipt " + s.getPublication().getReceiptId())
                         + (s.getHandoff().getReceiptId() == null ? "" : "; handoff receipt " + s.getHandoff().getReceiptId()));
+                if (s.getProgress() != null && s.getProgress().getEtaBasis() != null) {
+                    System.out.println("ETA basis: " + s.getProgress().getEtaBasis());
+                }
                 System.out.println("next: " + s.getRecommendedAction());
             }
             return BackfillCli.EXIT_OK;

@@ -20,6 +20,7 @@ public class CampaignProgress {
     private long rowsLoaded;
     private double rowsPerSecond;
     private Long etaSeconds;
+    private String etaBasis;
 
     public long getTotalChunks() {
         return totalChunks;
@@ -93,6 +94,17 @@ public class CampaignProgress {
         this.etaSeconds = etaSeconds;
     }
 
+    /** What the ETA rests on: estimated rows remaining (and the estimate's source), or committed chunks' average. */
+    @JsonPropertyDescription("what etaSeconds rests on: estimated rows remaining with the source of the estimate"
+            + " (pg_stats histogram, a bounded sample), or the average rows of committed chunks when no estimate exists")
+    public String getEtaBasis() {
+        return etaBasis;
+    }
+
+    public void setEtaBasis(String etaBasis) {
+        this.etaBasis = etaBasis;
+    }
+
     /** {@code committed/total}, e.g. {@code 12/64}: one printer column instead of two. */
     @JsonPropertyDescription("committed/total chunks, e.g. 12/64 (derived)")
     public String getChunks() {
@@ -110,12 +122,13 @@ public class CampaignProgress {
         return o instanceof CampaignProgress p && totalChunks == p.totalChunks && pendingChunks == p.pendingChunks
                 && runningChunks == p.runningChunks && committedChunks == p.committedChunks
                 && failedChunks == p.failedChunks && rowsExtracted == p.rowsExtracted && rowsLoaded == p.rowsLoaded
-                && Double.compare(rowsPerSecond, p.rowsPerSecond) == 0 && Objects.equals(etaSeconds, p.etaSeconds);
+                && Double.compare(rowsPerSecond, p.rowsPerSecond) == 0 && Objects.equals(etaSeconds, p.etaSeconds)
+                && Objects.equals(etaBasis, p.etaBasis);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(totalChunks, pendingChunks, runningChunks, committedChunks, failedChunks, rowsExtracted,
-                rowsLoaded, rowsPerSecond, etaSeconds);
+                rowsLoaded, rowsPerSecond, etaSeconds, etaBasis);
     }
 }

@@ -19,6 +19,7 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.AnchorCheck;
+import io.dpone.backfill.core.source.ChunkRowEstimates;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
@@ -184,10 +185,33 @@ public final class CampaignEngine {
         if (!ledger.recordShapes(lease, sourceShape.digest(), loadShape.digest(), baseline.json())) {
             throw new LeaseLostException("could not record table shapes: campaign lease lost");
         }
-        String detail = PhaseDetail.parse(campaign.detail()).withPreflight(preflight).json();
+        ChunkRowEstimates estimates = estimateRows();
+        if (estimates.present() && !ledger.recordChunkEstimates(lease, estimates.rows())) {
+            throw new LeaseLostException("could not record chunk row estimates: campaign lease lost");
+        }
+        String detail = PhaseDetail.parse(campaign.detail()).withPreflight(preflight)
+                .withRowsEstimateBasis(estimates.basis()).json();
         advance(lease, CampaignPhase.Planned, CampaignPhase.Prepared, detail);
         return StepResult.progressed(CampaignPhase.Prepared,
                 shadowSwap() ? "shadow " + names.shadowTable() + " prepared" : "direct load into the live table prepared", NOW);
+    }
+
+    /**
+     * Rows per chunk for the ETA (ADR 0012). Advisory: an estimate that fails or does not match the plan is recorded
+     * as "none" with the reason and the ETA falls back to averages; it never blocks preparation.
+     */
+    private ChunkRowEstimates estimateRows() {
+        ChunkRowEstimates e;
+        try {
+            e = source.estimateChunkRows(spec.getSource().getSchema(), spec.getSource().getTable(), blueprint.plan());
+        } catch (RuntimeException ex) {
+            return ChunkRowEstimates.none("the source estimate failed: " + ex.getMessage());
+        }
+        if (e.present() && e.rows().size() != blueprint.plan().size()) {
+            return ChunkRowEstimates.none("the source estimated " + e.rows().size() + " chunks for a plan of "
+                    + blueprint.plan().size());
+        }
+        return e;
     }
 
     private StepResult startLoading(CampaignLease lease, CampaignRecord campaign) {

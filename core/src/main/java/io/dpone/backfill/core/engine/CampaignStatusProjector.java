@@ -44,8 +44,8 @@ public final class CampaignStatusProjector {
         status.setRunKey(campaign.runKey());
         status.setPlanDigest(campaign.planDigest());
         status.setConfigDigest(campaign.configDigest());
-        status.setProgress(progress(counts));
         PhaseDetail detail = PhaseDetail.parse(campaign.detail());
+        status.setProgress(progress(counts, detail.rowsEstimateBasis()));
         status.setPublication(publication(spec, names, campaign, detail, publication));
         HandoffStatus h = new HandoffStatus();
         h.setAnchorXmin(campaign.anchorXmin());
@@ -93,7 +93,7 @@ public final class CampaignStatusProjector {
         return p;
     }
 
-    static CampaignProgress progress(ChunkCounts c) {
+    static CampaignProgress progress(ChunkCounts c, String estimateBasis) {
         CampaignProgress p = new CampaignProgress();
         p.setTotalChunks(c.total());
         p.setPendingChunks(c.pending());
@@ -102,19 +102,11 @@ public final class CampaignStatusProjector {
         p.setFailedChunks(c.failed());
         p.setRowsExtracted(c.rowsExtracted());
         p.setRowsLoaded(c.rowsLoaded());
-        // Rows committed in the last minute over that minute (or over the time since the first claim, when the
-        // campaign is younger than a minute): follows the current speed rather than the lifetime average.
-        double window = Math.min(60.0, c.secondsSinceFirstStart());
-        double rate = c.committedLastMinuteRows() > 0 && window > 0 ? c.committedLastMinuteRows() / window
-                : c.secondsSinceFirstStart() > 0 ? c.rowsLoaded() / c.secondsSinceFirstStart() : 0;
+        double rate = Eta.rowsPerSecond(c);
         p.setRowsPerSecond(Math.round(rate * 10) / 10.0);
-        int remaining = c.total() - c.committed();
-        if (remaining == 0) {
-            p.setEtaSeconds(0L);
-        } else if (rate > 0 && c.committed() > 0) {
-            double rowsPerChunk = (double) c.rowsLoaded() / c.committed();
-            p.setEtaSeconds(Math.round(remaining * rowsPerChunk / rate));
-        }
+        Eta eta = Eta.of(c, rate, estimateBasis);
+        p.setEtaSeconds(eta.seconds());
+        p.setEtaBasis(eta.basis());
         return p;
     }
 

@@ -104,6 +104,17 @@ public final class PhaseDetail {
         return new SourceCoverage(rows == null || rows.isNull() ? null : rows.asLong(), n.path("basis").asText(null));
     }
 
+    /** What the chunk row estimates of preparation rest on ({@code none: ...} when there are none). */
+    public PhaseDetail withRowsEstimateBasis(String basis) {
+        return with("rowsEstimate", basis);
+    }
+
+    /** Null for a campaign prepared before estimates, or one whose estimate failed (then it says {@code none: ...}). */
+    public String rowsEstimateBasis() {
+        String basis = text("rowsEstimate");
+        return basis == null || basis.startsWith("none") ? null : basis;
+    }
+
     public String text(String field) {
         JsonNode n = node.get(field);
         return n == null || n.isNull() ? null : n.asText();

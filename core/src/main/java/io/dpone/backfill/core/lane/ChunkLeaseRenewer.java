@@ -28,6 +28,7 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
     private volatile long lastRenewedNanos = System.nanoTime();
     private volatile boolean refused;
     private volatile boolean finished;
+    private volatile long rowsCopied;
     private final ScheduledFuture<?> task;
 
     ChunkLeaseRenewer(LedgerStore ledger, ChunkClaim claim, EngineTimings timings) {
@@ -45,7 +46,7 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
             return;
         }
         try {
-            if (ledger.renewChunk(claim, timings.leaseTtl())) {
+            if (ledger.renewChunk(claim, timings.leaseTtl(), rowsCopied)) {
                 lastRenewedNanos = System.nanoTime();
             } else {
                 refused = true;
@@ -58,6 +59,11 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
     @Override
     public boolean lost() {
         return refused || (!finished && System.nanoTime() - lastRenewedNanos > deadlineSlackNanos);
+    }
+
+    @Override
+    public void copied(long rows) {
+        rowsCopied = rows;
     }
 
     @Override

@@ -4,6 +4,10 @@ package io.dpone.backfill.core.lane;
 public interface LeaseWatch {
     boolean lost();
 
+    /** Rows the copy has streamed so far; reported with the next lease renewal, for the ETA. */
+    default void copied(long rows) {
+    }
+
     /** Renewal stops once the copy is done: the final fenced update decides, and must not race a renewal. */
     void copyFinished();
 }

@@ -52,6 +52,12 @@ public interface LedgerStore {
      */
     boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest, String liveBaselineJson);
 
+    /**
+     * Stores the source's row estimate of every chunk (fenced), {@code rowsPerChunk} in chunk-id order, one per
+     * chunk of the plan. Advisory, for the ETA; a replay overwrites with the newer estimate.
+     */
+    boolean recordChunkEstimates(CampaignLease lease, List<Long> rowsPerChunk);
+
     /** Asks lanes to stop claiming (suspend, known failure) or lets them claim again. */
     boolean setStopRequested(CampaignLease lease, boolean stop);
 
@@ -66,7 +72,15 @@ public interface LedgerStore {
      */
     Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, Duration ttl);
 
-    boolean renewChunk(ChunkClaim claim, Duration ttl);
+    /**
+     * Extends a live chunk lease and records how many rows the attempt has copied so far (uncommitted; for the
+     * ETA and rate only). A claim resets the count.
+     */
+    boolean renewChunk(ChunkClaim claim, Duration ttl, long rowsCopied);
+
+    default boolean renewChunk(ChunkClaim claim, Duration ttl) {
+        return renewChunk(claim, ttl, 0);
+    }
 
     /** Records a failed attempt (fenced); the chunk is retried later if the policy allows. */
     boolean failChunk(ChunkClaim claim, String error);

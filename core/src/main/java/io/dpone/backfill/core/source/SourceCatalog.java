@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.source;
 
+import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.target.TableShape;
 
 /** The PostgreSQL source as the engine needs it: the XMin anchor and the table's shape. */
@@ -17,4 +18,11 @@ public interface SourceCatalog {
      * column is NULL. Not counted (and said so) when the catalog declares the column NOT NULL.
      */
     SourceCoverage uncoveredRows(String schema, String table, String chunkColumn);
+
+    /**
+     * Rows per chunk of {@code plan}, estimated cheaply for the ETA: from the source's statistics when they are
+     * present and fresh, else from a sample whose cost does not grow with the table. Never a full count. Returns
+     * {@link ChunkRowEstimates#none} (with the reason) rather than failing: an ETA must not stop a campaign.
+     */
+    ChunkRowEstimates estimateChunkRows(String schema, String table, ChunkPlan plan);
 }

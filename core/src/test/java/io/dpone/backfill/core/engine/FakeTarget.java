@@ -5,7 +5,9 @@ import io.dpone.backfill.core.ledger.InMemoryLedger;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.source.AnchorCheck;
+import io.dpone.backfill.core.source.ChunkRowEstimates;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
@@ -71,6 +73,11 @@ final class FakeTarget {
             @Override
             public SourceCoverage uncoveredRows(String schema, String table, String chunkColumn) {
                 return coverage;
+            }
+
+            @Override
+            public ChunkRowEstimates estimateChunkRows(String schema, String table, ChunkPlan plan) {
+                return ChunkRowEstimates.none("fake source: no statistics");
             }
         };
     }

@@ -73,6 +73,8 @@ public final class InMemoryLedger {
         Instant startedAt;
         Instant finishedAt;
         String lastError;
+        Long rowsEstimated;
+        long rowsCopied;
     }
 
     /** A new connection to this ledger. */
@@ -122,7 +124,7 @@ public final class InMemoryLedger {
     private static ChunkRecord record(Chunk c) {
         boolean expired = c.leaseExpires != null && c.leaseExpires.isBefore(now());
         return new ChunkRecord(c.id, c.lower, c.upper, c.state, c.attempts, c.owner, c.epoch, c.leaseExpires, expired,
-                c.rowsExtracted, c.rowsLoaded, c.lastError);
+                c.rowsExtracted, c.rowsLoaded, c.lastError, c.rowsEstimated);
     }
 
     private static long ttlMillis(Duration ttl) {
@@ -347,7 +349,48 @@ public final class InMemoryLedger {
                     }
                 }
                 double seconds = firstStart == null ? 0 : Math.max(0, Duration.between(firstStart, now()).toNanos() / 1e9);
-                return new ChunkCounts(total, pending, running, committed, failed, exhausted, extracted, loaded, recent, seconds);
+                return new ChunkCounts(total, pending, running, committed, failed, exhausted, extracted, loaded, recent, seconds,
+                        estimates(runKey));
+            }
+        }
+
+        /** As the PostgreSQL query: waiting chunks (pending, failed, running with an expired lease) and live running ones. */
+        private ChunkEstimates estimates(String runKey) {
+            int estimated = 0;
+            int unestimated = 0;
+            long waiting = 0;
+            List<RunningChunk> running = new ArrayList<>();
+            for (Chunk c : chunksOf(runKey).values()) {
+                if (c.rowsEstimated != null) {
+                    estimated++;
+                } else if (c.state != ChunkState.COMMITTED) {
+                    unestimated++;
+                }
+                boolean live = c.state == ChunkState.RUNNING && c.leaseExpires != null && !c.leaseExpires.isBefore(now());
+                if (c.state == ChunkState.PENDING || c.state == ChunkState.FAILED || c.state == ChunkState.RUNNING && !live) {
+                    waiting += c.rowsEstimated == null ? 0 : c.rowsEstimated;
+                } else if (live) {
+                    double secs = c.startedAt == null ? 0 : Math.max(0, Duration.between(c.startedAt, now()).toNanos() / 1e9);
+                    running.add(new RunningChunk(c.rowsEstimated, secs, c.rowsCopied));
+                }
+            }
+            return new ChunkEstimates(estimated > 0 && unestimated == 0, waiting, running);
+        }
+
+        @Override
+        public boolean recordChunkEstimates(CampaignLease lease, List<Long> rowsPerChunk) {
+            synchronized (InMemoryLedger.this) {
+                if (fenced(lease) == null) {
+                    return false;
+                }
+                TreeMap<Integer, Chunk> rows = chunksOf(lease.runKey());
+                for (int i = 0; i < rowsPerChunk.size(); i++) {
+                    Chunk c = rows.get(i);
+                    if (c != null) {
+                        c.rowsEstimated = rowsPerChunk.get(i);
+                    }
+                }
+                return true;
             }
         }
 
@@ -380,12 +423,13 @@ public final class InMemoryLedger {
                 }
                 c.finishedAt = null;
                 c.lastError = null;
+                c.rowsCopied = 0;
                 return Optional.of(new ChunkClaim(runKey, c.id, owner, c.epoch, c.attempts));
             }
         }
 
         @Override
-        public boolean renewChunk(ChunkClaim claim, Duration ttl) {
+        public boolean renewChunk(ChunkClaim claim, Duration ttl, long rowsCopied) {
             long millis = ttlMillis(ttl);
             synchronized (InMemoryLedger.this) {
                 Chunk c = owned(claim);
@@ -393,6 +437,7 @@ public final class InMemoryLedger {
                     return false;
                 }
                 c.leaseExpires = now().plusMillis(millis);
+                c.rowsCopied = rowsCopied;
                 return true;
             }
         }

@@ -268,6 +268,47 @@ public abstract class LedgerStoreContract {
     }
 
     @Test
+    void chunkEstimatesAreFencedByTheLeaseAndCountedAsWorkLeft() {
+        String runKey = create(blueprint(4)).runKey();
+        Leases leases = staleAndLiveLease(runKey);
+        List<Long> estimates = List.of(10L, 7_000L, 20L, 30L);
+
+        assertThat(store.recordChunkEstimates(leases.stale(), estimates)).isFalse();
+        assertThat(store.chunks(runKey, 0, 10)).allSatisfy(c -> assertThat(c.rowsEstimated()).isNull());
+        assertThat(store.counts(runKey, MAX_ATTEMPTS).estimates().complete()).as("no estimates yet").isFalse();
+
+        assertThat(other.recordChunkEstimates(leases.live(), estimates)).isTrue();
+        assertThat(store.chunks(runKey, 0, 10)).extracting(ChunkRecord::rowsEstimated).containsExactlyElementsOf(estimates);
+        ChunkEstimates waiting = store.counts(runKey, MAX_ATTEMPTS).estimates();
+        assertThat(waiting.complete()).isTrue();
+        assertThat(waiting.waitingRows()).isEqualTo(7_060);
+        assertThat(waiting.running()).isEmpty();
+
+        // Chunk 0 runs: it leaves the waiting rows and is listed with its estimate and elapsed time.
+        ChunkClaim claim = claimChunk(store, runKey, 0, "lane-a");
+        ChunkEstimates running = other.counts(runKey, MAX_ATTEMPTS).estimates();
+        assertThat(running.waitingRows()).isEqualTo(7_050);
+        assertThat(running.running()).singleElement().satisfies(r -> {
+            assertThat(r.estimatedRows()).isEqualTo(10L);
+            assertThat(r.secondsRunning()).isBetween(0.0, 30.0);
+        });
+
+        assertThat(store.renewChunk(claim, LONG_TTL, 6)).isTrue();
+        assertThat(other.counts(runKey, MAX_ATTEMPTS).estimates().running()).singleElement()
+                .satisfies(r -> assertThat(r.rowsCopied()).as("progress reported with the renewal").isEqualTo(6));
+
+        // Committed from its receipt: neither waiting nor running.
+        writeChunkReceipt(runKey, 0, "lane-a", claim.epoch(), 12);
+        assertThat(store.commitFromReceipt(claim)).isTrue();
+        ChunkEstimates afterCommit = other.counts(runKey, MAX_ATTEMPTS).estimates();
+        assertThat(afterCommit.waitingRows()).isEqualTo(7_050);
+        assertThat(afterCommit.running()).isEmpty();
+
+        assertThat(other.recordChunkEstimates(leases.live(), List.of(1L, 2L, 3L, 4L))).as("a replay overwrites").isTrue();
+        assertThat(store.counts(runKey, MAX_ATTEMPTS).estimates().waitingRows()).isEqualTo(9);
+    }
+
+    @Test
     void recordShapesAndStopRequestAreFencedByTheLease() {
         String runKey = create(blueprint(8)).runKey();
         Leases leases = staleAndLiveLease(runKey);

@@ -33,7 +33,8 @@ final class StatusReport {
                     + p.getRunningChunks() + " running, " + p.getPendingChunks() + " pending, " + p.getFailedChunks() + " failed)");
             line(out, "rows", String.format("%,d loaded", p.getRowsLoaded()));
             line(out, "rate", String.format("%,.1f rows/s", p.getRowsPerSecond()));
-            line(out, "eta", p.getEta() == null ? "unknown" : p.getEta());
+            line(out, "eta", (p.getEta() == null ? "unknown" : p.getEta())
+                    + (p.getEtaBasis() == null ? "" : "  (" + p.getEtaBasis() + ")"));
         }
         lanes(out, s.lanes());
         if (p != null && p.getFailedChunks() > 0) {
