@@ -41,6 +41,14 @@ class DomainArchitectureTest {
     }
 
     @Test
+    void domainImportsNoVendorDriverPackage() {
+        ArchRule rule = noClasses().that().resideInAPackage("io.dpone.backfill.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "com.microsoft.sqlserver..")
+                .because("only adapters speak a database's driver API; the domain sees JDBC at most through ports");
+        rule.check(classes);
+    }
+
+    @Test
     void adaptersDoNotDependOnEachOther() {
         noClasses().that().resideInAPackage("io.dpone.backfill.postgres..")
                 .should().dependOnClassesThat().resideInAPackage("io.dpone.backfill.mssql..").check(classes);
