@@ -62,6 +62,14 @@ final class PostgresShadowTransaction {
         }
     }
 
+    /**
+     * Blocks writers of a table until the transaction ends (SHARE ROW EXCLUSIVE waits for in-flight writers, within
+     * lock_timeout, and lets readers on): every write committed before it is visible to the statements after it.
+     */
+    static void blockWriters(Connection connection, String schema, String table) throws SQLException {
+        PostgresShadowSql.execute(connection, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, table) + " IN SHARE ROW EXCLUSIVE MODE");
+    }
+
     /** SET LOCAL lock_timeout: a swap waits a bounded time for readers of the live table, then fails transiently. */
     static void lockTimeout(Connection connection, Duration timeout) throws SQLException {
         setLocal(connection, "lock_timeout", timeout.toMillis() + "ms");

@@ -108,7 +108,7 @@ final class PostgresSwap {
     static void requireUnchanged(Connection c, PostgresCatalog catalog, String schema, String liveTable,
                                  LiveTargetBaseline baseline) throws SQLException {
         String name = schema + "." + liveTable;
-        PostgresShadowSql.execute(c, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, liveTable) + " IN SHARE ROW EXCLUSIVE MODE");
+        PostgresShadowTransaction.blockWriters(c, schema, liveTable);
         String change = TableShapeDiff.describe("live target " + name, baseline.shape(), catalog.liveShape(schema, liveTable));
         if (change != null) {
             throw new LiveTargetChangedException(change + ": the published table would not carry it; nothing was changed");

@@ -96,7 +96,7 @@ final class PostgresSwapBack {
                                                  ArtifactNames names, String liveTable, boolean acceptWrites)
             throws SQLException {
         String schema = names.schema();
-        PostgresShadowSql.execute(c, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, liveTable) + " IN SHARE ROW EXCLUSIVE MODE");
+        PostgresShadowTransaction.blockWriters(c, schema, liveTable);
         TableFingerprint atPublication = ledger.publishedFingerprint(lease.runKey());
         TableFingerprint now = PostgresTableFingerprint.of(c, schema, liveTable);
         if (atPublication != null && now.equals(atPublication)) {
