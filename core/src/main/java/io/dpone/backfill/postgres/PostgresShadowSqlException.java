@@ -6,15 +6,18 @@ import java.sql.SQLException;
 
 /**
  * A statement of the PostgreSQL shadow, swap or catalog adapters failed. The transaction it ran in was rolled back,
- * so nothing it was part of took effect; {@link #isTransient()} tells a retry-worthy failure (lock timeout, lost
- * connection, serialization failure) from a permanent one.
+ * so nothing it was part of took effect; its kind ({@link PostgresFailures}) tells a retry-worthy failure (lock
+ * timeout, lost connection, serialization failure) from a permanent one.
  */
 public class PostgresShadowSqlException extends DatabaseFailureException {
     private final String sqlState;
 
     public PostgresShadowSqlException(String action, SQLException cause) {
-        super(PostgresFailures.classify(cause.getSQLState()).kind(), PostgresFailures.classify(cause.getSQLState()).reason(),
-                action + " failed: " + cause.getMessage() + " (SQLSTATE " + cause.getSQLState() + ")", cause);
+        this(action, cause, PostgresFailures.classify(cause.getSQLState()));
+    }
+
+    private PostgresShadowSqlException(String action, SQLException cause, PostgresFailures.Classified kind) {
+        super(kind.kind(), kind.reason(), action + " failed: " + cause.getMessage() + " (SQLSTATE " + cause.getSQLState() + ")", cause);
         this.sqlState = cause.getSQLState();
     }
 

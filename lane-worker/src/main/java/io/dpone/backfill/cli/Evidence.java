@@ -5,7 +5,6 @@ import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.core.campaign.PreflightStatus;
 import io.dpone.backfill.core.doctor.PreflightResult;
-import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.campaign.PublicationStatus;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
@@ -30,7 +29,7 @@ final class Evidence {
         if (status == null) {
             backfill.put("phase", refusal == null ? "not_started" : "refused_by_preflight");
             if (refusal != null) {
-                preflight(backfill, CampaignStatusProjector.preflight(refusal));
+                preflight(backfill, PreflightStatus.of(refusal));
                 backfill.put("recommended_action", "fix the pre-flight ERRORs (backfill doctor), then run again; nothing was created");
             }
             return PrettyJson.write(root);

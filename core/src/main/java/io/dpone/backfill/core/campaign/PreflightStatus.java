@@ -1,8 +1,11 @@
 package io.dpone.backfill.core.campaign;
 
+import io.dpone.backfill.core.doctor.PreflightResult;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The pre-flight verdict a campaign started with (or was refused by): {@code passed}, {@code failed} or
@@ -10,6 +13,23 @@ import java.util.Objects;
  */
 public class PreflightStatus {
     public static final int MAX_FINDINGS = 10;
+    private static final int MAX_FINDING_CHARS = 400;
+
+    /** The one rendering of a verdict, for a refused start and for the one the ledger records alike. */
+    public static PreflightStatus of(PreflightResult result) {
+        PreflightStatus p = new PreflightStatus();
+        p.setResult(result.result());
+        p.setSkippedBy(result.skippedBy());
+        p.setErrors(result.errors().size());
+        p.setWarnings(result.warnings().size());
+        p.setFindings(Stream.concat(result.errors().stream(), result.warnings().stream()).limit(MAX_FINDINGS)
+                .map(f -> bounded(f.severity() + " " + f.code() + ": " + f.message())).toList());
+        return p;
+    }
+
+    private static String bounded(String s) {
+        return s.length() > MAX_FINDING_CHARS ? s.substring(0, MAX_FINDING_CHARS) + "..." : s;
+    }
 
     private String result;
     private String skippedBy;

@@ -1,12 +1,5 @@
 package io.dpone.backfill.core.engine;
 
-import io.dpone.backfill.core.campaign.PreflightStatus;
-import io.dpone.backfill.core.doctor.PreflightResult;
-import io.dpone.backfill.core.source.SourceCoverage;
-
-import java.util.ArrayList;
-import java.util.List;
-
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
@@ -20,6 +13,7 @@ import io.dpone.backfill.core.ledger.HandoffReceipt;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ValidationResult;
 
 import java.util.Optional;
@@ -60,37 +54,8 @@ public final class CampaignStatusProjector {
             status.setRecommendedAction("rolled back (receipt " + r.receiptId() + "): the previous table is live again and the"
                     + " published one is kept as the shadow; start a new campaign with a new backfillId to load again");
         });
-        status.setPreflight(preflight(detail));
+        status.setPreflight(detail.preflight());
         return status;
-    }
-
-    /** The verdict recorded at preparation; null before it (a refused start never reaches the ledger). */
-    static PreflightStatus preflight(PhaseDetail detail) {
-        if (detail.preflightResult() == null) {
-            return null;
-        }
-        PreflightStatus p = new PreflightStatus();
-        p.setResult(detail.preflightResult());
-        p.setSkippedBy(detail.preflightSkippedBy());
-        p.setErrors(0);
-        p.setWarnings(detail.preflightWarnings().size());
-        p.setFindings(detail.preflightWarnings());
-        return p;
-    }
-
-    /** The status of a start that pre-flight refused, or of a verdict found before the ledger exists. */
-    public static PreflightStatus preflight(PreflightResult result) {
-        PreflightStatus p = new PreflightStatus();
-        p.setResult(result.result());
-        p.setSkippedBy(result.skippedBy());
-        p.setErrors(result.errors().size());
-        p.setWarnings(result.warnings().size());
-        List<String> findings = new ArrayList<>();
-        java.util.stream.Stream.concat(result.errors().stream(), result.warnings().stream())
-                .limit(PreflightStatus.MAX_FINDINGS)
-                .forEach(f -> findings.add(f.severity() + " " + f.code() + ": " + f.message()));
-        p.setFindings(findings);
-        return p;
     }
 
     static CampaignProgress progress(ChunkCounts c, String estimateBasis) {

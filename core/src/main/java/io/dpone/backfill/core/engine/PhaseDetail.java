@@ -4,13 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.dpone.backfill.core.campaign.PreflightStatus;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ValidationResult;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The small JSON evidence document kept in the campaign row: validation numbers, the reason for Blocked or
@@ -19,7 +17,6 @@ import java.util.List;
 public final class PhaseDetail {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_REASON = 1000;
-    private static final int MAX_LIST = 10;
     private final ObjectNode node;
 
     private PhaseDetail(ObjectNode node) {
@@ -56,31 +53,34 @@ public final class PhaseDetail {
         return new PhaseDetail(copy);
     }
 
-    /** The pre-flight verdict the campaign started with: result, who skipped it, the warning codes (bounded). */
+    /** The pre-flight verdict the campaign started with, as the status shows it (bounded findings, true counts). */
     public PhaseDetail withPreflight(PreflightResult r) {
         ObjectNode copy = node.deepCopy();
-        ObjectNode n = copy.putObject("preflight");
-        n.put("result", r.result());
-        if (r.skippedBy() != null) {
-            n.put("skippedBy", r.skippedBy());
-        }
-        ArrayNode warnings = n.putArray("warnings");
-        r.warnings().stream().limit(MAX_LIST).forEach(f -> warnings.add(f.code()));
+        copy.set("preflight", JSON.valueToTree(PreflightStatus.of(r)));
         return new PhaseDetail(copy);
     }
 
+    /** The recorded verdict; null before preparation. */
+    public PreflightStatus preflight() {
+        JsonNode n = node.get("preflight");
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        try {
+            return JSON.treeToValue(n, PreflightStatus.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the ledger's pre-flight evidence cannot be read: " + e.getMessage(), e);
+        }
+    }
+
     public String preflightResult() {
-        return node.path("preflight").path("result").asText(null);
+        PreflightStatus p = preflight();
+        return p == null ? null : p.getResult();
     }
 
     public String preflightSkippedBy() {
-        return node.path("preflight").path("skippedBy").asText(null);
-    }
-
-    public List<String> preflightWarnings() {
-        List<String> codes = new ArrayList<>();
-        node.path("preflight").path("warnings").forEach(w -> codes.add(w.asText()));
-        return codes;
+        PreflightStatus p = preflight();
+        return p == null ? null : p.getSkippedBy();
     }
 
     public PhaseDetail withCoverage(SourceCoverage c) {

@@ -80,22 +80,14 @@ public final class CampaignDriver {
         }
         try {
             CampaignEngine engine = session.engine(blueprint);
-            String retry = OperatorActions.preflightRetryToken(campaign);
             try {
                 engine.open(session.session().preflight(blueprint, OperatorActions.skipPreflight(campaign)));
             } catch (PreflightRefusedException e) {
                 sessions.release(key); // nothing was created: no lease, no connection held for a refused start
-                if (retry != null) {
-                    OperatorActions.markDone(client, campaign, OperatorActions.PREFLIGHT_RETRY);
-                }
+                OperatorActions.markRetriesHandled(client, campaign);
                 return new DriveOutcome.PreflightRefused(e.result(), blueprint.identity().runKey());
             }
-            if (retry != null) {
-                OperatorActions.markDone(client, campaign, OperatorActions.PREFLIGHT_RETRY);
-            }
-            if (OperatorActions.retryToken(campaign) != null) {
-                OperatorActions.markDone(client, campaign, OperatorActions.RETRY);
-            }
+            OperatorActions.markRetriesHandled(client, campaign);
             Optional<CampaignLease> acquired = session.acquire(settings.instanceId(), settings.timings().leaseTtl());
             if (acquired.isEmpty()) {
                 CampaignRecord held = session.ledger().findByRunKey(engine.runKey()).orElseThrow();

@@ -60,6 +60,15 @@ public final class OperatorActions {
                 || retryToken(campaign) != null;
     }
 
+    /** Records every pending retry request as handled: a pass ran on it (the pre-flight's and the general one). */
+    static void markRetriesHandled(KubernetesClient client, BackfillCampaign campaign) {
+        for (String annotation : new String[]{PREFLIGHT_RETRY, RETRY}) {
+            if (pending(campaign, annotation) != null) {
+                markDone(client, campaign, annotation);
+            }
+        }
+    }
+
     /** How pre-flight was skipped, for the evidence; null when it runs (the default). */
     public static String skipPreflight(BackfillCampaign campaign) {
         String value = annotation(campaign, SKIP_PREFLIGHT);

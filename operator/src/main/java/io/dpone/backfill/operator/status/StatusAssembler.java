@@ -1,10 +1,10 @@
 package io.dpone.backfill.operator.status;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.PreflightStatus;
 import io.dpone.backfill.core.campaign.CampaignCondition;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.CampaignProgress;
-import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.validation.FieldError;
 import io.dpone.backfill.operator.driver.DriveOutcome;
@@ -97,7 +97,7 @@ public final class StatusAssembler {
         status.setPhase(CampaignPhase.Blocked);
         status.setRunKey(r.runKey());
         status.setObservedGeneration(campaign.getMetadata().getGeneration());
-        status.setPreflight(CampaignStatusProjector.preflight(r.result()));
+        status.setPreflight(PreflightStatus.of(r.result()));
         String errors = r.result().errors().stream().limit(3).map(f -> f.code() + ": " + f.message())
                 .collect(Collectors.joining("; "));
         status.setConditions(ConditionSet.merge(conditions(previous), CampaignConditions.refused(CampaignConditions.PREFLIGHT_FAILED,
