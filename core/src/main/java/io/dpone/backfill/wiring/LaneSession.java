@@ -15,10 +15,10 @@ import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TableShape;
-import io.dpone.backfill.postgres.PostgresChunkCommitter;
-import io.dpone.backfill.postgres.PostgresLedgerStore;
-import io.dpone.backfill.postgres.PostgresShadowPublisher;
-import io.dpone.backfill.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.target.postgres.PostgresChunkCommitter;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStore;
+import io.dpone.backfill.target.postgres.publish.PostgresShadowPublisher;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package io.dpone.backfill.wiring;
 
-import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.lane.ChunkOutcome;
 import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.lane.LeaseWatch;
@@ -9,7 +9,7 @@ import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.postgres.PostgresChunkCommitter;
+import io.dpone.backfill.target.postgres.PostgresChunkCommitter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

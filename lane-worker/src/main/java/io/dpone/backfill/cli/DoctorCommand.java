@@ -1,13 +1,13 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.wiring.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.postgres.PostgresDoctor;
+import io.dpone.backfill.target.postgres.doctor.PostgresDoctor;
 import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.ConnectionSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

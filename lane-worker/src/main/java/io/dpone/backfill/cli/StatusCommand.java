@@ -2,14 +2,15 @@ package io.dpone.backfill.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dpone.backfill.wiring.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.ChunkState;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.postgres.PostgresLedgerStore;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerSchema;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStore;
 import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.ConnectionSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -38,7 +39,7 @@ final class StatusCommand implements Callable<Integer> {
         ConnectionSettings target = campaign.target(blueprint.definition().spec());
         try (Connection state = target.open("backfill-status")) {
             LedgerStore ledger = new PostgresLedgerStore(state, blueprint.definition().spec().getState().getSchema());
-            Optional<BackfillCampaignStatus> status = ledgerExists(state, blueprint) ? StatusReader.read(blueprint, ledger) : Optional.empty();
+            Optional<BackfillCampaignStatus> status = ledger.peek(blueprint.identity().runKey()).isPresent() ? StatusReader.read(blueprint, ledger) : Optional.empty();
             if (status.isEmpty()) {
                 System.out.println(format == OutputFormat.json
                         ? "{\"phase\": \"NotStarted\", \"runKey\": \"" + blueprint.identity().runKey() + "\"}"
@@ -76,15 +77,5 @@ final class StatusCommand implements Callable<Integer> {
             }
         }
         return failed;
-    }
-
-    private static boolean ledgerExists(Connection state, CampaignBlueprint blueprint) throws java.sql.SQLException {
-        try (var ps = state.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-            ps.setString(1, io.dpone.backfill.postgres.PostgresLedgerSchema.table(blueprint.definition().spec().getState().getSchema(), "campaign"));
-            try (var rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getBoolean(1);
-            }
-        }
     }
 }
