@@ -1,5 +1,6 @@
 package io.dpone.backfill.wiring;
 
+import io.dpone.backfill.connect.Connector;
 import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.EngineTimings;

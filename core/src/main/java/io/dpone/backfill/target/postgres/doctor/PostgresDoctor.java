@@ -6,6 +6,7 @@ import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.postgres.PostgresCatalog.Column;
 import io.dpone.backfill.source.postgres.PostgresDoctorSource;
+import io.dpone.backfill.target.TargetDoctor;
 import io.dpone.backfill.target.postgres.doctor.PostgresDoctorTarget.LiveTarget;
 
 import java.sql.Connection;
@@ -38,7 +39,8 @@ import java.util.Optional;
  * <li>{@code <family>.check-failed}: a catalog query itself failed.</li>
  * </ul>
  */
-public final class PostgresDoctor {
+public final class PostgresDoctor implements TargetDoctor {
+    @Override
     public DoctorReport check(BackfillCampaignSpec normalisedSpec, ArtifactNames names, Connection source,
                               Connection target, String runKey) {
         List<Finding> findings = new ArrayList<>();

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import static io.dpone.backfill.target.postgres.ledger.PostgresLedgerRows.CAMPAIGN_COLUMNS;
 
 
 /**
@@ -37,15 +36,9 @@ import static io.dpone.backfill.target.postgres.ledger.PostgresLedgerRows.CAMPAI
  * with a reason) with the {@link SQLException} (and its SQL state) as the cause.
  */
 public final class PostgresLedgerStore implements LedgerStore {
-    /** Campaign rows a lease holder may write: the lease must still be ours and still live by the database clock. */
-    private static final String LEASE_FENCE =
-            "run_key = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires >= now()";
-    static final String TTL = "now() + ? * interval '1 millisecond'";
-
     private final String stateSchema;
     private final PostgresJdbc sql;
-    private final PostgresLedgerChunks chunks;
-    private final String campaign;
+    private final PostgresLedgerStatements statements;
 
     /**
      * @param stateConnection the lane's or driver's state connection to the target database; put in autocommit
@@ -54,8 +47,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     public PostgresLedgerStore(Connection stateConnection, String stateSchema) {
         this.stateSchema = Objects.requireNonNull(stateSchema, "stateSchema");
         this.sql = new PostgresJdbc(Objects.requireNonNull(stateConnection, "stateConnection"));
-        this.campaign = PostgresLedgerSchema.table(stateSchema, "campaign");
-        this.chunks = new PostgresLedgerChunks(sql, stateSchema);
+        this.statements = new PostgresLedgerStatements(stateConnection, stateSchema);
         call("open", () -> {
             stateConnection.setAutoCommit(true);
             return null;
@@ -67,9 +59,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     public synchronized void ensureSchema() {
         call("ensureSchema", () -> {
             PostgresLedgerSchema.apply(sql.connection(), stateSchema);
-            Integer version = sql.one("SELECT max(version) AS v FROM "
-                    + PostgresLedgerSchema.table(stateSchema, "ledger_version"), rs -> (Integer) rs.getObject("v"))
-                    .orElse(null);
+            Integer version = statements.schemaVersion();
             if (version == null || version != PostgresLedgerSchema.VERSION) {
                 throw new IllegalStateException("ledger schema " + stateSchema + " has version " + version
                         + " but this build uses ledger version " + PostgresLedgerSchema.VERSION);
@@ -82,20 +72,18 @@ public final class PostgresLedgerStore implements LedgerStore {
     @Override
     public synchronized Optional<CampaignRecord> peek(String runKey) {
         return call("peek", () -> {
-            boolean present = sql.one("SELECT pg_catalog.to_regclass(?) IS NOT NULL AS present", rs -> rs.getBoolean("present"),
-                    campaign).orElse(false);
-            return present ? selectCampaign("run_key", runKey) : Optional.<CampaignRecord>empty();
+            return statements.ledgerPresent() ? statements.campaign("run_key", runKey) : Optional.<CampaignRecord>empty();
         });
     }
 
     @Override
     public synchronized Optional<CampaignRecord> findByBackfillId(String backfillId) {
-        return call("findByBackfillId", () -> selectCampaign("backfill_id", backfillId));
+        return call("findByBackfillId", () -> statements.campaign("backfill_id", backfillId));
     }
 
     @Override
     public synchronized Optional<CampaignRecord> findByRunKey(String runKey) {
-        return call("findByRunKey", () -> selectCampaign("run_key", runKey));
+        return call("findByRunKey", () -> statements.campaign("run_key", runKey));
     }
 
     /**
@@ -122,16 +110,13 @@ public final class PostgresLedgerStore implements LedgerStore {
     private CampaignRecord createOrMatch(CampaignBlueprint blueprint, String specJson) throws SQLException {
         String backfillId = blueprint.definition().spec().getBackfillId();
         CampaignIdentity identity = blueprint.identity();
-        Optional<CampaignRecord> existing = selectCampaign("backfill_id", backfillId);
+        Optional<CampaignRecord> existing = statements.campaign("backfill_id", backfillId);
         if (existing.isPresent()) {
             return sameCampaignOrConflict(existing.get(), backfillId, identity);
         }
-        sql.update("INSERT INTO " + campaign + " (run_key, backfill_id, plan_digest, config_digest, spec_json,"
-                        + " chunk_total, phase) VALUES (?, ?, ?, ?, ?, ?, ?)", identity.runKey(), backfillId,
-                identity.planDigest(), identity.configDigest(), specJson, blueprint.plan().size(),
-                CampaignPhase.Planned.name());
-        chunks.insertAll(identity.runKey(), blueprint.plan());
-        return selectCampaign("run_key", identity.runKey()).orElseThrow();
+        statements.insertCampaign(blueprint, specJson, CampaignPhase.Planned.name());
+        statements.insertAll(identity.runKey(), blueprint.plan());
+        return statements.campaign("run_key", identity.runKey()).orElseThrow();
     }
 
     private static CampaignRecord sameCampaignOrConflict(CampaignRecord stored, String backfillId,
@@ -153,35 +138,30 @@ public final class PostgresLedgerStore implements LedgerStore {
     @Override
     public synchronized Optional<CampaignLease> acquireLease(String runKey, String owner, Duration ttl) {
         long ttlMillis = ttlMillis(ttl);
-        return call("acquireLease", () -> sql.one("UPDATE " + campaign
-                        + " SET lease_epoch = CASE WHEN lease_owner = ? THEN lease_epoch ELSE lease_epoch + 1 END,"
-                        + " lease_owner = ?, lease_expires = " + TTL
-                        + " WHERE run_key = ? AND (lease_owner IS NULL OR lease_expires < now() OR lease_owner = ?)"
-                        + " RETURNING lease_epoch",
-                rs -> new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
-                owner, owner, ttlMillis, runKey, owner));
+        return call("acquireLease", () -> statements.acquireLease(runKey, owner, ttlMillis));
     }
 
     /** Extends a live lease; an expired one is not renewable, because its holder may already have been replaced. */
     @Override
     public synchronized boolean renewLease(CampaignLease lease, Duration ttl) {
         long ttlMillis = ttlMillis(ttl);
-        return call("renewLease", () -> fenced("lease_expires = " + TTL, "", lease, ttlMillis));
+        return call("renewLease", () -> statements.fenced("lease_expires = " + PostgresLedgerStatements.TTL, "", lease, ttlMillis));
     }
 
     /** Frees the lease (owner and expiry cleared) and keeps the epoch, so the next holder's epoch is higher. */
     @Override
     public synchronized void releaseLease(CampaignLease lease) {
-        call("releaseLease", () -> sql.update("UPDATE " + campaign + " SET lease_owner = NULL, lease_expires = NULL"
-                + " WHERE run_key = ? AND lease_owner = ? AND lease_epoch = ?", lease.runKey(), lease.owner(),
-                lease.epoch()));
+        call("releaseLease", () -> {
+            statements.releaseLease(lease);
+            return null;
+        });
     }
 
     /** Stored as the phase's enum name; a null {@code detailJson} keeps the current detail. */
     @Override
     public synchronized boolean transition(CampaignLease lease, CampaignPhase from, CampaignPhase to,
                                            String detailJson) {
-        return call("transition", () -> fenced("phase = ?, detail = coalesce(?, detail), updated_at = now()",
+        return call("transition", () -> statements.fenced("phase = ?, detail = coalesce(?, detail), updated_at = now()",
                 "phase = ? AND ", lease, to.name(), detailJson, from.name()));
     }
 
@@ -189,14 +169,14 @@ public final class PostgresLedgerStore implements LedgerStore {
     @Override
     public synchronized boolean recordAnchor(CampaignLease lease, String anchorXmin) {
         Objects.requireNonNull(anchorXmin, "anchorXmin");
-        return call("recordAnchor", () -> fenced("anchor_xmin = coalesce(anchor_xmin, ?)",
+        return call("recordAnchor", () -> statements.fenced("anchor_xmin = coalesce(anchor_xmin, ?)",
                 "(anchor_xmin IS NULL OR anchor_xmin = ?) AND ", lease, anchorXmin, anchorXmin));
     }
 
     @Override
     public synchronized boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest,
                                              String liveBaselineJson) {
-        return call("recordShapes", () -> fenced("source_shape_digest = ?, target_shape_digest = ?, live_baseline = ?", "",
+        return call("recordShapes", () -> statements.fenced("source_shape_digest = ?, target_shape_digest = ?, live_baseline = ?", "",
                 lease, sourceShapeDigest, targetShapeDigest, liveBaselineJson));
     }
 
@@ -207,17 +187,17 @@ public final class PostgresLedgerStore implements LedgerStore {
     @Override
     public synchronized boolean recordChunkEstimates(CampaignLease lease, List<Long> rowsPerChunk) {
         return call("recordChunkEstimates", () -> sql.inTransaction(() -> {
-            if (!fenced("lease_epoch = lease_epoch", "", lease)) {
+            if (!statements.fenced("lease_epoch = lease_epoch", "", lease)) {
                 return false;
             }
-            chunks.recordEstimates(lease.runKey(), rowsPerChunk);
+            statements.recordEstimates(lease.runKey(), rowsPerChunk);
             return true;
         }));
     }
 
     @Override
     public synchronized boolean setStopRequested(CampaignLease lease, boolean stop) {
-        return call("setStopRequested", () -> fenced("stop_requested = ?", "", lease, stop));
+        return call("setStopRequested", () -> statements.fenced("stop_requested = ?", "", lease, stop));
     }
 
     /**
@@ -226,13 +206,13 @@ public final class PostgresLedgerStore implements LedgerStore {
      */
     @Override
     public synchronized ChunkCounts counts(String runKey, int maxAttempts) {
-        return call("counts", () -> chunks.counts(runKey, maxAttempts));
+        return call("counts", () -> statements.counts(runKey, maxAttempts));
     }
 
     /** In chunk order; {@code leaseExpired} is judged by the database clock. */
     @Override
     public synchronized List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) {
-        return call("claimable", () -> chunks.claimable(runKey, maxAttempts, retryFailed, limit));
+        return call("claimable", () -> statements.claimable(runKey, maxAttempts, retryFailed, limit));
     }
 
     /**
@@ -243,31 +223,31 @@ public final class PostgresLedgerStore implements LedgerStore {
     @Override
     public synchronized Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, Duration ttl) {
         long ttlMillis = ttlMillis(ttl);
-        return call("claim", () -> chunks.claim(runKey, seen, owner, ttlMillis));
+        return call("claim", () -> statements.claim(runKey, seen, owner, ttlMillis));
     }
 
     /** Only a live claim is renewable: once expired, another lane may already have the chunk. */
     @Override
     public synchronized boolean renewChunk(ChunkClaim claim, Duration ttl, long rowsCopied) {
         long ttlMillis = ttlMillis(ttl);
-        return call("renewChunk", () -> chunks.renew(claim, ttlMillis, rowsCopied));
+        return call("renewChunk", () -> statements.renew(claim, ttlMillis, rowsCopied));
     }
 
     /** Fenced by owner, epoch and state running; the error is kept (first 2000 characters) for the status. */
     @Override
     public synchronized boolean failChunk(ChunkClaim claim, String error) {
-        return call("failChunk", () -> chunks.fail(claim, error));
+        return call("failChunk", () -> statements.fail(claim, error));
     }
 
     @Override
     public synchronized boolean hasChunkReceipt(String runKey, int chunkId) {
-        return call("hasChunkReceipt", () -> chunks.hasReceipt(runKey, chunkId));
+        return call("hasChunkReceipt", () -> statements.hasReceipt(runKey, chunkId));
     }
 
     /** Fenced by owner and epoch; the receipt's row count becomes both rows loaded and rows extracted. */
     @Override
     public synchronized boolean commitFromReceipt(ChunkClaim claim) {
-        return call("commitFromReceipt", () -> chunks.commitFromReceipt(claim));
+        return call("commitFromReceipt", () -> statements.commitFromReceipt(claim));
     }
 
     /**
@@ -278,30 +258,26 @@ public final class PostgresLedgerStore implements LedgerStore {
     @Override
     public synchronized int requeueFailed(CampaignLease lease) {
         return call("requeueFailed", () -> sql.inTransaction(() -> {
-            if (!fenced("lease_epoch = lease_epoch", "", lease)) {
+            if (!statements.fenced("lease_epoch = lease_epoch", "", lease)) {
                 return 0;
             }
-            return chunks.requeueFailed(lease.runKey());
+            return statements.requeueFailed(lease.runKey());
         }));
     }
 
     @Override
     public synchronized List<ChunkRecord> chunks(String runKey, int offset, int limit) {
-        return call("chunks", () -> chunks.page(runKey, offset, limit));
+        return call("chunks", () -> statements.page(runKey, offset, limit));
     }
 
     @Override
     public synchronized Optional<PublicationReceipt> publicationReceipt(String runKey) {
-        return call("publicationReceipt", () -> sql.one("SELECT " + PostgresLedgerRows.PUBLICATION_COLUMNS
-                + " FROM " + PostgresLedgerSchema.table(stateSchema, "publication_receipt") + " WHERE run_key = ?",
-                PostgresLedgerRows::publication, runKey));
+        return call("publicationReceipt", () -> statements.publicationReceipt(runKey));
     }
 
     @Override
     public synchronized Optional<HandoffReceipt> handoffReceipt(String runKey) {
-        return call("handoffReceipt", () -> sql.one("SELECT " + PostgresLedgerRows.HANDOFF_COLUMNS + " FROM "
-                + PostgresLedgerSchema.table(stateSchema, "handoff_receipt") + " WHERE run_key = ?",
-                PostgresLedgerRows::handoff, runKey));
+        return call("handoffReceipt", () -> statements.handoffReceipt(runKey));
     }
 
     /**
@@ -315,44 +291,17 @@ public final class PostgresLedgerStore implements LedgerStore {
             throw new IllegalArgumentException("handoff receipt for run key " + receipt.runKey()
                     + " offered under the lease of run key " + lease.runKey());
         }
-        String handoff = PostgresLedgerSchema.table(stateSchema, "handoff_receipt");
         return call("recordHandoff", () -> sql.inTransaction(() -> {
-            if (!fenced("updated_at = now()", "", lease)) {
+            if (!statements.fenced("updated_at = now()", "", lease)) {
                 return false;
             }
-            sql.update("INSERT INTO " + handoff + " (run_key, receipt_id, anchor_xmin, lease_epoch, committed_at)"
-                            + " VALUES (?, ?, ?, ?, coalesce(?, now())) ON CONFLICT (run_key) DO NOTHING",
-                    receipt.runKey(), receipt.receiptId(), receipt.anchorXmin(), lease.epoch(),
-                    PostgresJdbc.timestamp(receipt.committedAt()));
-            return sql.one("SELECT anchor_xmin FROM " + handoff + " WHERE run_key = ?",
-                    rs -> rs.getString("anchor_xmin"), receipt.runKey()).map(receipt.anchorXmin()::equals)
-                    .orElse(false);
+            return statements.insertHandoff(lease, receipt).map(receipt.anchorXmin()::equals).orElse(false);
         }));
     }
 
     @Override
     public synchronized Optional<RollbackReceipt> rollbackReceipt(String runKey) {
-        return call("rollbackReceipt", () -> sql.one("SELECT " + PostgresLedgerRows.ROLLBACK_COLUMNS + " FROM "
-                + PostgresLedgerSchema.table(stateSchema, "rollback_receipt") + " WHERE run_key = ?",
-                PostgresLedgerRows::rollback, runKey));
-    }
-
-    private Optional<CampaignRecord> selectCampaign(String keyColumn, String key) throws SQLException {
-        return sql.one("SELECT " + CAMPAIGN_COLUMNS + " FROM " + campaign + " WHERE " + keyColumn + " = ?",
-                PostgresLedgerRows::campaign, key);
-    }
-
-    /**
-     * {@code UPDATE campaign SET <set> WHERE <condition> <lease fence>}; parameters are the set and condition
-     * values in order, then the lease. True iff exactly one row changed.
-     */
-    private boolean fenced(String set, String condition, CampaignLease lease, Object... values) throws SQLException {
-        Object[] params = new Object[values.length + 3];
-        System.arraycopy(values, 0, params, 0, values.length);
-        params[values.length] = lease.runKey();
-        params[values.length + 1] = lease.owner();
-        params[values.length + 2] = lease.epoch();
-        return sql.update("UPDATE " + campaign + " SET " + set + " WHERE " + condition + LEASE_FENCE, params) == 1;
+        return call("rollbackReceipt", () -> statements.rollbackReceipt(runKey));
     }
 
     private <T> T call(String operation, PostgresJdbc.Work<T> work) {

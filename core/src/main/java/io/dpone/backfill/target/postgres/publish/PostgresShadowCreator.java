@@ -5,7 +5,7 @@ import io.dpone.backfill.core.target.ArtifactOwnershipException;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.target.postgres.ledger.PostgresSwapLedger;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
 
 import java.sql.Connection;
 import java.util.Optional;
@@ -17,9 +17,9 @@ public final class PostgresShadowCreator {
             " INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING IDENTITY INCLUDING STORAGE INCLUDING COMMENTS";
 
     private final Connection connection;
-    private final PostgresSwapLedger ledger;
+    private final PostgresLedgerStatements ledger;
 
-    PostgresShadowCreator(Connection connection, PostgresSwapLedger ledger) {
+    PostgresShadowCreator(Connection connection, PostgresLedgerStatements ledger) {
         this.connection = connection;
         this.ledger = ledger;
     }
@@ -28,7 +28,7 @@ public final class PostgresShadowCreator {
         PostgresShadowTransaction.run(connection, "prepare shadow " + names.shadowTable(), c -> {
             PostgresShadowTransaction.pinSearchPath(c);
             PostgresShadowTransaction.lockTarget(c, names.schema(), liveTable);
-            if (ledger.ledgerPresent() && ledger.publication(runKey).isPresent()) {
+            if (ledger.ledgerPresent() && ledger.publicationReceipt(runKey).isPresent()) {
                 return null; // Already published: the shadow became the live table; recreating it would be noise.
             }
             PostgresCatalog catalog = new PostgresCatalog(c);

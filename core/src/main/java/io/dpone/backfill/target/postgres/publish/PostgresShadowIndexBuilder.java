@@ -3,7 +3,7 @@ package io.dpone.backfill.target.postgres.publish;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresCatalog;
-import io.dpone.backfill.target.postgres.ledger.PostgresSwapLedger;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
 import io.dpone.backfill.target.postgres.publish.PostgresCatalogObjects.CarriedObject;
 import io.dpone.backfill.target.postgres.publish.PostgresCatalogObjects.Kind;
 
@@ -18,9 +18,9 @@ import java.util.List;
  */
 public final class PostgresShadowIndexBuilder {
     private final Connection connection;
-    private final PostgresSwapLedger ledger;
+    private final PostgresLedgerStatements ledger;
 
-    PostgresShadowIndexBuilder(Connection connection, PostgresSwapLedger ledger) {
+    PostgresShadowIndexBuilder(Connection connection, PostgresLedgerStatements ledger) {
         this.connection = connection;
         this.ledger = ledger;
     }
@@ -28,7 +28,7 @@ public final class PostgresShadowIndexBuilder {
     void build(String runKey, ArtifactNames names, String liveTable) {
         List<CarriedObject> objects = PostgresShadowTransaction.run(connection, "list indexes of " + liveTable, c -> {
             begin(c, names, liveTable);
-            if (ledger.ledgerPresent() && ledger.publication(runKey).isPresent()) {
+            if (ledger.ledgerPresent() && ledger.publicationReceipt(runKey).isPresent()) {
                 return List.<CarriedObject>of(); // Published: the shadow is the live table now and has them.
             }
             Relation live = new PostgresCatalog(c).relation(names.schema(), liveTable).filter(Relation::isTable)

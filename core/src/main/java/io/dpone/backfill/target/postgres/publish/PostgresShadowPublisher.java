@@ -9,9 +9,8 @@ import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.ValidationResult;
-import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresSqlException;
-import io.dpone.backfill.target.postgres.ledger.PostgresSwapLedger;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -38,6 +37,7 @@ import java.util.Objects;
  */
 public final class PostgresShadowPublisher implements ShadowPublisher {
     private final Connection target;
+    private final PostgresTargetCatalog catalog;
     private final PostgresShadowCreator creator;
     private final PostgresShadowIndexBuilder indexes;
     private final PostgresSwap swap;
@@ -49,7 +49,8 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
         if (lockTimeout.isNegative()) {
             throw new IllegalArgumentException("lockTimeout must not be negative");
         }
-        PostgresSwapLedger ledger = new PostgresSwapLedger(target, stateSchema);
+        this.catalog = new PostgresTargetCatalog(target);
+        PostgresLedgerStatements ledger = new PostgresLedgerStatements(target, stateSchema);
         this.creator = new PostgresShadowCreator(target, ledger);
         this.indexes = new PostgresShadowIndexBuilder(target, ledger);
         this.swap = new PostgresSwap(target, stateSchema, lockTimeout);
@@ -58,20 +59,12 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
 
     @Override
     public TableShape shape(String schema, String table) {
-        try {
-            return new PostgresCatalog(target).shape(schema, table);
-        } catch (SQLException e) {
-            throw new PostgresSqlException("read the shape of " + schema + "." + table, e);
-        }
+        return catalog.shape(schema, table);
     }
 
     @Override
     public TableShape liveShape(String schema, String table) {
-        try {
-            return new PostgresCatalog(target).liveShape(schema, table);
-        } catch (SQLException e) {
-            throw new PostgresSqlException("read the catalog of " + schema + "." + table, e);
-        }
+        return catalog.liveShape(schema, table);
     }
 
     @Override

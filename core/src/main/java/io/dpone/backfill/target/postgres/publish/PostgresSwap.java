@@ -11,7 +11,7 @@ import io.dpone.backfill.core.target.TableShapeDiff;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.target.postgres.ledger.PostgresSwapLedger;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
 import io.dpone.backfill.target.postgres.publish.PostgresSwapRenamer.Carry;
 import io.dpone.backfill.target.postgres.publish.PostgresSwapSequences.ColumnSequence;
 
@@ -45,17 +45,17 @@ public final class PostgresSwap {
             PostgresShadowTransaction.lockTimeout(c, lockTimeout);
             PostgresShadowTransaction.pinSearchPath(c);
             PostgresShadowTransaction.lockTarget(c, names.schema(), liveTable);
-            PostgresSwapLedger ledger = new PostgresSwapLedger(c, stateSchema);
-            Optional<PublicationReceipt> existing = ledger.publication(lease.runKey());
+            PostgresLedgerStatements ledger = new PostgresLedgerStatements(c, stateSchema);
+            Optional<PublicationReceipt> existing = ledger.publicationReceipt(lease.runKey());
             if (existing.isPresent()) {
                 return existing.get();
             }
-            ledger.fence(lease);
+            ledger.fenceSwap(lease);
             return swap(c, ledger, lease, names, liveTable, rows, baseline, published);
         });
     }
 
-    private static PublicationReceipt swap(Connection c, PostgresSwapLedger ledger, CampaignLease lease,
+    private static PublicationReceipt swap(Connection c, PostgresLedgerStatements ledger, CampaignLease lease,
                                            ArtifactNames names, String liveTable, long rows,
                                            LiveTargetBaseline baseline, TableFingerprint published) throws SQLException {
         String schema = names.schema();

@@ -10,7 +10,7 @@ import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.target.postgres.ledger.PostgresSwapLedger;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
 import io.dpone.backfill.target.postgres.publish.PostgresSwapRenamer.Carry;
 import io.dpone.backfill.target.postgres.publish.PostgresSwapSequences.ColumnSequence;
 
@@ -45,13 +45,13 @@ public final class PostgresSwapBack {
             PostgresShadowTransaction.lockTimeout(c, lockTimeout);
             PostgresShadowTransaction.pinSearchPath(c);
             PostgresShadowTransaction.lockTarget(c, names.schema(), liveTable);
-            PostgresSwapLedger ledger = new PostgresSwapLedger(c, stateSchema);
-            Optional<RollbackReceipt> existing = ledger.rollback(lease.runKey());
+            PostgresLedgerStatements ledger = new PostgresLedgerStatements(c, stateSchema);
+            Optional<RollbackReceipt> existing = ledger.rollbackReceipt(lease.runKey());
             if (existing.isPresent()) {
                 return existing.get();
             }
-            ledger.fence(lease);
-            PublicationReceipt publication = ledger.publication(lease.runKey()).orElseThrow(() -> new IllegalStateException(
+            ledger.fenceSwap(lease);
+            PublicationReceipt publication = ledger.publicationReceipt(lease.runKey()).orElseThrow(() -> new IllegalStateException(
                     "run key " + lease.runKey() + " has no publication receipt: there is nothing to roll back"));
             requireSameTables(publication, names, liveTable);
             String accepted = writesSincePublication(c, ledger, lease, names, liveTable, acceptWrites);
@@ -95,7 +95,7 @@ public final class PostgresSwapBack {
      * fingerprint. Returns null when nothing changed; a description of the writes when they are accepted; throws
      * {@link PublishedTableWrittenException} otherwise.
      */
-    private static String writesSincePublication(Connection c, PostgresSwapLedger ledger, CampaignLease lease,
+    private static String writesSincePublication(Connection c, PostgresLedgerStatements ledger, CampaignLease lease,
                                                  ArtifactNames names, String liveTable, boolean acceptWrites)
             throws SQLException {
         String schema = names.schema();

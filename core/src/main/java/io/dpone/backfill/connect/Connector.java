@@ -1,4 +1,4 @@
-package io.dpone.backfill.wiring;
+package io.dpone.backfill.connect;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -2,14 +2,17 @@ package io.dpone.backfill.wiring;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.lane.ChunkCommitter;
 import io.dpone.backfill.core.lane.ChunkOutcome;
+import io.dpone.backfill.core.lane.ChunkProtocol;
 import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.lane.LeaseWatch;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.target.postgres.PostgresChunkCommitter;
+import io.dpone.backfill.source.postgres.PostgresChunkSource;
+import io.dpone.backfill.target.postgres.PostgresChunkSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The one-transaction chunk commit on real PostgreSQL: rows, receipt and ledger row commit or vanish together. */
-class PostgresChunkCommitterIT {
+class PostgresChunkCommitIT {
     private static final String ITEMS = "CREATE TABLE public.items (id uuid NOT NULL PRIMARY KEY, code text, qty integer NOT NULL DEFAULT 0, note text)";
     private CampaignHarness h;
     private CampaignBlueprint b;
@@ -55,14 +58,14 @@ class PostgresChunkCommitterIT {
         h.close();
     }
 
-    private PostgresChunkCommitter committer() throws Exception {
+    private ChunkCommitter committer() throws Exception {
         return committer(Duration.ofSeconds(2));
     }
 
-    private PostgresChunkCommitter committer(Duration receiptWait) throws Exception {
+    private ChunkCommitter committer(Duration receiptWait) throws Exception {
         List<String> columns = session.publisher().shape("public", "items__bf_shadow").columnNames();
-        return new PostgresChunkCommitter(source, sink, "backfill_state", b.plan(), "public", "items", "public",
-                "items__bf_shadow", columns, receiptWait, FaultPoints.NONE);
+        return new ChunkProtocol(new PostgresChunkSource(source, b.plan(), "public", "items", columns),
+                new PostgresChunkSink(sink, "backfill_state", "public", "items__bf_shadow", columns, receiptWait), FaultPoints.NONE);
     }
 
     private ChunkClaim claim(LedgerStore ledger, int chunkId, String owner) {
