@@ -4,7 +4,7 @@ import io.dpone.backfill.connect.Connector;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.EngineTimings;
-import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.SourceCatalog;

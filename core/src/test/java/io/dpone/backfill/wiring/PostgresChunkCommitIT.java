@@ -2,10 +2,10 @@ package io.dpone.backfill.wiring;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.ChunkCommitter;
 import io.dpone.backfill.core.lane.ChunkOutcome;
 import io.dpone.backfill.core.lane.ChunkProtocol;
-import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.lane.LeaseWatch;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkRecord;

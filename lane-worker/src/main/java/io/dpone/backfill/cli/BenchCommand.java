@@ -3,7 +3,7 @@ package io.dpone.backfill.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.connect.ConnectionSettings;
-import io.dpone.backfill.core.campaign.CampaignReader;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
 import io.dpone.backfill.postgres.PostgresEndpoint;

@@ -3,7 +3,7 @@ package io.dpone.backfill.cli;
 import io.dpone.backfill.cli.connect.CampaignConnections;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
-import io.dpone.backfill.core.campaign.CampaignReader;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.postgres.PostgresEndpoint;
 import io.dpone.backfill.wiring.TargetAdapters;

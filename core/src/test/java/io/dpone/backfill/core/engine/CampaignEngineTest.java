@@ -1,18 +1,18 @@
 package io.dpone.backfill.core.engine;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
-import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
-import io.dpone.backfill.core.lane.FaultPoint;
-import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.fault.FaultPoint;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.InMemoryLedger;
 import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.AnchorCheck;
 import io.dpone.backfill.core.source.SourceCoverage;

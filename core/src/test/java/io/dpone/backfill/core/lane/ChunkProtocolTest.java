@@ -1,5 +1,7 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.fault.FaultPoint;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.plan.ChunkRange;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,6 @@
 package io.dpone.backfill.target.postgres.ledger;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
-import io.dpone.backfill.core.digest.CampaignIdentity;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkClaim;
@@ -13,6 +12,7 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.CampaignIdentity;
 import io.dpone.backfill.postgres.PostgresFailures;
 import io.dpone.backfill.postgres.PostgresJdbc;
 

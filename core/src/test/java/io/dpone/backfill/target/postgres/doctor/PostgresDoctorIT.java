@@ -1,12 +1,12 @@
 package io.dpone.backfill.target.postgres.doctor;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
-import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;

@@ -1,8 +1,10 @@
-package io.dpone.backfill.core.digest;
+package io.dpone.backfill.core.plan;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.TargetSpec;
+import io.dpone.backfill.core.digest.CanonicalJson;
+import io.dpone.backfill.core.digest.Sha256;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 

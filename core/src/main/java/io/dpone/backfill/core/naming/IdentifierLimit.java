@@ -1,4 +1,4 @@
-package io.dpone.backfill.core.validation;
+package io.dpone.backfill.core.naming;
 
 import io.dpone.backfill.core.campaign.TargetType;
 

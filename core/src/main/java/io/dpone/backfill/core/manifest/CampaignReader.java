@@ -1,5 +1,8 @@
-package io.dpone.backfill.core.campaign;
+package io.dpone.backfill.core.manifest;
 
+import io.dpone.backfill.core.campaign.CampaignDefinition;
+import io.dpone.backfill.core.campaign.CampaignDocument;
+import io.dpone.backfill.core.campaign.SpecDefaults;
 import io.dpone.backfill.core.validation.CampaignRejectedException;
 import io.dpone.backfill.core.validation.CampaignValidator;
 import io.dpone.backfill.core.validation.FieldError;

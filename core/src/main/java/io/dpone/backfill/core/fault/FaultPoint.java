@@ -1,4 +1,4 @@
-package io.dpone.backfill.core.lane;
+package io.dpone.backfill.core.fault;
 
 /**
  * The named points of the protocol where a crash test may stop a real process (SIGKILL it there, or SIGCONT it

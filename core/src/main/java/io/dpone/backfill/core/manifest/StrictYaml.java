@@ -1,4 +1,4 @@
-package io.dpone.backfill.core.campaign;
+package io.dpone.backfill.core.manifest;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;

@@ -1,5 +1,6 @@
-package io.dpone.backfill.core.lane;
+package io.dpone.backfill.core.fault;
 
+import io.dpone.backfill.core.fault.FaultPoint;
 /**
  * Where crash tests stop a real process ({@link FaultPoint}). Production runs use {@link #NONE}; drivers install an
  * environment-driven implementation only when BACKFILL_FAULT is set. {@link #armed} lets a hot path skip work that
