@@ -114,11 +114,11 @@ public final class PostgresSwap {
         PostgresShadowTransaction.blockWriters(c, schema, liveTable);
         String change = TableShapeDiff.describe("live target " + name, baseline.shape(), catalog.liveShape(schema, liveTable));
         if (change != null) {
-            throw new LiveTargetChangedException(change + ": the published table would not carry it; nothing was changed");
+            throw LiveTargetChangedException.shapeChanged(change + ": the published table would not carry it; nothing was changed");
         }
         TableFingerprint now = PostgresTableFingerprint.of(c, schema, liveTable);
         if (!now.equals(baseline.content())) {
-            throw new LiveTargetChangedException("live target " + name + " was written after preparation ("
+            throw LiveTargetChangedException.written("live target " + name + " was written after preparation ("
                     + now.changeSince(baseline.content()) + "): a swap would hide those writes in the backup; nothing"
                     + " was changed");
         }
