@@ -39,8 +39,9 @@ public final class BinaryCopyReader implements AutoCloseable {
 
     /** Starts {@code plan}'s COPY for the rows matching {@code predicate} (null: all) on {@code connection}. */
     public static BinaryCopyReader start(Connection connection, SourceColumnPlan plan, String predicate) throws SQLException {
-        CopyOut copyOut = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(plan.copyStatement(predicate));
-        return new BinaryCopyReader(new CopyOutInputStream(copyOut), plan);
+        PGConnection pg = connection.unwrap(PGConnection.class);
+        CopyOut copyOut = pg.getCopyAPI().copyOut(plan.copyStatement(predicate));
+        return new BinaryCopyReader(new CopyOutInputStream(copyOut, pg), plan);
     }
 
     /**

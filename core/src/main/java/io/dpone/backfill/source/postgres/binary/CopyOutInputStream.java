@@ -1,5 +1,6 @@
 package io.dpone.backfill.source.postgres.binary;
 
+import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
 
 import java.io.IOException;
@@ -9,16 +10,21 @@ import java.sql.SQLException;
 /**
  * pgjdbc's {@link CopyOut} as a plain byte stream. CopyData messages are treated as arbitrary slices of the
  * stream (the server happens to send one per row, but nothing here relies on it); at most one message is held.
- * Closing before the end cancels the COPY, which leaves the connection usable but aborts an open transaction.
+ * Closing before the end cancels the COPY on the server and reads off what was already in flight, so the
+ * connection is usable afterwards; an open transaction on it is aborted by the cancel.
  */
 public final class CopyOutInputStream extends InputStream {
+    private static final String QUERY_CANCELED = "57014";
+
     private final CopyOut copyOut;
+    private final PGConnection connection;
     private byte[] message;
     private int position;
     private boolean ended;
 
-    public CopyOutInputStream(CopyOut copyOut) {
+    public CopyOutInputStream(CopyOut copyOut, PGConnection connection) {
         this.copyOut = copyOut;
+        this.connection = connection;
     }
 
     @Override
@@ -52,16 +58,35 @@ public final class CopyOutInputStream extends InputStream {
         return ended;
     }
 
+    /**
+     * Ends the COPY if it is still running. Not through {@link CopyOut#cancelCopy()}: for a COPY TO it only sends
+     * the cancel request and releases the driver's lock, leaving the rest of the COPY unread on the socket, so the
+     * next statement on the connection reads the COPY's leftovers and fails. A cancel that arrives after the
+     * server finished finds it idle and is ignored; the drain then reads the rows still in flight.
+     */
     @Override
     public void close() throws IOException {
         message = null;
-        if (copyOut.isActive()) {
+        if (!copyOut.isActive()) {
+            return;
+        }
+        try {
+            connection.cancelQuery();
+        } catch (SQLException e) {
+            throw new IOException("could not cancel the COPY", e);
+        }
+        while (copyOut.isActive()) {
             try {
-                copyOut.cancelCopy();
+                if (copyOut.readFromCopy() == null) {
+                    break;
+                }
             } catch (SQLException e) {
-                throw new IOException("could not cancel the COPY", e);
+                if (!QUERY_CANCELED.equals(e.getSQLState())) {
+                    throw new IOException("the cancelled COPY ended with an unexpected error: " + e.getMessage(), e);
+                }
             }
         }
+        ended = true;
     }
 
     private boolean fill() throws IOException {

@@ -5,10 +5,11 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * float4/float8 text as PostgreSQL 12+ prints it with extra_float_digits >= 1: the shortest decimal that reads back
- * as the same value (Ryu), closest to the exact value on a tie of length; fixed notation for decimal exponents
- * -4..14 (float4: -4..5), else d.ddde+XX. Computed exactly with BigDecimal, because Java 17's Double.toString is
- * not always shortest.
+ * float4/float8 text as PostgreSQL 12+ prints it with extra_float_digits >= 1: PostgreSQL's Ryu, built with
+ * STRICTLY_SHORTEST 0, picks the fewest digits strictly inside the rounding interval (never its midpoint bounds,
+ * so 1e23 prints as 9.999999999999999e+22), the candidate closest to the exact value among those; fixed notation
+ * for decimal exponents -4..14 (float4: -4..5), else d.ddde+XX. Computed exactly with BigDecimal, because Java
+ * 17's Double.toString is neither always shortest nor bound-exclusive.
  */
 final class ShortestFloatText {
     private static final BigDecimal TWO = BigDecimal.valueOf(2);
@@ -24,8 +25,7 @@ final class ShortestFloatText {
         BigDecimal exact = new BigDecimal(abs);
         BigDecimal below = new BigDecimal(Math.nextDown(abs));
         BigDecimal above = abs == Double.MAX_VALUE ? exact.add(new BigDecimal(Math.ulp(abs))) : new BigDecimal(Math.nextUp(abs));
-        boolean evenMantissa = (Double.doubleToRawLongBits(abs) & 1) == 0;
-        BigDecimal shortest = shortest(exact, below, above, evenMantissa, 17);
+        BigDecimal shortest = shortest(exact, below, above, 17);
         return format(d < 0, shortest, 15);
     }
 
@@ -37,8 +37,7 @@ final class ShortestFloatText {
         BigDecimal exact = new BigDecimal(abs);
         BigDecimal below = new BigDecimal(Math.nextDown(abs));
         BigDecimal above = abs == Float.MAX_VALUE ? exact.add(new BigDecimal(Math.ulp(abs))) : new BigDecimal(Math.nextUp(abs));
-        boolean evenMantissa = (Float.floatToRawIntBits(abs) & 1) == 0;
-        BigDecimal shortest = shortest(exact, below, above, evenMantissa, 9);
+        BigDecimal shortest = shortest(exact, below, above, 9);
         return format(f < 0, shortest, 6);
     }
 
@@ -53,17 +52,17 @@ final class ShortestFloatText {
     }
 
     /**
-     * The fewest significant digits whose value lies in the rounding interval (midpoints to the neighbours,
-     * inclusive when the mantissa is even, as round-half-even parsing reads it back).
+     * The fewest significant digits whose value lies strictly between the midpoints to the neighbours; of the two
+     * candidates of that length (truncated and rounded up) the closer, ties to even.
      */
-    private static BigDecimal shortest(BigDecimal exact, BigDecimal below, BigDecimal above, boolean inclusive, int maxDigits) {
+    private static BigDecimal shortest(BigDecimal exact, BigDecimal below, BigDecimal above, int maxDigits) {
         BigDecimal low = exact.add(below).divide(TWO);
         BigDecimal high = exact.add(above).divide(TWO);
         for (int digits = 1; digits < maxDigits; digits++) {
             BigDecimal down = exact.round(new MathContext(digits, RoundingMode.DOWN));
             BigDecimal up = exact.round(new MathContext(digits, RoundingMode.UP));
-            boolean downFits = within(down, low, high, inclusive);
-            boolean upFits = within(up, low, high, inclusive);
+            boolean downFits = down.compareTo(low) > 0 && down.compareTo(high) < 0;
+            boolean upFits = up.compareTo(low) > 0 && up.compareTo(high) < 0;
             if (downFits && upFits) {
                 return exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
             }
@@ -75,12 +74,6 @@ final class ShortestFloatText {
             }
         }
         return exact.round(new MathContext(maxDigits, RoundingMode.HALF_EVEN));
-    }
-
-    private static boolean within(BigDecimal candidate, BigDecimal low, BigDecimal high, boolean inclusive) {
-        int fromLow = candidate.compareTo(low);
-        int toHigh = candidate.compareTo(high);
-        return inclusive ? fromLow >= 0 && toHigh <= 0 : fromLow > 0 && toHigh < 0;
     }
 
     private static String format(boolean negative, BigDecimal value, int fixedBelowExponent) {
