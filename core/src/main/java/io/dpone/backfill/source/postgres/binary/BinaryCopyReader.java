@@ -29,6 +29,7 @@ public final class BinaryCopyReader implements AutoCloseable {
     private long rowsRead;
     private boolean headerRead;
     private boolean finished;
+    private boolean closed;
 
     public BinaryCopyReader(InputStream in, SourceColumnPlan plan) {
         this.in = in;
@@ -49,6 +50,9 @@ public final class BinaryCopyReader implements AutoCloseable {
      * {@link CopyOutInputStream}, the rows read must equal the rows the server reports, or this throws.
      */
     public boolean next() throws IOException {
+        if (closed) {
+            throw new IOException("the binary COPY reader is closed");
+        }
         if (finished) {
             return false;
         }
@@ -93,6 +97,7 @@ public final class BinaryCopyReader implements AutoCloseable {
     /** Closes the stream; a COPY still running is cancelled. */
     @Override
     public void close() throws IOException {
+        closed = true;
         in.close();
     }
 
