@@ -25,7 +25,7 @@ final class ShortestFloatText {
         BigDecimal exact = new BigDecimal(abs);
         BigDecimal below = new BigDecimal(Math.nextDown(abs));
         BigDecimal above = abs == Double.MAX_VALUE ? exact.add(new BigDecimal(Math.ulp(abs))) : new BigDecimal(Math.nextUp(abs));
-        BigDecimal shortest = shortest(exact, below, above, 17);
+        BigDecimal shortest = shortest(exact, below, above, significantDigits(Double.toString(abs)), 17);
         return format(d < 0, shortest, 15);
     }
 
@@ -37,7 +37,7 @@ final class ShortestFloatText {
         BigDecimal exact = new BigDecimal(abs);
         BigDecimal below = new BigDecimal(Math.nextDown(abs));
         BigDecimal above = abs == Float.MAX_VALUE ? exact.add(new BigDecimal(Math.ulp(abs))) : new BigDecimal(Math.nextUp(abs));
-        BigDecimal shortest = shortest(exact, below, above, 9);
+        BigDecimal shortest = shortest(exact, below, above, significantDigits(Float.toString(abs)), 9);
         return format(f < 0, shortest, 6);
     }
 
@@ -52,28 +52,57 @@ final class ShortestFloatText {
     }
 
     /**
-     * The fewest significant digits whose value lies strictly between the midpoints to the neighbours; of the two
-     * candidates of that length (truncated and rounded up) the closer, ties to even.
+     * The fewest significant digits whose value lies strictly between the midpoints to the neighbours. Fitting is
+     * monotone in the digit count (a fitting k-digit value narrows to a fitting k+1-digit one), so the search starts
+     * at the length Java's own round-trip text has, which is shortest or nearly so, and walks from there.
      */
-    private static BigDecimal shortest(BigDecimal exact, BigDecimal below, BigDecimal above, int maxDigits) {
+    private static BigDecimal shortest(BigDecimal exact, BigDecimal below, BigDecimal above, int start, int maxDigits) {
         BigDecimal low = exact.add(below).divide(TWO);
         BigDecimal high = exact.add(above).divide(TWO);
-        for (int digits = 1; digits < maxDigits; digits++) {
-            BigDecimal down = exact.round(new MathContext(digits, RoundingMode.DOWN));
-            BigDecimal up = exact.round(new MathContext(digits, RoundingMode.UP));
-            boolean downFits = down.compareTo(low) > 0 && down.compareTo(high) < 0;
-            boolean upFits = up.compareTo(low) > 0 && up.compareTo(high) < 0;
-            if (downFits && upFits) {
-                return exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
-            }
-            if (downFits) {
-                return down;
-            }
-            if (upFits) {
-                return up;
-            }
+        int digits = Math.max(1, Math.min(start, maxDigits));
+        BigDecimal best = candidate(exact, low, high, digits);
+        while (best == null && digits < maxDigits) {
+            best = candidate(exact, low, high, ++digits);
         }
-        return exact.round(new MathContext(maxDigits, RoundingMode.HALF_EVEN));
+        if (best == null) {
+            return exact.round(new MathContext(maxDigits, RoundingMode.HALF_EVEN));
+        }
+        while (digits > 1) {
+            BigDecimal shorter = candidate(exact, low, high, digits - 1);
+            if (shorter == null) {
+                break;
+            }
+            best = shorter;
+            digits--;
+        }
+        return best;
+    }
+
+    /** Of the two {@code digits}-long neighbours of the exact value, the one strictly inside (low, high), the closer if both. */
+    private static BigDecimal candidate(BigDecimal exact, BigDecimal low, BigDecimal high, int digits) {
+        BigDecimal down = exact.round(new MathContext(digits, RoundingMode.DOWN));
+        BigDecimal up = exact.round(new MathContext(digits, RoundingMode.UP));
+        boolean downFits = down.compareTo(low) > 0 && down.compareTo(high) < 0;
+        boolean upFits = up.compareTo(low) > 0 && up.compareTo(high) < 0;
+        if (downFits && upFits) {
+            return exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
+        }
+        return downFits ? down : upFits ? up : null;
+    }
+
+    /** Significant digits of a Java float/double string such as 1.2345E-7 or 100.0. */
+    private static int significantDigits(String javaText) {
+        int end = javaText.indexOf('E');
+        String mantissa = (end < 0 ? javaText : javaText.substring(0, end)).replace(".", "");
+        int first = 0;
+        while (first < mantissa.length() - 1 && mantissa.charAt(first) == '0') {
+            first++;
+        }
+        int last = mantissa.length();
+        while (last > first + 1 && mantissa.charAt(last - 1) == '0') {
+            last--;
+        }
+        return last - first;
     }
 
     private static String format(boolean negative, BigDecimal value, int fixedBelowExponent) {

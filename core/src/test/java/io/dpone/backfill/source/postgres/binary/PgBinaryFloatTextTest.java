@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * float text as PostgreSQL 17 printed it for these values (checked against a real server; the IT compares 22,000
+ * float text as PostgreSQL 17 printed it for these values (checked against a real server; the IT compares 42,000
  * more). The first cases are where PostgreSQL's bound-exclusive Ryu and Java's Double.toString disagree.
  */
 class PgBinaryFloatTextTest {

@@ -120,6 +120,32 @@ class PgBinaryTypeRenderingIT {
     }
 
     @Test
+    void randomBitPatternsFromTheWholeFloatSpaceRenderAsPostgresDoes() throws Exception {
+        String table = newTable("id int PRIMARY KEY, d float8, r float4");
+        java.util.Random random = new java.util.Random(20_260_101);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xff, '\r', '\n', 0});
+        out.writeInt(0);
+        out.writeInt(0);
+        for (int id = 1; id <= 10_000; id++) {
+            out.writeShort(3);
+            out.writeInt(4);
+            out.writeInt(id);
+            out.writeInt(8);
+            out.writeLong(random.nextLong());
+            out.writeInt(4);
+            out.writeInt(random.nextInt());
+        }
+        out.writeShort(-1);
+        // Bit patterns cannot be written as SQL literals, so they go in through binary COPY FROM.
+        connection.unwrap(org.postgresql.PGConnection.class).getCopyAPI()
+                .copyIn("COPY " + table + " FROM STDIN (FORMAT binary)", new java.io.ByteArrayInputStream(bytes.toByteArray()));
+
+        assertEveryValueRendersAsPostgres(table, List.of("id", "d", "r"));
+    }
+
+    @Test
     void boolAndUuidRenderAndDecode() throws Exception {
         assertThat(roundTrip("bool", "true", "false", "NULL")).containsExactly(true, false, null);
         UUID random = UUID.randomUUID();
