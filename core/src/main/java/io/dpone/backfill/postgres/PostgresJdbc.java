@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Statement plumbing of the ledger store: bind parameters, map rows, run short transactions on one connection. */
+/**
+ * The one JDBC helper of the PostgreSQL halves: bind parameters, map rows, run one transaction on one connection.
+ */
 public final class PostgresJdbc {
     public static final String UNIQUE_VIOLATION = "23505";
 
@@ -60,16 +62,19 @@ public final class PostgresJdbc {
 
     /**
      * Runs {@code work} in one transaction: commit on return, roll back on any error, and the connection's
-     * autocommit mode restored either way so the state connection is never left inside a transaction.
+     * autocommit mode restored either way so the connection is never left inside a transaction. A failure to
+     * roll back or restore is added to the original error, never put in its place.
      */
     public <T> T inTransaction(Work<T> work) throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
+        Throwable failure = null;
         try {
             T result = work.run();
             connection.commit();
             return result;
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException | Error e) {
+            failure = e;
             try {
                 connection.rollback();
             } catch (SQLException rollbackFailure) {
@@ -77,8 +82,25 @@ public final class PostgresJdbc {
             }
             throw e;
         } finally {
-            connection.setAutoCommit(autoCommit);
+            try {
+                connection.setAutoCommit(autoCommit);
+            } catch (SQLException restoreFailure) {
+                if (failure == null) {
+                    throw restoreFailure;
+                }
+                failure.addSuppressed(restoreFailure);
+            }
         }
+    }
+
+    /** The first column of the first row as a boolean; null when there is no row. */
+    public Boolean bool(String sql, Object... params) throws SQLException {
+        return one(sql, rs -> rs.getBoolean(1), params).orElse(null);
+    }
+
+    /** The first column of every row as text. */
+    public List<String> strings(String sql, Object... params) throws SQLException {
+        return list(sql, rs -> rs.getString(1), params);
     }
 
     public static OffsetDateTime timestamp(Instant instant) {

@@ -7,7 +7,6 @@ import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.target.TargetAdapter;
-import io.dpone.backfill.wiring.CampaignSession;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -2,7 +2,6 @@ package io.dpone.backfill.cli;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.wiring.CampaignSession;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -9,7 +9,6 @@ import io.dpone.backfill.core.ledger.ChunkState;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.target.TargetAdapter;
-import io.dpone.backfill.wiring.CampaignSession;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -2,7 +2,6 @@ package io.dpone.backfill.core.engine;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
-import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.core.campaign.HandoffStatus;
 import io.dpone.backfill.core.campaign.PublicationMode;

@@ -15,7 +15,6 @@ import io.dpone.backfill.operator.events.CampaignEvents;
 import io.dpone.backfill.operator.lanes.LaneLabels;
 import io.dpone.backfill.operator.lanes.LanePods;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
-import io.dpone.backfill.wiring.CampaignSession;
 import io.dpone.backfill.wiring.TargetAdapters;
 import io.dpone.backfill.wiring.UnsupportedTargetException;
 import io.fabric8.kubernetes.api.model.Pod;

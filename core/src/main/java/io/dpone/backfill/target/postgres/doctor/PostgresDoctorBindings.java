@@ -2,12 +2,10 @@ package io.dpone.backfill.target.postgres.doctor;
 
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
+import io.dpone.backfill.postgres.PostgresJdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -116,17 +114,8 @@ public final class PostgresDoctorBindings {
     }
 
     private List<String> list(String sql, long oid, int oidParameters) throws SQLException {
-        List<String> values = new ArrayList<>();
-        try (PreparedStatement ps = target.prepareStatement(sql)) {
-            for (int i = 1; i <= oidParameters; i++) {
-                ps.setLong(i, oid);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    values.add(rs.getString(1));
-                }
-            }
-        }
-        return values;
+        Object[] oids = new Object[oidParameters];
+        java.util.Arrays.fill(oids, oid);
+        return new PostgresJdbc(target).strings(sql, oids);
     }
 }

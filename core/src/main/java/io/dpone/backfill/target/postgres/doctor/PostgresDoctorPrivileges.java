@@ -4,10 +4,9 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.postgres.PostgresJdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -83,23 +82,11 @@ public final class PostgresDoctorPrivileges {
     }
 
     private String currentUser() throws SQLException {
-        try (PreparedStatement ps = target.prepareStatement("SELECT current_user"); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getString(1);
-        }
+        return new PostgresJdbc(target).strings("SELECT current_user").get(0);
     }
 
     /** The boolean in the first row; null when there is no row (the object does not exist). */
     private Boolean bool(String sql, Object parameter) throws SQLException {
-        try (PreparedStatement ps = target.prepareStatement(sql)) {
-            if (parameter instanceof Long oid) {
-                ps.setLong(1, oid);
-            } else if (parameter != null) {
-                ps.setString(1, (String) parameter);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getBoolean(1) : null;
-            }
-        }
+        return parameter == null ? new PostgresJdbc(target).bool(sql) : new PostgresJdbc(target).bool(sql, parameter);
     }
 }

@@ -13,7 +13,6 @@ import io.dpone.backfill.postgres.PostgresSqlException;
 import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.postgres.publish;
 
 import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.postgres.PostgresJdbc;
 import io.dpone.backfill.postgres.PostgresSqlException;
 
 import java.sql.Connection;
@@ -29,26 +30,9 @@ public final class PostgresShadowTransaction {
                 throw new IllegalStateException(action + ": the connection must be in auto-commit mode;"
                         + " the PostgreSQL publisher runs its own transactions");
             }
-            connection.setAutoCommit(false);
+            return new PostgresJdbc(connection).inTransaction(() -> work.run(connection));
         } catch (SQLException e) {
             throw new PostgresSqlException(action, e);
-        }
-        try {
-            T result = work.run(connection);
-            connection.commit();
-            return result;
-        } catch (SQLException e) {
-            rollbackQuietly(connection, e);
-            throw new PostgresSqlException(action, e);
-        } catch (RuntimeException | Error e) {
-            rollbackQuietly(connection, e);
-            throw e;
-        } finally {
-            try {
-                connection.setAutoCommit(true);
-            } catch (SQLException ignored) {
-                // The connection is broken; the next use reports it.
-            }
         }
     }
 
@@ -91,14 +75,6 @@ public final class PostgresShadowTransaction {
             ps.setString(1, name);
             ps.setString(2, value);
             ps.execute();
-        }
-    }
-
-    private static void rollbackQuietly(Connection connection, Throwable cause) {
-        try {
-            connection.rollback();
-        } catch (SQLException e) {
-            cause.addSuppressed(e);
         }
     }
 }

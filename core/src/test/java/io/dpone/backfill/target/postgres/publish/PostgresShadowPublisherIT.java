@@ -1,6 +1,5 @@
 package io.dpone.backfill.target.postgres.publish;
 
-import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
