@@ -112,6 +112,16 @@ class PostgresChunkCommitIT {
     }
 
     @Test
+    void afterALeaseLostMidCopyTheSameSourceConnectionCommitsTheNextChunk() throws Exception {
+        ChunkCommitter committer = committer();
+        assertThat(committer.commit(claim(session.ledger(), 2, "lane-a"), b.plan().chunk(2), watch(true)).kind())
+                .isEqualTo(ChunkOutcome.Kind.LEASE_LOST);
+        ChunkOutcome next = committer.commit(claim(session.ledger(), 3, "lane-a"), b.plan().chunk(3), watch(false));
+        assertThat(next.kind()).isEqualTo(ChunkOutcome.Kind.COMMITTED);
+        assertThat(shadowRows()).isEqualTo(next.rowsLoaded()).isGreaterThan(1000);
+    }
+
+    @Test
     void aStaleEpochCannotCommitAndLeavesNoRows() throws Exception {
         ChunkClaim stale = claim(session.ledger(), 0, "lane-a");
         // Another lane takes the chunk over: the epoch moves on (forced here by expiring the first lease).

@@ -108,6 +108,11 @@ public final class ChunkProtocol implements ChunkCommitter {
             return rows.copyBytes();
         }
 
+        @Override
+        public Object[] values() {
+            return rows.values();
+        }
+
         long count() {
             return count;
         }

@@ -11,6 +11,14 @@ public interface ChunkRows extends AutoCloseable {
     /** The current row in {@link RowEncoding#POSTGRES_COPY_TEXT}; valid until the next call to {@link #next}. */
     byte[] copyBytes();
 
+    /**
+     * The current row in {@link RowEncoding#VALUES}: one value per load column, null for SQL NULL; the array is
+     * reused, valid until the next call to {@link #next}.
+     */
+    default Object[] values() {
+        throw new UnsupportedOperationException("these rows are not decoded values");
+    }
+
     @Override
     void close() throws Exception;
 }

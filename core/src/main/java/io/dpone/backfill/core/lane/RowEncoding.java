@@ -7,5 +7,10 @@ package io.dpone.backfill.core.lane;
  */
 public enum RowEncoding {
     /** PostgreSQL {@code COPY ... TO STDOUT} text rows, one row's bytes (with its newline) per row. */
-    POSTGRES_COPY_TEXT
+    POSTGRES_COPY_TEXT,
+    /**
+     * Decoded values, one Java object per loaded column in load-column order (the source's binary COPY, decoded as
+     * it streams), for a sink that writes values through its own driver.
+     */
+    VALUES
 }

@@ -6,40 +6,91 @@ import io.dpone.backfill.core.lane.RowEncoding;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.source.postgres.binary.BinaryCopyReader;
+import io.dpone.backfill.source.postgres.binary.CopyOutInputStream;
+import io.dpone.backfill.source.postgres.binary.SourceColumnPlan;
+import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A chunk's rows from the PostgreSQL source: {@code COPY (SELECT <load columns> FROM source WHERE <chunk
- * predicate>) TO STDOUT}, one CopyData message (one text row) at a time, on the lane's source connection.
+ * A chunk's rows from the PostgreSQL source, on the lane's source connection: {@code COPY (SELECT <load columns>
+ * FROM source WHERE <chunk predicate>) TO STDOUT} passed through as text rows, or the same in binary format decoded
+ * into values as it streams (for a sink that writes values).
  */
 public final class PostgresChunkSource implements ChunkSource {
     private final Connection source;
     private final ChunkPlan plan;
+    private final String sourceSchema;
+    private final String sourceTable;
+    private final List<String> columns;
     private final String selectPrefix;
+    private SourceColumnPlan valuePlan;
 
     public PostgresChunkSource(Connection source, ChunkPlan plan, String sourceSchema, String sourceTable, List<String> columns) {
         this.source = source;
         this.plan = plan;
+        this.sourceSchema = sourceSchema;
+        this.sourceTable = sourceTable;
+        this.columns = List.copyOf(columns);
         String columnList = columns.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "));
         this.selectPrefix = "COPY (SELECT " + columnList + " FROM " + PostgresIdentifiers.qualified(sourceSchema, sourceTable) + " WHERE ";
     }
 
     @Override
     public ChunkRows open(ChunkRange range, RowEncoding encoding) throws SQLException {
-        if (encoding != RowEncoding.POSTGRES_COPY_TEXT) {
-            throw new IllegalArgumentException("the PostgreSQL source does not produce " + encoding + " yet");
-        }
-        String select = selectPrefix + PostgresChunkPredicate.render(plan, range) + ") TO STDOUT";
-        return new CopyRows(source.unwrap(PGConnection.class).getCopyAPI().copyOut(select));
+        String predicate = PostgresChunkPredicate.render(plan, range);
+        return switch (encoding) {
+            case POSTGRES_COPY_TEXT -> new CopyRows(source.unwrap(PGConnection.class).getCopyAPI()
+                    .copyOut(selectPrefix + predicate + ") TO STDOUT"));
+            case VALUES -> new DecodedRows(BinaryCopyReader.start(source, valuePlan(), predicate));
+        };
     }
 
-    private static final class CopyRows implements ChunkRows {
+    /** The columns' types are read once per lane: a type change mid-campaign is drift, caught before each chunk. */
+    private SourceColumnPlan valuePlan() throws SQLException {
+        if (valuePlan == null) {
+            valuePlan = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, columns);
+        }
+        return valuePlan;
+    }
+
+    /** Binary COPY rows decoded as they stream; closing early cancels the COPY and drains it. */
+    private static final class DecodedRows implements ChunkRows {
+        private final BinaryCopyReader reader;
+
+        DecodedRows(BinaryCopyReader reader) {
+            this.reader = reader;
+        }
+
+        @Override
+        public boolean next() throws IOException {
+            return reader.next();
+        }
+
+        @Override
+        public byte[] copyBytes() {
+            throw new UnsupportedOperationException("decoded rows carry values, not COPY bytes");
+        }
+
+        @Override
+        public Object[] values() {
+            return reader.row();
+        }
+
+        @Override
+        public void close() throws IOException {
+            reader.close();
+        }
+    }
+
+    private final class CopyRows implements ChunkRows {
         private final CopyOut out;
         private byte[] row;
 
@@ -58,12 +109,13 @@ public final class PostgresChunkSource implements ChunkSource {
             return row;
         }
 
-        /** An unfinished COPY must be cancelled, or the source connection stays in copy mode. */
+        /**
+         * An unfinished COPY is cancelled on the server and drained, so the lane's source connection serves the
+         * next chunk (pgjdbc's own cancelCopy leaves the COPY's rest on the socket).
+         */
         @Override
-        public void close() throws SQLException {
-            if (out.isActive()) {
-                out.cancelCopy();
-            }
+        public void close() throws IOException, SQLException {
+            new CopyOutInputStream(out, source.unwrap(PGConnection.class)).close();
         }
     }
 }
