@@ -9,13 +9,10 @@ import io.dpone.backfill.core.lane.LaneExit;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.pgembedded.EmbeddedPostgres;
-import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
+import io.dpone.backfill.testsupport.postgres.CampaignYaml;
+import io.dpone.backfill.testsupport.postgres.PostgresDatabase;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,61 +29,22 @@ final class CampaignHarness implements AutoCloseable {
     static final EngineTimings FAST = new EngineTimings(Duration.ofSeconds(5), Duration.ofMillis(500),
             Duration.ofSeconds(10), Duration.ofSeconds(5));
 
-    final EmbeddedPostgres pg = SharedEmbeddedPostgres.get();
-    final String sourceDb = SharedEmbeddedPostgres.freshDatabase("src");
-    final String targetDb = SharedEmbeddedPostgres.freshDatabase("tgt");
-    final Connector sourceConnector = app -> pg.connect(sourceDb);
-    final Connector targetConnector = app -> pg.connect(targetDb);
+    final PostgresDatabase source = PostgresDatabase.fresh("src");
+    final PostgresDatabase target = PostgresDatabase.fresh("tgt");
+    final Connector sourceConnector = app -> source.connect();
+    final Connector targetConnector = app -> target.connect();
     final ConcurrentLinkedQueue<String> laneLog = new ConcurrentLinkedQueue<>();
     private final ExecutorService laneThreads = Executors.newCachedThreadPool();
     private final List<Future<LaneExit>> lanes = new ArrayList<>();
 
-    static String campaign(String backfillId, String chunk, String extra) {
-        return """
-                apiVersion: backfill.dpone.io/v1alpha1
-                kind: BackfillCampaign
-                metadata: {name: test}
-                spec:
-                  backfillId: %s
-                  source: {connectionSecretRef: {name: src}, table: items}
-                  target: {type: postgres, connectionSecretRef: {name: tgt}, table: items}
-                  uniqueKey: [id]
-                  chunk: %s
-                  parallelWorkers: 3
-                  maxChunkAttempts: 2
-                %s""".formatted(backfillId, chunk, extra);
+    /** The suites' campaign on {@code public.items}: three lanes, two attempts a chunk; {@code extra} spec lines as they are. */
+    static CampaignYaml campaign(String backfillId, String chunk, String extra) {
+        return CampaignYaml.campaign(backfillId).name("test").secrets("src", "tgt").chunk(chunk).parallelWorkers(3)
+                .maxChunkAttempts(2).extraSpec(extra);
     }
 
-    static CampaignBlueprint blueprint(String yaml) {
-        return CampaignBlueprint.of(CampaignReader.parse(yaml));
-    }
-
-    void source(String... sql) throws SQLException {
-        pg.execute(sourceDb, sql);
-    }
-
-    void target(String... sql) throws SQLException {
-        pg.execute(targetDb, sql);
-    }
-
-    long sourceLong(String sql) throws SQLException {
-        return pg.queryForLong(sourceDb, sql);
-    }
-
-    long targetLong(String sql) throws SQLException {
-        return pg.queryForLong(targetDb, sql);
-    }
-
-    /** Keys of the source table as text, for comparing with the target across databases. */
-    List<String> keys(boolean target, String table) throws SQLException {
-        List<String> keys = new ArrayList<>();
-        try (Connection c = pg.connect(target ? targetDb : sourceDb); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id::text FROM " + table + " ORDER BY id")) {
-            while (rs.next()) {
-                keys.add(rs.getString(1));
-            }
-        }
-        return keys;
+    static CampaignBlueprint blueprint(CampaignYaml yaml) {
+        return CampaignBlueprint.of(CampaignReader.parse(yaml.render()));
     }
 
     CampaignSession session(CampaignBlueprint b) throws SQLException {

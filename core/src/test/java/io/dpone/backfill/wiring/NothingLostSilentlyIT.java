@@ -47,7 +47,7 @@ class NothingLostSilentlyIT {
 
     private static CampaignBlueprint campaign(String backfillId, String table, String chunk) {
         return CampaignHarness.blueprint(CampaignHarness.campaign(backfillId, chunk, SHADOW)
-                .replace("table: items}", "table: " + table + "}"));
+                .table(table));
     }
 
     private CampaignLease open(CampaignSession s, CampaignBlueprint b, String skippedBy) {
@@ -57,15 +57,15 @@ class NothingLostSilentlyIT {
 
     /** Nothing of a campaign exists in the target: no ledger schema, no shadow, no backup. */
     private void assertNothingCreated(String table) throws SQLException {
-        assertThat(h.targetLong("SELECT count(*) FROM pg_namespace WHERE nspname = 'backfill_state'")).isZero();
-        assertThat(h.targetLong("SELECT count(*) FROM pg_class WHERE relname LIKE '" + table + "__bf_%'")).isZero();
+        assertThat(h.target.queryForLong("SELECT count(*) FROM pg_namespace WHERE nspname = 'backfill_state'")).isZero();
+        assertThat(h.target.queryForLong("SELECT count(*) FROM pg_class WHERE relname LIKE '" + table + "__bf_%'")).isZero();
     }
 
     @Test
     void aSourceWithANullChunkKeyIsRefusedByPreflightAndNothingIsCreated() throws Exception {
-        h.source(NULL_T_SOURCE, "INSERT INTO public.null_t SELECT i, 'v' || i FROM generate_series(1, 900) i",
+        h.source.execute(NULL_T_SOURCE, "INSERT INTO public.null_t SELECT i, 'v' || i FROM generate_series(1, 900) i",
                 "INSERT INTO public.null_t VALUES (NULL, 'lost')");
-        h.target(NULL_T_TARGET);
+        h.target.execute(NULL_T_TARGET);
         CampaignBlueprint b = campaign("null_t_v1", "null_t", INTEGER_CHUNKS);
         try (CampaignSession s = h.session(b)) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(b, null)))
@@ -77,17 +77,17 @@ class NothingLostSilentlyIT {
 
     @Test
     void aNullChunkKeyFoundAtValidationBlocksPublicationWithTheCountWhenPreflightWasSkipped() throws Exception {
-        h.source(NULL_T_SOURCE, "INSERT INTO public.null_t SELECT i, 'v' || i FROM generate_series(1, 900) i",
+        h.source.execute(NULL_T_SOURCE, "INSERT INTO public.null_t SELECT i, 'v' || i FROM generate_series(1, 900) i",
                 "INSERT INTO public.null_t VALUES (NULL, 'lost')");
-        h.target(NULL_T_TARGET);
+        h.target.execute(NULL_T_TARGET);
         CampaignBlueprint b = campaign("null_t_skip", "null_t", INTEGER_CHUNKS);
         try (CampaignSession s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, open(s, b, "--skip-preflight"));
 
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
             assertThat(r.message()).contains("1 source row(s) belong to no chunk");
-            assertThat(h.targetLong("SELECT count(*) FROM public.null_t")).as("live table untouched").isZero();
-            assertThat(h.targetLong("SELECT count(*) FROM public.null_t__bf_shadow")).as("shadow kept").isEqualTo(900);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.null_t")).as("live table untouched").isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.null_t__bf_shadow")).as("shadow kept").isEqualTo(900);
             PhaseDetail detail = PhaseDetail.parse(s.ledger().findByRunKey(b.identity().runKey()).orElseThrow().detail());
             assertThat(detail.preflightResult()).isEqualTo("skipped");
             assertThat(detail.preflightSkippedBy()).isEqualTo("--skip-preflight");
@@ -97,28 +97,28 @@ class NothingLostSilentlyIT {
 
     @Test
     void aChunkColumnThatBecomesNullableAndReceivesANullRowMidLoadBlocksWithTheCount() throws Exception {
-        h.source("CREATE TABLE public.null_t (id bigint NOT NULL, v text)",
+        h.source.execute("CREATE TABLE public.null_t (id bigint NOT NULL, v text)",
                 "INSERT INTO public.null_t SELECT i, 'v' || i FROM generate_series(1, 900) i");
-        h.target(NULL_T_TARGET);
+        h.target.execute(NULL_T_TARGET);
         CampaignBlueprint b = campaign("null_t_mid", "null_t", INTEGER_CHUNKS);
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
-            h.source("ALTER TABLE public.null_t ALTER COLUMN id DROP NOT NULL", "INSERT INTO public.null_t VALUES (NULL, 'late')");
+            h.source.execute("ALTER TABLE public.null_t ALTER COLUMN id DROP NOT NULL", "INSERT INTO public.null_t VALUES (NULL, 'late')");
 
             StepResult r = h.runToSettled(b, s, lease);
 
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
             assertThat(r.message()).contains("changed shape").contains("1 source row(s) belong to no chunk");
-            assertThat(h.targetLong("SELECT count(*) FROM public.null_t")).isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.null_t")).isZero();
         }
     }
 
     @Test
     void aNotNullChunkColumnIsNotCountedAndTheEvidenceSaysWhy() throws Exception {
-        h.source("CREATE TABLE public.null_t (id bigint NOT NULL PRIMARY KEY, v text)",
+        h.source.execute("CREATE TABLE public.null_t (id bigint NOT NULL PRIMARY KEY, v text)",
                 "INSERT INTO public.null_t SELECT i, 'v' || i FROM generate_series(1, 900) i");
-        h.target(NULL_T_TARGET);
+        h.target.execute(NULL_T_TARGET);
         CampaignBlueprint b = campaign("null_t_ok", "null_t", INTEGER_CHUNKS);
         try (CampaignSession s = h.session(b)) {
             assertThat(h.runToSettled(b, s, open(s, b, null)).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
@@ -127,14 +127,14 @@ class NothingLostSilentlyIT {
             assertThat(detail.coverage().basis()).contains("NOT NULL in the source catalog");
             assertThat(detail.preflightResult()).isEqualTo("passed");
         }
-        assertThat(h.targetLong("SELECT count(*) FROM public.null_t")).isEqualTo(900);
+        assertThat(h.target.queryForLong("SELECT count(*) FROM public.null_t")).isEqualTo(900);
     }
 
     @Test
     void aViewAndAForeignKeyBoundToTheLiveTargetAreRefusedAndTheViewStillReadsTheLiveTable() throws Exception {
-        h.source("CREATE TABLE public.orders (id bigint PRIMARY KEY, v text)",
+        h.source.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY, v text)",
                 "INSERT INTO public.orders SELECT i, 'new' FROM generate_series(1, 900) i");
-        h.target("CREATE TABLE public.orders (id bigint PRIMARY KEY, v text)", "INSERT INTO public.orders VALUES (1, 'old')",
+        h.target.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY, v text)", "INSERT INTO public.orders VALUES (1, 'old')",
                 "CREATE VIEW public.orders_v AS SELECT * FROM public.orders",
                 "CREATE TABLE public.lines (id bigint PRIMARY KEY, order_id bigint REFERENCES public.orders (id))");
         CampaignBlueprint b = campaign("orders_v1", "orders", INTEGER_CHUNKS);
@@ -144,21 +144,21 @@ class NothingLostSilentlyIT {
                             .extracting(f -> f.code()).contains("target.binding.view", "target.binding.inbound-foreign-key"));
         }
         assertNothingCreated("orders");
-        h.target("INSERT INTO public.orders VALUES (2, 'written after the refusal')");
-        assertThat(h.targetLong("SELECT count(*) FROM public.orders_v")).as("the view reads the live table").isEqualTo(2);
+        h.target.execute("INSERT INTO public.orders VALUES (2, 'written after the refusal')");
+        assertThat(h.target.queryForLong("SELECT count(*) FROM public.orders_v")).as("the view reads the live table").isEqualTo(2);
     }
 
     @Test
     void aSourceThatRowLevelSecurityRestrictsForTheSourceRoleIsRefused() throws Exception {
-        h.source("CREATE TABLE public.t (id bigint PRIMARY KEY, tenant int NOT NULL)",
+        h.source.execute("CREATE TABLE public.t (id bigint PRIMARY KEY, tenant int NOT NULL)",
                 "INSERT INTO public.t SELECT i, i % 2 FROM generate_series(1, 900) i",
                 "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'loader') THEN CREATE ROLE loader LOGIN; END IF; END $$",
                 "GRANT SELECT ON public.t TO loader",
                 "ALTER TABLE public.t ENABLE ROW LEVEL SECURITY",
                 "CREATE POLICY only_tenant_0 ON public.t FOR SELECT TO loader USING (tenant = 0)");
-        h.target("CREATE TABLE public.t (id bigint PRIMARY KEY, tenant int NOT NULL)");
+        h.target.execute("CREATE TABLE public.t (id bigint PRIMARY KEY, tenant int NOT NULL)");
         CampaignBlueprint b = campaign("t_rls", "t", INTEGER_CHUNKS);
-        Connector asLoader = app -> DriverManager.getConnection(h.pg.jdbcUrl(h.sourceDb).replace("user=postgres", "user=loader"));
+        Connector asLoader = app -> DriverManager.getConnection(h.source.jdbcUrl().replace("user=postgres", "user=loader"));
         try (CampaignSession s = CampaignSession.open(b, asLoader, h.targetConnector, CampaignHarness.FAST, "rls")) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(b, null)))
                     .isInstanceOfSatisfying(PreflightRefusedException.class, e -> assertThat(e.result().errors())
@@ -169,30 +169,30 @@ class NothingLostSilentlyIT {
 
     @Test
     void aGeneratedTargetColumnIsComputedByTheTargetAndIdentityContinuesAfterTheLoadedValues() throws Exception {
-        h.source("CREATE TABLE public.gen (id bigint PRIMARY KEY, price numeric(10,2) NOT NULL, qty int NOT NULL)",
+        h.source.execute("CREATE TABLE public.gen (id bigint PRIMARY KEY, price numeric(10,2) NOT NULL, qty int NOT NULL)",
                 "INSERT INTO public.gen SELECT i, (i % 50) + 0.25, i % 7 FROM generate_series(1, 900) i");
-        h.target("CREATE TABLE public.gen (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, price numeric(10,2),"
+        h.target.execute("CREATE TABLE public.gen (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, price numeric(10,2),"
                 + " qty int, total numeric(12,2) GENERATED ALWAYS AS (price * qty) STORED)");
         CampaignBlueprint b = campaign("gen_v1", "gen", INTEGER_CHUNKS);
         try (CampaignSession s = h.session(b)) {
             assertThat(h.runToSettled(b, s, open(s, b, null)).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
         }
-        assertThat(h.targetLong("SELECT count(*) FROM public.gen")).isEqualTo(900);
-        assertThat(h.targetLong("SELECT count(*) FROM public.gen WHERE total IS DISTINCT FROM price * qty")).isZero();
-        assertThat(h.targetLong("SELECT count(*) FROM public.gen WHERE total <> 0")).isPositive();
-        h.target("INSERT INTO public.gen (price, qty) VALUES (1, 1)");
-        assertThat(h.targetLong("SELECT max(id) FROM public.gen")).as("identity continues after the highest loaded id").isEqualTo(901);
+        assertThat(h.target.queryForLong("SELECT count(*) FROM public.gen")).isEqualTo(900);
+        assertThat(h.target.queryForLong("SELECT count(*) FROM public.gen WHERE total IS DISTINCT FROM price * qty")).isZero();
+        assertThat(h.target.queryForLong("SELECT count(*) FROM public.gen WHERE total <> 0")).isPositive();
+        h.target.execute("INSERT INTO public.gen (price, qty) VALUES (1, 1)");
+        assertThat(h.target.queryForLong("SELECT max(id) FROM public.gen")).as("identity continues after the highest loaded id").isEqualTo(901);
     }
 
     @Test
     void aRowInsertedIntoTheLiveTargetMidLoadBlocksPublicationAndStaysLive() throws Exception {
         itemsSource(20_000);
-        h.target("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
+        h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_write", "items", "{column: id, kind: integer, buckets: 64, lowerBound: 1, upperBound: 20001}");
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
-            h.target("INSERT INTO public.items VALUES (999999, 'written by the application')");
+            h.target.execute("INSERT INTO public.items VALUES (999999, 'written by the application')");
 
             StepResult r = h.runToSettled(b, s, lease);
 
@@ -200,64 +200,64 @@ class NothingLostSilentlyIT {
             assertThat(r.message()).contains("written after preparation").contains("0 row(s) then, 1 now");
             assertThat(s.ledger().publicationReceipt(b.identity().runKey())).isEmpty();
         }
-        assertThat(h.targetLong("SELECT count(*) FROM public.items WHERE id = 999999")).as("the row is still live").isEqualTo(1);
-        assertThat(h.targetLong("SELECT count(*) FROM public.items")).isEqualTo(1);
-        assertThat(h.targetLong("SELECT count(*) FROM public.items__bf_shadow")).as("shadow kept").isEqualTo(20_000);
+        assertThat(h.target.queryForLong("SELECT count(*) FROM public.items WHERE id = 999999")).as("the row is still live").isEqualTo(1);
+        assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(1);
+        assertThat(h.target.queryForLong("SELECT count(*) FROM public.items__bf_shadow")).as("shadow kept").isEqualTo(20_000);
     }
 
     @Test
     void aColumnAddedToTheLiveTargetMidLoadBlocksBeforeTheNextChunkNamingTheColumn() throws Exception {
         itemsSource(20_000);
-        h.target("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
+        h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_alter", "items", "{column: id, kind: integer, buckets: 64, lowerBound: 1, upperBound: 20001}");
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
-            h.target("ALTER TABLE public.items ADD COLUMN audit_note text DEFAULT 'x'");
+            h.target.execute("ALTER TABLE public.items ADD COLUMN audit_note text DEFAULT 'x'");
 
             // Lanes alone (no engine step in between) check the live target before every chunk.
             h.startLanes(b, 2);
             assertThat(h.awaitLanes()).containsOnly(LaneExit.DRIFT);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isZero();
             StepResult r = h.runToSettled(b, s, lease);
 
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
             assertThat(r.message()).contains("column audit_note was added");
             assertThat(s.ledger().publicationReceipt(b.identity().runKey())).isEmpty();
         }
-        assertThat(h.targetLong("SELECT count(*) FROM information_schema.columns WHERE table_name = 'items'"
+        assertThat(h.target.queryForLong("SELECT count(*) FROM information_schema.columns WHERE table_name = 'items'"
                 + " AND column_name = 'audit_note'")).as("the column is still live").isEqualTo(1);
     }
 
     @Test
     void aRollbackAfterAWriteToThePublishedTableRefusesWithoutAcceptanceAndRecordsItWith() throws Exception {
         itemsSource(2_000);
-        h.target("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
+        h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_rb", "items", "{column: id, kind: integer, buckets: 8, lowerBound: 1, upperBound: 2001}");
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             assertThat(h.runToSettled(b, s, lease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
-            h.target("INSERT INTO public.items VALUES (5000, 'written by incremental sync')");
+            h.target.execute("INSERT INTO public.items VALUES (5000, 'written by incremental sync')");
             CampaignLease again = s.ledger().acquireLease(b.identity().runKey(), lease.owner(), CampaignHarness.FAST.leaseTtl()).orElseThrow();
 
             assertThatThrownBy(() -> s.publisher().rollback(again, b.artifacts(), "items", "bad data", false))
                     .isInstanceOf(PublishedTableWrittenException.class)
                     .hasMessageContaining("2000 row(s) then, 2001 now").hasMessageContaining("items__bf_");
-            assertThat(h.targetLong("SELECT count(*) FROM public.items")).isEqualTo(2001);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(2001);
             assertThat(s.ledger().rollbackReceipt(b.identity().runKey())).isEmpty();
 
             RollbackReceipt receipt = s.publisher().rollback(again, b.artifacts(), "items", "bad data", true);
             assertThat(receipt.acceptedWrites()).contains("2000 row(s) then, 2001 now");
             assertThat(s.ledger().rollbackReceipt(b.identity().runKey()).orElseThrow().acceptedWrites())
                     .isEqualTo(receipt.acceptedWrites());
-            assertThat(h.targetLong("SELECT count(*) FROM public.items")).as("the previous (empty) table is live").isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).as("the previous (empty) table is live").isZero();
         }
     }
 
     @Test
     void theBaselineRecordedAtPreparationHoldsTheLiveShapeAndContent() throws Exception {
         itemsSource(100);
-        h.target("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
+        h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_base", "items", "{column: id, kind: integer, buckets: 2, lowerBound: 1, upperBound: 101}");
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
@@ -268,7 +268,7 @@ class NothingLostSilentlyIT {
     }
 
     private void itemsSource(int rows) throws SQLException {
-        h.source("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)",
+        h.source.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)",
                 "INSERT INTO public.items SELECT i, 'v' || i FROM generate_series(1, " + rows + ") i");
     }
 }

@@ -14,6 +14,7 @@ import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.ValidationResult;
+import io.dpone.backfill.testsupport.postgres.ItemsTable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class PostgresCampaignIT {
     }
 
     private void sourceRows(int rows) throws Exception {
-        h.source("INSERT INTO public.items SELECT gen_random_uuid(), 'c' || i, i, 'n ✓ ' || i FROM generate_series(1, " + rows + ") i");
+        h.source.execute("INSERT INTO public.items SELECT gen_random_uuid(), 'c' || i, i, 'n ✓ ' || i FROM generate_series(1, " + rows + ") i");
     }
 
     private CampaignLease lease(CampaignSession s, CampaignBlueprint b) {
@@ -57,70 +58,70 @@ class PostgresCampaignIT {
 
     @Test
     void shadowSwapPublishesExactlyTheSourceKeysAndCommitsTheHandoff() throws Exception {
-        h.source(ITEMS);
+        h.source.execute(ITEMS);
         sourceRows(20_000);
-        h.target(ITEMS, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000001', 'old', 1, 'old table')");
+        h.target.execute(ITEMS, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000001', 'old', 1, 'old table')");
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_v1", UUID_CHUNKS, SHADOW));
         try (CampaignSession s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, lease(s, b));
             assertThat(r.phase()).as(h.laneLog.toString()).isEqualTo(CampaignPhase.HandoffCommitted);
-            assertThat(h.keys(true, "public.items")).isEqualTo(h.keys(false, "public.items"));
-            assertThat(h.targetLong("SELECT count(*) FROM public.items__bf_backup")).isEqualTo(1);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(16);
-            assertThat(h.targetLong("SELECT sum(rows_loaded) FROM backfill_state.chunk_receipt")).isEqualTo(20_000);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.handoff_receipt")).isEqualTo(1);
+            assertThat(ItemsTable.keys(h.target)).isEqualTo(ItemsTable.keys(h.source));
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items__bf_backup")).isEqualTo(1);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(16);
+            assertThat(h.target.queryForLong("SELECT sum(rows_loaded) FROM backfill_state.chunk_receipt")).isEqualTo(20_000);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.handoff_receipt")).isEqualTo(1);
             CampaignRecord c = s.ledger().findByRunKey(b.identity().runKey()).orElseThrow();
             assertThat(c.anchorXmin()).isNotBlank();
             ValidationResult v = PhaseDetail.parse(c.detail()).validation();
             assertThat(v).isEqualTo(new ValidationResult(20_000, 20_000, 0, 0));
             // The values travelled too, not just the keys.
-            assertThat(h.targetLong("SELECT count(*) FROM public.items WHERE note LIKE 'n ✓ %' AND qty > 0")).isEqualTo(20_000);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items WHERE note LIKE 'n ✓ %' AND qty > 0")).isEqualTo(20_000);
         }
     }
 
     @Test
     void directModeAppendsToTheLiveTableExactlyOnce() throws Exception {
-        h.source("CREATE TABLE public.items (id bigint NOT NULL PRIMARY KEY, code text, qty integer NOT NULL DEFAULT 0, note text)",
+        h.source.execute("CREATE TABLE public.items (id bigint NOT NULL PRIMARY KEY, code text, qty integer NOT NULL DEFAULT 0, note text)",
                 "INSERT INTO public.items SELECT i, 'c' || i, i, 'n' FROM generate_series(1, 5000) i");
-        h.target("CREATE TABLE public.items (id bigint NOT NULL PRIMARY KEY, code text, qty integer NOT NULL DEFAULT 0, note text)",
+        h.target.execute("CREATE TABLE public.items (id bigint NOT NULL PRIMARY KEY, code text, qty integer NOT NULL DEFAULT 0, note text)",
                 "INSERT INTO public.items VALUES (-7, 'existing', 1, 'kept')");
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_direct",
                 "{column: id, kind: integer, buckets: 10, lowerBound: 1, upperBound: 4000}", ""));
         try (CampaignSession s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, lease(s, b));
             assertThat(r.phase()).isEqualTo(CampaignPhase.HandoffCommitted);
-            assertThat(h.targetLong("SELECT count(*) FROM public.items")).isEqualTo(5001);
-            assertThat(h.targetLong("SELECT count(*) FROM public.items WHERE id > 4000")).as("keys above the planned bound").isEqualTo(1000);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.publication_receipt")).isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(5001);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items WHERE id > 4000")).as("keys above the planned bound").isEqualTo(1000);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.publication_receipt")).isZero();
         }
     }
 
     @Test
     void validationBlocksOnADuplicateKeyAndLeavesTheLiveTableUntouched() throws Exception {
-        h.source(ITEMS_NO_PK);
+        h.source.execute(ITEMS_NO_PK);
         sourceRows(3000);
-        h.source("INSERT INTO public.items SELECT id, 'dup', 1, 'dup' FROM public.items LIMIT 1");
-        h.target(ITEMS, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000001', 'old', 1, 'old table')");
+        h.source.execute("INSERT INTO public.items SELECT id, 'dup', 1, 'dup' FROM public.items LIMIT 1");
+        h.target.execute(ITEMS, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000001', 'old', 1, 'old table')");
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_dup", UUID_CHUNKS, SHADOW));
         try (CampaignSession s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, lease(s, b));
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
             assertThat(r.message()).contains("1 duplicate keys");
-            assertThat(h.targetLong("SELECT count(*) FROM public.items")).as("live table untouched").isEqualTo(1);
-            assertThat(h.targetLong("SELECT count(*) FROM public.items__bf_shadow")).as("shadow kept for diagnosis").isEqualTo(3001);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.publication_receipt")).isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).as("live table untouched").isEqualTo(1);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items__bf_shadow")).as("shadow kept for diagnosis").isEqualTo(3001);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.publication_receipt")).isZero();
         }
     }
 
     @Test
     void validationBlocksOnANullKey() throws Exception {
-        h.source(ITEMS);
+        h.source.execute(ITEMS);
         sourceRows(2000);
-        h.source("UPDATE public.items SET code = NULL WHERE qty = 7");
-        h.target(ITEMS);
+        h.source.execute("UPDATE public.items SET code = NULL WHERE qty = 7");
+        h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_null", UUID_CHUNKS, SHADOW)
-                .replace("uniqueKey: [id]", "uniqueKey: [code]"));
+                .uniqueKey("code"));
         try (CampaignSession s = h.session(b)) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(b, null))).as("pre-flight is the first line")
                     .isInstanceOf(PreflightRefusedException.class).hasMessageContaining("source.unique-key.nullable");
@@ -130,36 +131,36 @@ class PostgresCampaignIT {
             StepResult r = h.runToSettled(b, s, lease);
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
             assertThat(r.message()).contains("1 NULL keys");
-            assertThat(h.targetLong("SELECT count(*) FROM public.items")).isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isZero();
         }
     }
 
     @Test
     void anEmptySourcePublishesAnEmptyTarget() throws Exception {
-        h.source(ITEMS);
-        h.target(ITEMS, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000001', 'old', 1, 'old table')");
+        h.source.execute(ITEMS);
+        h.target.execute(ITEMS, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000001', 'old', 1, 'old table')");
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_empty", UUID_CHUNKS, SHADOW));
         try (CampaignSession s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, lease(s, b));
             assertThat(r.phase()).isEqualTo(CampaignPhase.HandoffCommitted);
-            assertThat(h.targetLong("SELECT count(*) FROM public.items")).isZero();
-            assertThat(h.targetLong("SELECT count(*) FROM public.items__bf_backup")).isEqualTo(1);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items__bf_backup")).isEqualTo(1);
         }
     }
 
     @Test
     void aColumnAddedToTheSourceMidCampaignBlocksBeforeTheNextChunk() throws Exception {
-        h.source(ITEMS);
+        h.source.execute(ITEMS);
         sourceRows(2000);
-        h.target(ITEMS);
+        h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_drift", UUID_CHUNKS, SHADOW));
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = lease(s, b);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
-            h.source("ALTER TABLE public.items ADD COLUMN extra text");
+            h.source.execute("ALTER TABLE public.items ADD COLUMN extra text");
             h.startLanes(b, 2);
             assertThat(h.awaitLanes()).containsOnly(LaneExit.DRIFT);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isZero();
             StepResult r = s.engine().step(lease);
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
             assertThat(r.message()).contains("changed shape");
@@ -168,25 +169,25 @@ class PostgresCampaignIT {
 
     @Test
     void aColumnAddedToTheShadowMidCampaignBlocks() throws Exception {
-        h.source(ITEMS);
+        h.source.execute(ITEMS);
         sourceRows(500);
-        h.target(ITEMS);
+        h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_drift2", UUID_CHUNKS, SHADOW));
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = lease(s, b);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
-            h.target("ALTER TABLE public.items__bf_shadow ADD COLUMN extra text");
+            h.target.execute("ALTER TABLE public.items__bf_shadow ADD COLUMN extra text");
             StepResult r = s.engine().step(lease);
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
-            assertThat(h.targetLong("SELECT count(*) FROM public.items")).isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isZero();
         }
     }
 
     @Test
     void suspendStopsNewClaims() throws Exception {
-        h.source(ITEMS);
+        h.source.execute(ITEMS);
         sourceRows(1000);
-        h.target(ITEMS);
+        h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_suspend", UUID_CHUNKS, SHADOW + "  suspend: true\n"));
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = lease(s, b);
@@ -194,7 +195,7 @@ class PostgresCampaignIT {
             assertThat(r.stopsLanes()).isTrue();
             h.startLanes(b, 2);
             assertThat(h.awaitLanes()).containsOnly(LaneExit.STOP_REQUESTED);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk WHERE attempts > 0")).isZero();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE attempts > 0")).isZero();
             s.ledger().releaseLease(lease);
         }
         // The same campaign without suspend resumes loading to the end (suspend is not part of the identity).
@@ -202,22 +203,22 @@ class PostgresCampaignIT {
         assertThat(resumed.identity()).isEqualTo(b.identity());
         try (CampaignSession s = h.session(resumed)) {
             assertThat(h.runToSettled(resumed, s, lease(s, resumed)).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
-            assertThat(h.targetLong("SELECT count(*) FROM public.items")).isEqualTo(1000);
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(1000);
         }
     }
 
     @Test
     void failedChunksTurnRecoverableAndResumeFinishesWithoutReloadingCommittedChunks() throws Exception {
-        h.source(ITEMS);
+        h.source.execute(ITEMS);
         sourceRows(4000);
-        h.source("UPDATE public.items SET note = 'boom' WHERE qty = 1234");
-        h.target(ITEMS);
+        h.source.execute("UPDATE public.items SET note = 'boom' WHERE qty = 1234");
+        h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_recover", UUID_CHUNKS, SHADOW));
         try (CampaignSession s = h.session(b)) {
             CampaignLease lease = lease(s, b);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             // A trigger does not change the table's shape, so it fails one chunk without looking like drift.
-            h.target("CREATE FUNCTION public.boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+            h.target.execute("CREATE FUNCTION public.boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
                             + " IF NEW.note = 'boom' THEN RAISE EXCEPTION 'refusing boom row'; END IF; RETURN NEW; END $$",
                     "CREATE TRIGGER boom BEFORE INSERT ON public.items__bf_shadow FOR EACH ROW EXECUTE FUNCTION public.boom()");
             // Lanes alone run until only the exhausted chunk is left, so the count below does not race the engine.
@@ -225,23 +226,23 @@ class PostgresCampaignIT {
             h.awaitLanes();
             StepResult r = h.runToSettled(b, s, lease);
             assertThat(r.phase()).isEqualTo(CampaignPhase.Recoverable);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'failed' AND last_error LIKE '%refusing boom row%'")).isEqualTo(1);
-            long committedBefore = h.targetLong("SELECT count(*) FROM backfill_state.chunk_receipt");
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'failed' AND last_error LIKE '%refusing boom row%'")).isEqualTo(1);
+            long committedBefore = h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt");
             assertThat(committedBefore).isEqualTo(15);
 
-            h.target("DROP TRIGGER boom ON public.items__bf_shadow");
+            h.target.execute("DROP TRIGGER boom ON public.items__bf_shadow");
             assertThat(s.engine().resume(lease)).isEqualTo(1);
             assertThat(h.runToSettled(b, s, lease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
-            assertThat(h.keys(true, "public.items")).isEqualTo(h.keys(false, "public.items"));
-            assertThat(h.targetLong("SELECT max(epoch) FROM backfill_state.chunk_receipt")).as("committed chunks were claimed once").isLessThanOrEqualTo(3);
+            assertThat(ItemsTable.keys(h.target)).isEqualTo(ItemsTable.keys(h.source));
+            assertThat(h.target.queryForLong("SELECT max(epoch) FROM backfill_state.chunk_receipt")).as("committed chunks were claimed once").isLessThanOrEqualTo(3);
         }
     }
 
     @Test
     void twoDriversRacingGetOneOwnerPerEpochAndOnePublication() throws Exception {
-        h.source(ITEMS);
+        h.source.execute(ITEMS);
         sourceRows(1000);
-        h.target(ITEMS);
+        h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_race", UUID_CHUNKS, SHADOW));
         try (CampaignSession first = h.session(b); CampaignSession second = h.session(b)) {
             first.engine().open(first.preflight(b, null));
@@ -260,15 +261,15 @@ class PostgresCampaignIT {
                     new LiveTargetBaseline(new TableShape(java.util.List.of()), "0:0"), new TableFingerprint(0, "0")))
                     .as("a deposed driver cannot publish").isInstanceOf(LeaseLostException.class);
             assertThat(h.runToSettled(b, second, bLease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
-            assertThat(h.targetLong("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
-            assertThat(h.keys(true, "public.items")).isEqualTo(h.keys(false, "public.items"));
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
+            assertThat(ItemsTable.keys(h.target)).isEqualTo(ItemsTable.keys(h.source));
         }
     }
 
     @Test
     void aChangedPlanForTheSameBackfillIdIsRefused() throws Exception {
-        h.source(ITEMS);
-        h.target(ITEMS);
+        h.source.execute(ITEMS);
+        h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_same", UUID_CHUNKS, SHADOW));
         CampaignBlueprint changed = CampaignHarness.blueprint(CampaignHarness.campaign("items_same", "{column: id, kind: uuid, buckets: 17}", SHADOW));
         try (CampaignSession s = h.session(b)) {
@@ -277,7 +278,7 @@ class PostgresCampaignIT {
         try (CampaignSession s = h.session(changed)) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(changed, null))).isInstanceOf(LedgerConflictException.class).hasMessageContaining("items_same");
         }
-        assertThat(h.targetLong("SELECT count(*) FROM backfill_state.campaign")).isEqualTo(1);
-        assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk")).isEqualTo(16);
+        assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.campaign")).isEqualTo(1);
+        assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk")).isEqualTo(16);
     }
 }

@@ -38,16 +38,16 @@ class PostgresChunkCommitIT {
     @BeforeEach
     void prepare() throws Exception {
         h = new CampaignHarness();
-        h.source(ITEMS, "INSERT INTO public.items SELECT gen_random_uuid(), 'c' || i, i, 'n' FROM generate_series(1, 8000) i");
-        h.target(ITEMS);
+        h.source.execute(ITEMS, "INSERT INTO public.items SELECT gen_random_uuid(), 'c' || i, i, 'n' FROM generate_series(1, 8000) i");
+        h.target.execute(ITEMS);
         b = CampaignHarness.blueprint(CampaignHarness.campaign("commit_v1", "{column: id, kind: uuid, buckets: 4}",
                 "  publication: {mode: shadow_swap}\n"));
         session = h.session(b);
         session.engine().open(session.preflight(b, null));
         var lease = session.ledger().acquireLease(b.identity().runKey(), "driver", CampaignHarness.FAST.leaseTtl()).orElseThrow();
         CampaignHarness.stepUntil(session, lease, CampaignPhase.Loading);
-        source = h.pg.connect(h.sourceDb);
-        sink = h.pg.connect(h.targetDb);
+        source = h.source.connect();
+        sink = h.target.connect();
     }
 
     @AfterEach
@@ -87,7 +87,7 @@ class PostgresChunkCommitIT {
     }
 
     private long shadowRows() throws Exception {
-        return h.targetLong("SELECT count(*) FROM public.items__bf_shadow");
+        return h.target.queryForLong("SELECT count(*) FROM public.items__bf_shadow");
     }
 
     @Test
@@ -97,8 +97,8 @@ class PostgresChunkCommitIT {
         assertThat(outcome.kind()).isEqualTo(ChunkOutcome.Kind.COMMITTED);
         assertThat(outcome.rowsExtracted()).isEqualTo(outcome.rowsLoaded()).isGreaterThan(1000);
         assertThat(shadowRows()).isEqualTo(outcome.rowsLoaded());
-        assertThat(h.targetLong("SELECT rows_loaded FROM backfill_state.chunk_receipt WHERE chunk_id = 1")).isEqualTo(outcome.rowsLoaded());
-        assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk WHERE chunk_id = 1 AND state = 'committed'")).isEqualTo(1);
+        assertThat(h.target.queryForLong("SELECT rows_loaded FROM backfill_state.chunk_receipt WHERE chunk_id = 1")).isEqualTo(outcome.rowsLoaded());
+        assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE chunk_id = 1 AND state = 'committed'")).isEqualTo(1);
     }
 
     @Test
@@ -107,8 +107,8 @@ class PostgresChunkCommitIT {
         ChunkOutcome outcome = committer().commit(claim, b.plan().chunk(2), watch(true));
         assertThat(outcome.kind()).isEqualTo(ChunkOutcome.Kind.LEASE_LOST);
         assertThat(shadowRows()).isZero();
-        assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isZero();
-        assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isZero();
+        assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isZero();
+        assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isZero();
     }
 
     @Test
@@ -125,13 +125,13 @@ class PostgresChunkCommitIT {
     void aStaleEpochCannotCommitAndLeavesNoRows() throws Exception {
         ChunkClaim stale = claim(session.ledger(), 0, "lane-a");
         // Another lane takes the chunk over: the epoch moves on (forced here by expiring the first lease).
-        h.target("UPDATE backfill_state.chunk SET lease_expires = now() - interval '1 second' WHERE chunk_id = 0");
+        h.target.execute("UPDATE backfill_state.chunk SET lease_expires = now() - interval '1 second' WHERE chunk_id = 0");
         ChunkClaim fresh = claim(session.ledger(), 0, "lane-b");
         assertThat(fresh.epoch()).isEqualTo(stale.epoch() + 1);
         ChunkOutcome outcome = committer().commit(stale, b.plan().chunk(0), watch(false));
         assertThat(outcome.kind()).isEqualTo(ChunkOutcome.Kind.LEASE_LOST);
         assertThat(shadowRows()).isZero();
-        assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isZero();
+        assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isZero();
         ChunkOutcome winner = committer().commit(fresh, b.plan().chunk(0), watch(false));
         assertThat(winner.kind()).isEqualTo(ChunkOutcome.Kind.COMMITTED);
         assertThat(shadowRows()).isEqualTo(winner.rowsLoaded());
@@ -140,7 +140,7 @@ class PostgresChunkCommitIT {
     @Test
     void aZombiesUncommittedReceiptMakesTheCommitWaitTheReceiptWaitThenFailWithNothingLoaded() throws Exception {
         ChunkClaim claim = claim(session.ledger(), 1, "lane-a");
-        try (Connection zombie = h.pg.connect(h.targetDb)) {
+        try (Connection zombie = h.target.connect()) {
             zombie.setAutoCommit(false);
             try (Statement s = zombie.createStatement()) {
                 s.execute("INSERT INTO backfill_state.chunk_receipt (run_key, chunk_id, epoch, owner) VALUES ('"
@@ -154,7 +154,7 @@ class PostgresChunkCommitIT {
             zombie.rollback();
         }
         assertThat(shadowRows()).isZero();
-        assertThat(h.targetLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isZero();
+        assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isZero();
     }
 
     @Test
@@ -169,7 +169,7 @@ class PostgresChunkCommitIT {
         ChunkClaim first = claim(session.ledger(), 3, "lane-a");
         ChunkOutcome committed = committer().commit(first, b.plan().chunk(3), watch(false));
         // Simulate a replay that finds the chunk claimable again (e.g. a ledger row reset by hand).
-        h.target("UPDATE backfill_state.chunk SET state = 'pending' WHERE chunk_id = 3");
+        h.target.execute("UPDATE backfill_state.chunk SET state = 'pending' WHERE chunk_id = 3");
         ChunkClaim replay = claim(session.ledger(), 3, "lane-b");
         ChunkOutcome outcome = committer().commit(replay, b.plan().chunk(3), watch(false));
         assertThat(outcome.kind()).isEqualTo(ChunkOutcome.Kind.ALREADY_RECEIPTED);

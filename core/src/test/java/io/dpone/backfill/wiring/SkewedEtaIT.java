@@ -63,19 +63,19 @@ class SkewedEtaIT {
         long hotLower = HOT_CHUNK * WIDTH;
         int coldRows = ROWS - HOT_ROWS;
         long step = (64 * WIDTH - WIDTH) / coldRows;
-        h.source("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)",
+        h.source.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)",
                 "INSERT INTO public.items SELECT " + hotLower + " + i, repeat(md5(i::text), 4) FROM generate_series(0, " + (HOT_ROWS - 1) + ") i",
                 // The cold keys step over the hot range, so exactly 70% of the rows are in the hot chunk.
                 "INSERT INTO public.items SELECT k, repeat(md5(k::text), 4) FROM (SELECT CASE WHEN i * " + step + " >= " + hotLower
                         + " THEN i * " + step + " + " + WIDTH + " ELSE i * " + step + " END AS k FROM generate_series(0, "
                         + (coldRows - 1) + ") i) c");
         analyze();
-        assertThat(h.sourceLong("SELECT count(*) FROM public.items")).isEqualTo(ROWS);
-        assertThat(h.sourceLong("SELECT count(*) FROM public.items WHERE id >= " + hotLower + " AND id < " + (hotLower + WIDTH)))
+        assertThat(h.source.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(ROWS);
+        assertThat(h.source.queryForLong("SELECT count(*) FROM public.items WHERE id >= " + hotLower + " AND id < " + (hotLower + WIDTH)))
                 .isEqualTo(HOT_ROWS);
-        h.target("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
+        h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_skew", CHUNKS, "")
-                .replace("parallelWorkers: 3", "parallelWorkers: 4"));
+                .parallelWorkers(4));
 
         List<Sample> samples = new ArrayList<>();
         try (CampaignSession s = h.session(b)) {
@@ -120,8 +120,8 @@ class SkewedEtaIT {
      */
     private void analyze() throws Exception {
         for (int i = 0; i < 50; i++) {
-            h.source("ANALYZE public.items");
-            if (h.sourceLong("SELECT n_mod_since_analyze FROM pg_stat_user_tables WHERE relname = 'items'") == 0) {
+            h.source.execute("ANALYZE public.items");
+            if (h.source.queryForLong("SELECT n_mod_since_analyze FROM pg_stat_user_tables WHERE relname = 'items'") == 0) {
                 return;
             }
             Thread.sleep(100);
@@ -135,7 +135,7 @@ class SkewedEtaIT {
      * harness's 5 s lease.
      */
     private void sample(CampaignBlueprint b, CampaignLease lease, List<Sample> samples, AtomicBoolean stop) {
-        try (Connection c = h.pg.connect(h.targetDb)) {
+        try (Connection c = h.target.connect()) {
             PostgresLedgerStore ledger = new PostgresLedgerStore(c, b.definition().spec().getState().getSchema());
             String runKey = b.identity().runKey();
             while (!stop.get()) {

@@ -29,13 +29,13 @@ class CampaignCommandsIT {
         CampaignFixture f = new CampaignFixture(dir, "doctor_ok", 100, 4, 1);
         String out = f.cli(0, withCampaign(f, "doctor"));
         assertThat(out).contains("doctor: 0 error(s)");
-        assertThat(f.target("SELECT count(*) FROM pg_namespace WHERE nspname = 'backfill_state'")).isZero();
+        assertThat(f.target.queryForLong("SELECT count(*) FROM pg_namespace WHERE nspname = 'backfill_state'")).isZero();
     }
 
     @Test
     void doctorReportsANullableChunkColumnWithAnActionAndExitsThree() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "doctor_bad", 100, 4, 1);
-        f.exec(f.sourceDb, "ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL");
+        f.source.execute("ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL");
         String out = f.cli(3, withCampaign(f, "doctor"));
         assertThat(out).contains("ERROR").contains("source.chunk-column").contains("->");
     }
@@ -57,15 +57,15 @@ class CampaignCommandsIT {
 
         String rolledBack = f.cli(0, withCampaign(f, "rollback", "--reason", "e2e check"));
         assertThat(rolledBack).contains("rolled back");
-        assertThat(f.target("SELECT count(*) FROM public.items")).isEqualTo(1);
-        assertThat(f.target("SELECT count(*) FROM public.items WHERE note = 'the old table'")).isEqualTo(1);
-        assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt")).isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items WHERE note = 'the old table'")).isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.rollback_receipt")).isEqualTo(1);
         JsonNode after = JSON.readTree(f.cli(0, withCampaign(f, "status", "--format", "json")));
         assertThat(after.path("publication").path("phase").asText()).as("status agrees with the operator after a rollback")
                 .isEqualTo("rolled_back");
         assertThat(after.path("recommendedAction").asText()).contains("rolled back");
         f.cli(0, withCampaign(f, "rollback", "--reason", "again"));
-        assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt")).as("a replay is a no-op").isEqualTo(1);
-        assertThat(f.target("SELECT count(*) FROM public.items")).isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.rollback_receipt")).as("a replay is a no-op").isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(1);
     }
 }

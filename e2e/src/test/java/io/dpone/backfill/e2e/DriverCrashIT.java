@@ -21,9 +21,9 @@ class DriverCrashIT {
     Path dir;
 
     private static void assertOldLiveTable(CampaignFixture f) throws Exception {
-        assertThat(f.target("SELECT count(*) FROM public.items")).as("live is still the old table").isEqualTo(1);
-        assertThat(f.target("SELECT count(*) FROM public.items WHERE note = 'the old table'")).isEqualTo(1);
-        assertThat(f.target("SELECT count(*) FROM backfill_state.publication_receipt")).isZero();
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items")).as("live is still the old table").isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items WHERE note = 'the old table'")).isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.publication_receipt")).isZero();
     }
 
     @Test
@@ -35,7 +35,7 @@ class DriverCrashIT {
             driver.awaitLine("FAULT before-publish", Duration.ofSeconds(120));
             driver.awaitStopped(Duration.ofSeconds(10));
             assertOldLiveTable(f);
-            assertThat(f.target("SELECT count(*) FROM public.items__bf_shadow")).as("validated shadow is complete").isEqualTo(4000);
+            assertThat(f.target.queryForLong("SELECT count(*) FROM public.items__bf_shadow")).as("validated shadow is complete").isEqualTo(4000);
             driver.signal("KILL");
             driver.awaitExit(Duration.ofSeconds(10));
         }
@@ -45,7 +45,7 @@ class DriverCrashIT {
             assertThat(rerun.awaitExit(Duration.ofSeconds(120))).as(rerun.output()).isZero();
         }
         f.assertPublishedExactlyTheSource();
-        assertThat(f.target("SELECT count(*) FROM public.items__bf_backup WHERE note = 'the old table'")).isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items__bf_backup WHERE note = 'the old table'")).isEqualTo(1);
     }
 
     @Test
@@ -53,7 +53,7 @@ class DriverCrashIT {
         CampaignFixture f = new CampaignFixture(dir, "driver_in_publish", 4000, 8, 2);
         Map<String, String> env = f.env();
         env.put("BACKFILL_LOCK_TIMEOUT_SECONDS", "120");
-        try (Connection blocker = f.pg.connect(f.targetDb)) {
+        try (Connection blocker = f.target.connect()) {
             blocker.setAutoCommit(false);
             try (Statement s = blocker.createStatement()) {
                 // A reader of the live table: the swap's ALTER TABLE waits for it inside the publication transaction.
@@ -61,7 +61,7 @@ class DriverCrashIT {
             }
             try (LaunchedProcess driver = LaunchedProcess.start(dir, env, f.runArgs("run"))) {
                 long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-                while (f.target("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'backfill-driver-target'"
+                while (f.target.queryForLong("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'backfill-driver-target'"
                         + " AND wait_event_type = 'Lock' AND state = 'active'") == 0) {
                     assertThat(System.nanoTime()).as("driver reaches the swap:\n" + driver.output()).isLessThan(deadline);
                     assertThat(driver.process.isAlive()).as(driver.output()).isTrue();
@@ -74,12 +74,12 @@ class DriverCrashIT {
         }
         // The server ends the dead driver's session and rolls its transaction back.
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (f.target("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'backfill-driver-target'") > 0) {
+        while (f.target.queryForLong("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'backfill-driver-target'") > 0) {
             assertThat(System.nanoTime()).isLessThan(deadline);
             Thread.sleep(100);
         }
         assertOldLiveTable(f);
-        assertThat(f.target("SELECT count(*) FROM public.items__bf_shadow")).isEqualTo(4000);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items__bf_shadow")).isEqualTo(4000);
         Thread.sleep(3500);
         try (LaunchedProcess rerun = LaunchedProcess.start(dir, f.env(), f.runArgs("run"))) {
             assertThat(rerun.awaitExit(Duration.ofSeconds(120))).as(rerun.output()).isZero();
@@ -107,9 +107,9 @@ class DriverCrashIT {
             assertThat(run.awaitExit(Duration.ofSeconds(60))).isEqualTo(2);
             assertThat(run.output()).contains("spec.chunk.buckets");
         }
-        assertThat(f.target("SELECT count(*) FROM pg_namespace WHERE nspname = 'backfill_state'")).isZero();
-        assertThat(f.target("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf%'")).isZero();
-        assertThat(f.target("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")).isZero();
+        assertThat(f.target.queryForLong("SELECT count(*) FROM pg_namespace WHERE nspname = 'backfill_state'")).isZero();
+        assertThat(f.target.queryForLong("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf%'")).isZero();
+        assertThat(f.target.queryForLong("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")).isZero();
     }
 
     @Test
@@ -132,7 +132,7 @@ class DriverCrashIT {
             assertThat(System.nanoTime()).as("orphaned lanes stop by themselves").isLessThan(deadline);
             Thread.sleep(200);
         }
-        long committed = f.target("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
+        long committed = f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
         assertThat(committed).as("lanes stopped before loading everything").isLessThan(64);
         killLanes(f);
         Thread.sleep(3500);
@@ -145,7 +145,7 @@ class DriverCrashIT {
     /** Committed chunks, 0 while the driver has not created the ledger yet. */
     private static long committedChunks(CampaignFixture f) {
         try {
-            return f.target("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
+            return f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
         } catch (java.sql.SQLException notYet) {
             return 0;
         }

@@ -30,7 +30,7 @@ class LaneCrashIT {
             lane.signal("KILL");
             lane.awaitExit(Duration.ofSeconds(10));
         }
-        long receiptsForChunk3 = f.target("SELECT count(*) FROM backfill_state.chunk_receipt WHERE chunk_id = 3");
+        long receiptsForChunk3 = f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt WHERE chunk_id = 3");
         assertThat(receiptsForChunk3).as("chunk 3 committed before the kill").isEqualTo(point.equals("after-commit") ? 1 : 0);
 
         try (LaunchedProcess resume = LaunchedProcess.start(dir, f.env(), f.runArgs("resume"))) {
@@ -38,9 +38,9 @@ class LaneCrashIT {
             assertThat(resume.output()).contains("HandoffCommitted");
         }
         f.assertPublishedExactlyTheSource();
-        assertThat(f.target("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(8);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(8);
         if (point.equals("after-commit")) {
-            assertThat(f.target("SELECT epoch FROM backfill_state.chunk_receipt WHERE chunk_id = 3"))
+            assertThat(f.target.queryForLong("SELECT epoch FROM backfill_state.chunk_receipt WHERE chunk_id = 3"))
                     .as("the committed chunk was not loaded again").isEqualTo(1);
         }
     }
@@ -55,7 +55,7 @@ class LaneCrashIT {
             Thread.sleep(4000); // past the 3 s lease: chunk 2 is claimable by another lane now
             try (LaunchedProcess other = LaunchedProcess.start(dir, f.laneEnv(null), f.laneArgs(1))) {
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while (f.target("SELECT epoch FROM backfill_state.chunk WHERE chunk_id = 2") < 2) {
+                while (f.target.queryForLong("SELECT epoch FROM backfill_state.chunk WHERE chunk_id = 2") < 2) {
                     assertThat(System.nanoTime()).as("another lane claims chunk 2").isLessThan(deadline);
                     Thread.sleep(100);
                 }
@@ -65,8 +65,8 @@ class LaneCrashIT {
                 assertThat(zombie.output()).contains("chunk 2: lease lost");
             }
         }
-        assertThat(f.target("SELECT count(*) FROM backfill_state.chunk_receipt WHERE chunk_id = 2")).isEqualTo(1);
-        assertThat(f.target("SELECT epoch FROM backfill_state.chunk_receipt WHERE chunk_id = 2")).isGreaterThanOrEqualTo(2);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt WHERE chunk_id = 2")).isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT epoch FROM backfill_state.chunk_receipt WHERE chunk_id = 2")).isGreaterThanOrEqualTo(2);
         try (LaunchedProcess finish = LaunchedProcess.start(dir, f.env(), f.runArgs("run"))) {
             assertThat(finish.awaitExit(Duration.ofSeconds(120))).as(finish.output()).isZero();
         }

@@ -36,14 +36,14 @@ class PreflightCliIT {
     }
 
     private static void assertNothingCreated(CampaignFixture f) throws Exception {
-        assertThat(f.target("SELECT count(*) FROM pg_namespace WHERE nspname = 'backfill_state'")).isZero();
-        assertThat(f.target("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf_%'")).isZero();
+        assertThat(f.target.queryForLong("SELECT count(*) FROM pg_namespace WHERE nspname = 'backfill_state'")).isZero();
+        assertThat(f.target.queryForLong("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf_%'")).isZero();
     }
 
     @Test
     void runRefusesASourceWithANullKeyRowNamesTheFindingsAndCreatesNothing() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "null_key", 900, 8, 2);
-        f.exec(f.sourceDb, "ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL",
+        f.source.execute("ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL",
                 "INSERT INTO public.items VALUES (NULL, 901, 'no chunk covers me')");
 
         String out = f.cli(EXIT_PREFLIGHT_REFUSED, f.runArgs("run"));
@@ -55,7 +55,7 @@ class PreflightCliIT {
         assertThat(evidence.path("preflight").path("result").asText()).isEqualTo("failed");
         assertThat(evidence.path("preflight").path("errors").asInt()).isEqualTo(2);
         assertNothingCreated(f);
-        assertThat(f.target("SELECT count(*) FROM public.items")).as("live table as it was").isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items")).as("live table as it was").isEqualTo(1);
 
         // resume of a campaign that never started is gated the same way
         f.cli(EXIT_PREFLIGHT_REFUSED, f.runArgs("resume"));
@@ -65,22 +65,22 @@ class PreflightCliIT {
     @Test
     void runRefusesATargetWithADependentViewAndForeignKeyAndTheViewKeepsReadingTheLiveTable() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "bound_target", 900, 8, 2);
-        f.exec(f.targetDb, "CREATE VIEW public.items_v AS SELECT * FROM public.items",
+        f.target.execute("CREATE VIEW public.items_v AS SELECT * FROM public.items",
                 "CREATE TABLE public.lines (id bigint PRIMARY KEY, item_id uuid REFERENCES public.items (id))");
 
         String out = f.cli(EXIT_PREFLIGHT_REFUSED, f.runArgs("run"));
 
         assertThat(out).contains("target.binding.view").contains("target.binding.inbound-foreign-key");
         assertNothingCreated(f);
-        f.exec(f.targetDb, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000002', 2, 'new row')");
-        assertThat(f.target("SELECT count(*) FROM public.items_v")).as("the view reads the live table").isEqualTo(2);
+        f.target.execute("INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000002', 2, 'new row')");
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items_v")).as("the view reads the live table").isEqualTo(2);
     }
 
     @Test
     void skipPreflightRunsTheCampaignAndTheEvidenceSaysPreflightWasSkipped() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "expert_skip", 900, 8, 2);
         // A nullable chunk column is a doctor ERROR; with no NULL row in it the campaign is still exact.
-        f.exec(f.sourceDb, "ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL");
+        f.source.execute("ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL");
 
         String out = f.cli(0, with(f.runArgs("run"), "--skip-preflight"));
 
@@ -97,17 +97,17 @@ class PreflightCliIT {
         CampaignFixture f = new CampaignFixture(dir, "rollback_writes", 900, 4, 2);
         String out = f.cli(0, f.runArgs("run"));
         assertThat(evidence(out).path("backfill").path("preflight").path("result").asText()).isEqualTo("passed");
-        f.exec(f.targetDb, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000099', 99, 'incremental sync')");
+        f.target.execute("INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000099', 99, 'incremental sync')");
         String[] rollback = {"rollback", f.campaignFile.toString(), "--secrets", f.secretsFile.toString(), "--reason", "bad data"};
 
         String refused = f.cli(EXIT_BLOCKED, rollback);
 
         assertThat(refused).contains("rollback refused").contains("900 row(s) then, 901 now").contains("--accept-writes");
-        assertThat(f.target("SELECT count(*) FROM public.items")).isEqualTo(901);
-        assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt")).isZero();
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(901);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.rollback_receipt")).isZero();
 
         assertThat(f.cli(0, with(rollback, "--accept-writes"))).contains("accepted: 900 row(s) then, 901 now");
-        assertThat(f.target("SELECT count(*) FROM backfill_state.rollback_receipt WHERE accepted_writes LIKE 'accepted: 900%'")).isEqualTo(1);
-        assertThat(f.target("SELECT count(*) FROM public.items WHERE note = 'the old table'")).isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.rollback_receipt WHERE accepted_writes LIKE 'accepted: 900%'")).isEqualTo(1);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM public.items WHERE note = 'the old table'")).isEqualTo(1);
     }
 }

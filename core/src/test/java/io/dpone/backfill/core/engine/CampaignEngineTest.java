@@ -19,6 +19,7 @@ import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ColumnShape;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.testsupport.postgres.CampaignYaml;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,20 +57,9 @@ class CampaignEngineTest {
     }
 
     private static CampaignBlueprint blueprint(String backfillId, String extra) {
-        return CampaignBlueprint.of(CampaignReader.parse("""
-                apiVersion: backfill.dpone.io/v1alpha1
-                kind: BackfillCampaign
-                metadata: {name: t}
-                spec:
-                  backfillId: %s
-                  source: {connectionSecretRef: {name: src}, table: t}
-                  target: {type: postgres, connectionSecretRef: {name: tgt}, table: t}
-                  uniqueKey: [id]
-                  chunk: {column: id, kind: integer, buckets: 4, lowerBound: 0, upperBound: 400}
-                  parallelWorkers: 2
-                  maxChunkAttempts: 2
-                  publication: {mode: shadow_swap}
-                %s""".formatted(backfillId, extra)));
+        return CampaignBlueprint.of(CampaignReader.parse(CampaignYaml.campaign(backfillId).name("t").secrets("src", "tgt")
+                .table("t").chunk("{column: id, kind: integer, buckets: 4, lowerBound: 0, upperBound: 400}")
+                .parallelWorkers(2).maxChunkAttempts(2).shadowSwap().extraSpec(extra).render()));
     }
 
     private CampaignEngine engine(CampaignBlueprint b) {

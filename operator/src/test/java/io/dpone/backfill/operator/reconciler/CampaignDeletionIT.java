@@ -25,11 +25,11 @@ class CampaignDeletionIT extends OperatorSuite {
 
         Await.until(Duration.ofSeconds(30), () -> h.get("items") == null && h.pods().isEmpty(),
                 () -> "campaign " + (h.get("items") == null ? "gone" : "still there") + ", pods " + h.pods().size());
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.campaign")).as("ledger kept").isEqualTo(1);
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.campaign WHERE lease_owner IS NULL OR lease_expires < now()"))
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.campaign")).as("ledger kept").isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.campaign WHERE lease_owner IS NULL OR lease_expires < now()"))
                 .as("campaign lease released").isEqualTo(1);
-        assertThat(h.db.target("SELECT count(*) FROM pg_class WHERE relname = 'items__bf_shadow'")).as("shadow kept").isEqualTo(1);
-        assertThat(h.db.target("SELECT count(*) FROM public.items")).as("live table untouched").isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM pg_class WHERE relname = 'items__bf_shadow'")).as("shadow kept").isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM public.items")).as("live table untouched").isEqualTo(1);
         assertThat(operator.components.sessions().openKeys()).isEmpty();
     }
 }

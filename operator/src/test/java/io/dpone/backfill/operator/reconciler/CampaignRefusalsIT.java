@@ -39,8 +39,8 @@ class CampaignRefusalsIT extends OperatorSuite {
         h.awaitEvents("Invalid");
         Thread.sleep(1500);
         assertThat(h.pods()).isEmpty();
-        assertThat(h.db.targetHasSchema("backfill_state")).as("no ledger").isFalse();
-        assertThat(h.db.target("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf%'")).as("no shadow").isZero();
+        assertThat(h.db.target.hasSchema("backfill_state")).as("no ledger").isFalse();
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf%'")).as("no shadow").isZero();
     }
 
     @Test
@@ -53,7 +53,7 @@ class CampaignRefusalsIT extends OperatorSuite {
         assertThat(stalled.getStatus()).isEqualTo("True");
         assertThat(stalled.getReason()).isEqualTo("UnsupportedTarget");
         assertThat(h.pods()).isEmpty();
-        assertThat(h.db.targetHasSchema("backfill_state")).isFalse();
+        assertThat(h.db.target.hasSchema("backfill_state")).isFalse();
     }
 
     @Test
@@ -74,6 +74,6 @@ class CampaignRefusalsIT extends OperatorSuite {
         assertThat(status.getRunKey()).as("the planned campaign's identity is kept").isEqualTo(runKey);
         assertThat(status.getRecommendedAction()).contains("new backfillId");
         h.awaitEvents("NewBackfillIdRequired");
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.campaign")).as("no second campaign was planned").isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.campaign")).as("no second campaign was planned").isEqualTo(1);
     }
 }

@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.operator.lanes.LaneLabels;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
+import io.dpone.backfill.testsupport.postgres.ItemsTable;
 import io.fabric8.kubernetes.api.model.Event;
 import org.junit.jupiter.api.Test;
 
@@ -30,10 +31,10 @@ class LaneCrashIT extends OperatorSuite {
         h.lanes.signal(first, "KILL");
 
         h.awaitPhase("items", CampaignPhase.HandoffCommitted, Duration.ofSeconds(90));
-        assertThat(h.db.rows(true)).isEqualTo(h.db.rows(false));
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(8);
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.chunk_receipt WHERE chunk_id = 3")).isEqualTo(1);
-        assertThat(h.db.target("SELECT count(*) FROM public.items")).isEqualTo(12_000);
+        assertThat(ItemsTable.rows(h.db.target)).isEqualTo(ItemsTable.rows(h.db.source));
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(8);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt WHERE chunk_id = 3")).isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(12_000);
         assertThat(h.events().stream().filter(e -> "LanePodReplaced".equals(e.getReason())).map(Event::getMessage))
                 .singleElement().asString().contains(first).contains("exit 137");
         assertThat(h.lanes.output(LaneLabels.podName("items", 0, 1))).as("the replacement lane ran").isNotEmpty();

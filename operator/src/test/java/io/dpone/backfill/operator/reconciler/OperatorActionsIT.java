@@ -9,6 +9,7 @@ import io.dpone.backfill.operator.status.CampaignConditions;
 import io.dpone.backfill.operator.status.ConditionSet;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
+import io.dpone.backfill.testsupport.postgres.ItemsTable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -44,22 +45,22 @@ class OperatorActionsIT extends OperatorSuite {
         h.lanes.withCrashOnStart(pod -> null); // the cause is fixed
         annotate(OperatorActions.REQUEUE_FAILED, "1");
         h.awaitPhase("items", CampaignPhase.HandoffCommitted, Duration.ofSeconds(60));
-        assertThat(h.db.rows(true)).isEqualTo(h.db.rows(false));
+        assertThat(ItemsTable.rows(h.db.target)).isEqualTo(ItemsTable.rows(h.db.source));
         h.awaitEvents("FailedChunksRequeued");
         assertThat(h.get("items").getMetadata().getAnnotations()).containsEntry(OperatorActions.REQUEUE_FAILED + OperatorActions.DONE_SUFFIX, "1");
 
         annotate(OperatorActions.ROLLBACK, "wrong source snapshot");
         Await.until(Duration.ofSeconds(30), () -> ConditionSet.isTrue(h.status("items").getConditions(), CampaignConditions.ROLLED_BACK),
                 () -> String.valueOf(h.status("items").getConditions()));
-        assertThat(h.db.target("SELECT count(*) FROM public.items")).as("the old table is live again").isEqualTo(1);
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.rollback_receipt")).isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM public.items")).as("the old table is live again").isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.rollback_receipt")).isEqualTo(1);
         assertThat(h.status("items").getPublication().getPhase()).isEqualTo("rolled_back");
         h.awaitEvents("RolledBack");
 
         String version = h.get("items").getMetadata().getResourceVersion();
         Thread.sleep(1500);
         assertThat(h.get("items").getMetadata().getResourceVersion()).as("a handled annotation is not acted on again").isEqualTo(version);
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.rollback_receipt")).isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.rollback_receipt")).isEqualTo(1);
     }
 
     @Test
@@ -70,7 +71,7 @@ class OperatorActionsIT extends OperatorSuite {
         h.awaitPhase("items", CampaignPhase.Suspended, Duration.ofSeconds(30));
         Thread.sleep(1000);
         assertThat(h.pods()).as("no lane runs while suspended").isEmpty();
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.chunk WHERE attempts > 0")).isZero();
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE attempts > 0")).isZero();
         var reconciling = ConditionSet.find(h.status("items").getConditions(), CampaignConditions.RECONCILING).orElseThrow();
         assertThat(reconciling.getReason()).isEqualTo("Suspended");
 
@@ -78,7 +79,7 @@ class OperatorActionsIT extends OperatorSuite {
         resumed.getSpec().setSuspend(false);
         h.client.resource(resumed).update();
         h.awaitPhase("items", CampaignPhase.HandoffCommitted, Duration.ofSeconds(60));
-        assertThat(h.db.rows(true)).isEqualTo(h.db.rows(false));
+        assertThat(ItemsTable.rows(h.db.target)).isEqualTo(ItemsTable.rows(h.db.source));
         assertThat(h.status("items").getObservedGeneration()).isEqualTo(h.get("items").getMetadata().getGeneration());
     }
 

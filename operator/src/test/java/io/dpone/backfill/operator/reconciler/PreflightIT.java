@@ -8,6 +8,7 @@ import io.dpone.backfill.operator.status.CampaignConditions;
 import io.dpone.backfill.operator.status.ConditionSet;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
+import io.dpone.backfill.testsupport.postgres.ItemsTable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PreflightIT extends OperatorSuite {
     private void breakTheChunkColumn() throws Exception {
-        h.db.exec(h.db.sourceDb, "ALTER TABLE public.items DROP CONSTRAINT items_pkey",
+        h.db.source.execute("ALTER TABLE public.items DROP CONSTRAINT items_pkey",
                 "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL", "INSERT INTO public.items VALUES (NULL, 0, 'no chunk')");
     }
 
@@ -57,13 +58,13 @@ class PreflightIT extends OperatorSuite {
         Thread.sleep(1500);
         assertThat(h.eventReasons().stream().filter(CampaignConditions.PREFLIGHT_FAILED::equals)).as("one Event").hasSize(1);
         assertThat(h.pods()).as("no lane pod").isEmpty();
-        assertThat(h.db.targetHasSchema("backfill_state")).as("no ledger").isFalse();
-        assertThat(h.db.target("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf%'")).as("no shadow").isZero();
+        assertThat(h.db.target.hasSchema("backfill_state")).as("no ledger").isFalse();
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM pg_class WHERE relname LIKE 'items__bf%'")).as("no shadow").isZero();
 
-        h.db.exec(h.db.sourceDb, "DELETE FROM public.items WHERE id IS NULL", "ALTER TABLE public.items ADD PRIMARY KEY (id)");
+        h.db.source.execute("DELETE FROM public.items WHERE id IS NULL", "ALTER TABLE public.items ADD PRIMARY KEY (id)");
         annotate(OperatorActions.PREFLIGHT_RETRY, "1");
         h.awaitPhase("items", CampaignPhase.HandoffCommitted, Duration.ofSeconds(60));
-        assertThat(h.db.rows(true)).isEqualTo(h.db.rows(false));
+        assertThat(ItemsTable.rows(h.db.target)).isEqualTo(ItemsTable.rows(h.db.source));
         assertThat(h.status("items").getPreflight().getResult()).isEqualTo("passed");
         assertThat(h.get("items").getMetadata().getAnnotations())
                 .containsEntry(OperatorActions.PREFLIGHT_RETRY + OperatorActions.DONE_SUFFIX, "1");
@@ -73,7 +74,7 @@ class PreflightIT extends OperatorSuite {
     void theSkipAnnotationStartsWithoutPreflightAndTheStatusSaysSo() throws Exception {
         harness(2000);
         // Nullable but without a NULL row: pre-flight would refuse, the load itself is exact.
-        h.db.exec(h.db.sourceDb, "ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL");
+        h.db.source.execute("ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL");
         h.startOperator("operator-a");
         BackfillCampaign campaign = PgCampaign.campaign(OperatorHarness.NS, "items", "items_skip", 8, 2, "");
         campaign.getMetadata().setAnnotations(Map.of(OperatorActions.SKIP_PREFLIGHT, "reviewed by the DBA"));
@@ -84,6 +85,6 @@ class PreflightIT extends OperatorSuite {
         assertThat(done.getPreflight().getResult()).isEqualTo("skipped");
         assertThat(done.getPreflight().getSkippedBy()).contains(OperatorActions.SKIP_PREFLIGHT).contains("reviewed by the DBA");
         assertThat(done.getPublication().getUncoveredSourceRows()).isZero();
-        assertThat(h.db.rows(true)).isEqualTo(h.db.rows(false));
+        assertThat(ItemsTable.rows(h.db.target)).isEqualTo(ItemsTable.rows(h.db.source));
     }
 }

@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
 import io.dpone.backfill.operator.support.TestOperator;
+import io.dpone.backfill.testsupport.postgres.ItemsTable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,11 +26,11 @@ class TwoOperatorsIT extends OperatorSuite {
 
         h.awaitPhase("items", CampaignPhase.HandoffCommitted, Duration.ofSeconds(90));
 
-        assertThat(h.db.rows(true)).isEqualTo(h.db.rows(false));
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.handoff_receipt")).isEqualTo(1);
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(16);
-        assertThat(h.db.target("SELECT count(*) FROM backfill_state.chunk WHERE epoch > 1")).isZero();
+        assertThat(ItemsTable.rows(h.db.target)).isEqualTo(ItemsTable.rows(h.db.source));
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.handoff_receipt")).isEqualTo(1);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(16);
+        assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE epoch > 1")).isZero();
         assertThat(h.events().stream().filter(e -> "LanePodReplaced".equals(e.getReason()))).isEmpty();
         Await.until(Duration.ofSeconds(10), () -> a.components.sessions().openKeys().isEmpty() && b.components.sessions().openKeys().isEmpty(),
                 () -> "a settled campaign holds no session in either operator");
