@@ -1,0 +1,44 @@
+package io.dpone.backfill.target.mssql;
+
+import io.dpone.backfill.connect.DatabaseEndpoint;
+
+import java.util.Properties;
+
+/**
+ * SQL Server and Azure SQL through Microsoft's JDBC driver. TLS and authentication settings ({@code encrypt},
+ * {@code trustServerCertificate}, {@code authentication}, ...) pass through a Secret's {@code jdbcUrl}; a URL
+ * composed from {@code host}/{@code port}/{@code database} takes the driver's defaults (encryption on, certificate
+ * checked).
+ */
+public final class MssqlEndpoint implements DatabaseEndpoint {
+    public static final MssqlEndpoint INSTANCE = new MssqlEndpoint();
+
+    private MssqlEndpoint() {
+    }
+
+    @Override
+    public String engine() {
+        return "SQL Server";
+    }
+
+    @Override
+    public String urlPrefix() {
+        return "jdbc:sqlserver:";
+    }
+
+    @Override
+    public String defaultPort() {
+        return "1433";
+    }
+
+    @Override
+    public String jdbcUrl(String host, String port, String database) {
+        return "jdbc:sqlserver://" + host + ":" + port + ";databaseName=" + database;
+    }
+
+    /** The driver enables TCP keep-alive on its sockets itself; the application name shows in sys.dm_exec_sessions. */
+    @Override
+    public void clientProperties(Properties properties, String applicationName) {
+        properties.setProperty("applicationName", applicationName);
+    }
+}
