@@ -13,7 +13,7 @@ final class MssqlLedgerStatements {
     static final String NOW = "SYSUTCDATETIME()";
     /** {@code ?} = lease length in milliseconds (int). */
     static final String TTL = "DATEADD(millisecond, ?, SYSUTCDATETIME())";
-    /** Most rows per multi-row statement: 3 parameters a row stays under SQL Server's 2100 parameters. */
+    /** Most rows per multi-row statement: well under SQL Server's 2100 parameters a statement. */
     static final int ROWS_PER_STATEMENT = 500;
 
     static final String CAMPAIGN_COLUMNS = "run_key, backfill_id, plan_digest, config_digest, spec_json, phase, detail,"
@@ -41,7 +41,6 @@ final class MssqlLedgerStatements {
     private final String rollbackReceipt;
     private final String handoffReceipt;
     private final String ledgerVersion;
-    private final String campaignObjectName;
 
     MssqlLedgerStatements(String stateSchema) {
         String schema = MssqlIdentifiers.quote(stateSchema);
@@ -52,7 +51,7 @@ final class MssqlLedgerStatements {
         this.rollbackReceipt = schema + ".rollback_receipt";
         this.handoffReceipt = schema + ".handoff_receipt";
         this.ledgerVersion = schema + ".ledger_version";
-        this.campaignObjectName = schema + ".campaign";
+
     }
 
     /** Per session: bound every lock wait, and let any error roll the whole transaction back, never half of it. */
@@ -73,7 +72,7 @@ final class MssqlLedgerStatements {
     }
 
     String campaignObjectName() {
-        return campaignObjectName;
+        return campaign;
     }
 
     // --- campaign ---
@@ -152,11 +151,9 @@ final class MssqlLedgerStatements {
 
     // --- chunks ---
 
-    /** run key, then per row: chunk id, lower bound, upper bound ({@code rows} rows). */
-    String insertChunks(int rows) {
-        return "INSERT INTO " + chunk + " (run_key, chunk_id, lower_bound, upper_bound)"
-                + " SELECT ?, v.chunk_id, v.lower_bound, v.upper_bound FROM (VALUES " + valueRows(rows, 3) + ")"
-                + " AS v (chunk_id, lower_bound, upper_bound)";
+    /** The chunk table's name, the destination of the plan's bulk load (no statement: the driver streams rows). */
+    String chunkTable() {
+        return chunk;
     }
 
     /** Per row: chunk id, rows estimated ({@code rows} rows), then the run key. */

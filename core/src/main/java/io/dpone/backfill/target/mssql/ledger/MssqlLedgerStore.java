@@ -15,8 +15,6 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.ledger.RunningChunk;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.core.plan.ChunkPlan;
-import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.target.mssql.MssqlFailures;
 
 import java.sql.Connection;
@@ -113,7 +111,7 @@ public final class MssqlLedgerStore implements LedgerStore {
 
     /**
      * One transaction: the campaign (phase Planned) and every chunk of the plan (pending; bounds in the plan's
-     * notation, null = open), in multi-row inserts of {@value MssqlLedgerStatements#ROWS_PER_STATEMENT} chunks. A
+     * notation, null = open), the chunks in one bulk load ({@link MssqlPlannedChunks}). A
      * backfill id that exists with the same run key returns the stored campaign unchanged; with another run key it
      * throws {@link LedgerConflictException}. When a concurrent creator commits the same backfill id first, the
      * duplicate key error is caught and the winner's row decides by the same rule.
@@ -142,32 +140,8 @@ public final class MssqlLedgerStore implements LedgerStore {
         }
         sql.update(statements.insertCampaign(), identity.runKey(), backfillId, identity.planDigest(),
                 identity.configDigest(), specJson, blueprint.plan().size(), CampaignPhase.Planned.name());
-        insertChunks(identity.runKey(), blueprint.plan());
+        MssqlPlannedChunks.insert(sql.connection(), statements.chunkTable(), identity.runKey(), blueprint.plan());
         return sql.one(statements.campaignByRunKey(), MssqlLedgerRows::campaign, identity.runKey()).orElseThrow();
-    }
-
-    /** Full groups share one statement text, sent as one batch; the remainder is one more statement. */
-    private void insertChunks(String runKey, ChunkPlan plan) throws SQLException {
-        int n = plan.size();
-        int per = MssqlLedgerStatements.ROWS_PER_STATEMENT;
-        List<Object[]> full = new ArrayList<>();
-        for (int from = 0; from < n; from += per) {
-            int rows = Math.min(per, n - from);
-            Object[] params = new Object[1 + rows * 3];
-            params[0] = runKey;
-            for (int i = 0; i < rows; i++) {
-                ChunkRange range = plan.chunk(from + i);
-                params[1 + i * 3] = range.id();
-                params[2 + i * 3] = plan.boundText(range.lowerInclusive());
-                params[3 + i * 3] = plan.boundText(range.upperExclusive());
-            }
-            if (rows == per) {
-                full.add(params);
-            } else {
-                sql.update(statements.insertChunks(rows), params);
-            }
-        }
-        sql.batch(statements.insertChunks(per), full);
     }
 
     private static CampaignRecord sameCampaignOrConflict(CampaignRecord stored, String backfillId,
