@@ -1,0 +1,95 @@
+package io.dpone.backfill.target.mssql.ledger;
+
+import io.dpone.backfill.target.mssql.MssqlAppLock;
+import io.dpone.backfill.target.mssql.MssqlIdentifiers;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Applies the versioned ledger script ({@code ledger/v1/sqlserver.sql}) to {@code spec.state.schema}: its batches in
+ * one transaction, under an exclusive application lock named for the schema, so concurrent first runs do not race
+ * (the second waits, then finds every object and creates nothing).
+ */
+final class MssqlLedgerSchema {
+    static final int VERSION = 1;
+    static final String SCRIPT = "/ledger/v1/sqlserver.sql";
+
+    private MssqlLedgerSchema() {
+    }
+
+    static void apply(Connection connection, String stateSchema, Duration lockTimeout) throws SQLException {
+        List<String> batches = batches(stateSchema);
+        String lock = lockName(stateSchema);
+        // Taken in autocommit: a session lock needs no open transaction and outlives the commit, then is released.
+        MssqlAppLock.acquire(connection, lock, lockTimeout);
+        try {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            try (Statement s = connection.createStatement()) {
+                for (String batch : batches) {
+                    s.execute(batch);
+                }
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+        } finally {
+            MssqlAppLock.release(connection, lock);
+        }
+    }
+
+    static String lockName(String stateSchema) {
+        return "dpone-backfill-ledger:" + stateSchema;
+    }
+
+    /** The script's batches (split on lines holding only GO) with the schema placeholders filled in. */
+    static List<String> batches(String stateSchema) {
+        String quoted = MssqlIdentifiers.quote(stateSchema);
+        String script = script().replace("${schema_name_in_literal}", MssqlIdentifiers.inLiteral(stateSchema))
+                .replace("${schema_in_literal}", MssqlIdentifiers.inLiteral(quoted))
+                .replace("${schema}", quoted);
+        List<String> batches = new ArrayList<>();
+        StringBuilder batch = new StringBuilder();
+        for (String line : script.split("\\R")) {
+            if (line.strip().equalsIgnoreCase("GO")) {
+                addIfStatement(batches, batch);
+                batch.setLength(0);
+            } else {
+                batch.append(line).append('\n');
+            }
+        }
+        addIfStatement(batches, batch);
+        return batches;
+    }
+
+    private static void addIfStatement(List<String> batches, StringBuilder batch) {
+        boolean onlyComments = batch.toString().lines().map(String::strip)
+                .allMatch(l -> l.isEmpty() || l.startsWith("--"));
+        if (!onlyComments) {
+            batches.add(batch.toString());
+        }
+    }
+
+    private static String script() {
+        try (InputStream in = MssqlLedgerSchema.class.getResourceAsStream(SCRIPT)) {
+            if (in == null) {
+                throw new IllegalStateException("missing " + SCRIPT + " on the classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

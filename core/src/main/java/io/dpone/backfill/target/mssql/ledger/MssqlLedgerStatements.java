@@ -1,0 +1,301 @@
+package io.dpone.backfill.target.mssql.ledger;
+
+import io.dpone.backfill.target.mssql.MssqlIdentifiers;
+
+/**
+ * Every T-SQL statement of the SQL Server ledger, for one state schema; the schema DDL is in
+ * {@code ledger/v1/sqlserver.sql}. Times come from {@code SYSUTCDATETIME()}, the database clock; lease lengths are
+ * milliseconds bound as int to {@code DATEADD}. Ownership writes are single conditional statements with no row-lock
+ * hints: the WHERE clause carries the owner and epoch (or the epoch and state that were read), so of two writers
+ * one updates a row and the other none. Parameters are listed, in order, beside each statement.
+ */
+final class MssqlLedgerStatements {
+    static final String NOW = "SYSUTCDATETIME()";
+    /** {@code ?} = lease length in milliseconds (int). */
+    static final String TTL = "DATEADD(millisecond, ?, SYSUTCDATETIME())";
+    /** Most rows per multi-row statement: well under SQL Server's 2100 parameters a statement. */
+    static final int ROWS_PER_STATEMENT = 500;
+
+    static final String CAMPAIGN_COLUMNS = "run_key, backfill_id, plan_digest, config_digest, spec_json, phase, detail,"
+            + " anchor_xmin, source_shape_digest, target_shape_digest, live_baseline, lease_owner, lease_epoch, lease_expires,"
+            + " stop_requested, created_at, updated_at";
+    /** {@code lease_expired} is judged by the database so that expiry never depends on the JVM's clock. */
+    static final String CHUNK_COLUMNS = "chunk_id, lower_bound, upper_bound, state, attempts, owner, epoch, lease_expires,"
+            + " CAST(CASE WHEN lease_expires < SYSUTCDATETIME() THEN 1 ELSE 0 END AS bit) AS lease_expired,"
+            + " rows_extracted, rows_loaded, last_error, rows_estimated";
+
+    /** Campaign rows a lease holder may write: the lease must still be ours and still live by the database clock. */
+    private static final String LEASE_FENCE =
+            " run_key = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires >= SYSUTCDATETIME()";
+    /** Claimable by the same rule in the read and in the claim; {@code ?, ?} = retry failed (bit), max attempts. */
+    private static final String CLAIMABLE = "(state = N'pending' OR (state = N'running' AND lease_expires < SYSUTCDATETIME())"
+            + " OR (? = 1 AND state = N'failed' AND attempts < ?))";
+    /** Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. */
+    private static final String WAITING = "state IN (N'pending', N'failed') OR (state = N'running' AND lease_expires < SYSUTCDATETIME())";
+    private static final String LIVE_RUNNING = "state = N'running' AND lease_expires >= SYSUTCDATETIME()";
+
+    private final String campaign;
+    private final String chunk;
+    private final String chunkReceipt;
+    private final String publicationReceipt;
+    private final String rollbackReceipt;
+    private final String handoffReceipt;
+    private final String ledgerVersion;
+
+    MssqlLedgerStatements(String stateSchema) {
+        String schema = MssqlIdentifiers.quote(stateSchema);
+        this.campaign = schema + ".campaign";
+        this.chunk = schema + ".chunk";
+        this.chunkReceipt = schema + ".chunk_receipt";
+        this.publicationReceipt = schema + ".publication_receipt";
+        this.rollbackReceipt = schema + ".rollback_receipt";
+        this.handoffReceipt = schema + ".handoff_receipt";
+        this.ledgerVersion = schema + ".ledger_version";
+
+    }
+
+    /** Per session: bound every lock wait, and let any error roll the whole transaction back, never half of it. */
+    static String sessionSettings(long lockTimeoutMillis) {
+        return "SET LOCK_TIMEOUT " + lockTimeoutMillis + "; SET XACT_ABORT ON;";
+    }
+
+    // --- schema ---
+
+    /** No parameters. */
+    String schemaVersion() {
+        return "SELECT MAX(version) AS v FROM " + ledgerVersion;
+    }
+
+    /** {@code ?} = the campaign table's two-part name; 1 when it exists. Creates nothing. */
+    static String tableExists() {
+        return "SELECT CASE WHEN OBJECT_ID(?, N'U') IS NULL THEN 0 ELSE 1 END AS present";
+    }
+
+    String campaignObjectName() {
+        return campaign;
+    }
+
+    // --- campaign ---
+
+    /** {@code ?} = run key. */
+    String campaignByRunKey() {
+        return "SELECT " + CAMPAIGN_COLUMNS + " FROM " + campaign + " WHERE run_key = ?";
+    }
+
+    /** {@code ?} = backfill id. */
+    String campaignByBackfillId() {
+        return "SELECT " + CAMPAIGN_COLUMNS + " FROM " + campaign + " WHERE backfill_id = ?";
+    }
+
+    /** run key, backfill id, plan digest, config digest, spec json, chunk total, phase. */
+    String insertCampaign() {
+        return "INSERT INTO " + campaign + " (run_key, backfill_id, plan_digest, config_digest, spec_json, chunk_total,"
+                + " phase) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    }
+
+    /**
+     * owner, owner, ttl, run key, owner. A takeover (from another owner or from nobody) increments the epoch; the
+     * same owner keeps it. Returns the epoch through OUTPUT; no row means another owner holds a live lease.
+     */
+    String acquireLease() {
+        return "UPDATE " + campaign + " SET lease_epoch = CASE WHEN lease_owner = ? THEN lease_epoch ELSE lease_epoch + 1 END,"
+                + " lease_owner = ?, lease_expires = " + TTL
+                + " OUTPUT inserted.lease_epoch"
+                + " WHERE run_key = ? AND (lease_owner IS NULL OR lease_expires < SYSUTCDATETIME() OR lease_owner = ?)";
+    }
+
+    /** run key, owner, epoch: frees the lease and keeps the epoch, so the next holder's is higher. */
+    String releaseLease() {
+        return "UPDATE " + campaign + " SET lease_owner = NULL, lease_expires = NULL"
+                + " WHERE run_key = ? AND lease_owner = ? AND lease_epoch = ?";
+    }
+
+    /** ttl, then the lease (run key, owner, epoch). */
+    String renewLease() {
+        return fenced("lease_expires = " + TTL, "");
+    }
+
+    /** to phase, detail (null keeps it), from phase, then the lease. */
+    String transition() {
+        return fenced("phase = ?, detail = COALESCE(?, detail), updated_at = SYSUTCDATETIME()", "phase = ? AND");
+    }
+
+    /** anchor, anchor, then the lease: stores once; matches again only for the same value. */
+    String recordAnchor() {
+        return fenced("anchor_xmin = COALESCE(anchor_xmin, ?)", "(anchor_xmin IS NULL OR anchor_xmin = ?) AND");
+    }
+
+    /** source shape digest, target shape digest, live baseline json, then the lease. */
+    String recordShapes() {
+        return fenced("source_shape_digest = ?, target_shape_digest = ?, live_baseline = ?", "");
+    }
+
+    /** stop (bit), then the lease. */
+    String setStopRequested() {
+        return fenced("stop_requested = ?", "");
+    }
+
+    /** The lease only: a no-op write that proves the lease and holds the campaign row for the transaction. */
+    String proveLease() {
+        return fenced("lease_epoch = lease_epoch", "");
+    }
+
+    /** The lease only: proves it and marks the campaign touched, for the handoff. */
+    String touchUnderLease() {
+        return fenced("updated_at = SYSUTCDATETIME()", "");
+    }
+
+    private String fenced(String set, String condition) {
+        return "UPDATE " + campaign + " SET " + set + " WHERE " + condition + LEASE_FENCE;
+    }
+
+    // --- chunks ---
+
+    /** The chunk table's name, the destination of the plan's bulk load (no statement: the driver streams rows). */
+    String chunkTable() {
+        return chunk;
+    }
+
+    /** Per row: chunk id, rows estimated ({@code rows} rows), then the run key. */
+    String recordEstimates(int rows) {
+        return "UPDATE c SET rows_estimated = v.rows_estimated FROM " + chunk + " AS c"
+                + " INNER JOIN (VALUES " + valueRows(rows, 2) + ") AS v (chunk_id, rows_estimated)"
+                + " ON c.chunk_id = v.chunk_id WHERE c.run_key = ?";
+    }
+
+    /**
+     * max attempts, run key, run key. One statement: the counters and estimate aggregates on every row, joined to
+     * the live running chunks (at most one row per lane) so both come from the same statement; a chunk running with
+     * an expired lease is waiting again (its lane is gone), so only live ones are listed. No running chunk: one row
+     * with null running columns.
+     */
+    String counts() {
+        return "SELECT a.*, r.chunk_id AS running_chunk, r.rows_estimated AS running_rows, r.seconds AS running_seconds,"
+                + " r.rows_copied AS running_copied FROM (SELECT COUNT(*) AS total,"
+                + " COALESCE(SUM(CASE WHEN state = N'pending' THEN 1 ELSE 0 END), 0) AS pending,"
+                + " COALESCE(SUM(CASE WHEN state = N'running' THEN 1 ELSE 0 END), 0) AS running,"
+                + " COALESCE(SUM(CASE WHEN state = N'committed' THEN 1 ELSE 0 END), 0) AS committed,"
+                + " COALESCE(SUM(CASE WHEN state = N'failed' THEN 1 ELSE 0 END), 0) AS failed,"
+                + " COALESCE(SUM(CASE WHEN state = N'failed' AND attempts >= ? THEN 1 ELSE 0 END), 0) AS failed_exhausted,"
+                + " COALESCE(SUM(CASE WHEN state = N'committed' THEN rows_extracted END), 0) AS rows_extracted,"
+                + " COALESCE(SUM(CASE WHEN state = N'committed' THEN rows_loaded END), 0) AS rows_loaded,"
+                + " COALESCE(SUM(CASE WHEN state = N'committed' AND finished_at >= DATEADD(second, -60, SYSUTCDATETIME())"
+                + " THEN rows_loaded END), 0) AS recent_rows,"
+                + " COALESCE(DATEDIFF_BIG(millisecond, MIN(started_at), SYSUTCDATETIME()) / 1000.0, 0) AS seconds,"
+                + " COUNT(rows_estimated) AS estimated,"
+                + " COALESCE(SUM(CASE WHEN state <> N'committed' AND rows_estimated IS NULL THEN 1 ELSE 0 END), 0) AS unestimated,"
+                + " COALESCE(SUM(CASE WHEN " + WAITING + " THEN rows_estimated END), 0) AS waiting_rows"
+                + " FROM " + chunk + " WHERE run_key = ?) AS a"
+                + " LEFT JOIN (SELECT chunk_id, rows_estimated, rows_copied,"
+                + " DATEDIFF_BIG(millisecond, started_at, SYSUTCDATETIME()) / 1000.0 AS seconds"
+                + " FROM " + chunk + " WHERE run_key = ? AND " + LIVE_RUNNING + ") AS r ON 1 = 1"
+                + " ORDER BY r.chunk_id";
+    }
+
+    /** limit, run key, retry failed (bit), max attempts. */
+    String claimable() {
+        return "SELECT TOP (?) " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND " + CLAIMABLE
+                + " ORDER BY chunk_id";
+    }
+
+    /**
+     * owner, ttl, run key, chunk id, epoch read, state read, attempts read, retry failed (bit), max attempts, run key.
+     * The optimistic claim of DESIGN.md section 5: it matches only while the chunk still has the epoch, state and
+     * attempts that were read and is still claimable, and no stop is requested; OUTPUT returns the new epoch and
+     * attempt. No row-lock hints: the conditional update alone decides.
+     */
+    String claim() {
+        return "UPDATE " + chunk + " SET state = N'running', owner = ?, epoch = epoch + 1, attempts = attempts + 1,"
+                + " lease_expires = " + TTL + ", started_at = COALESCE(started_at, SYSUTCDATETIME()),"
+                + " finished_at = NULL, last_error = NULL, rows_copied = 0"
+                + " OUTPUT inserted.epoch, inserted.attempts"
+                + " WHERE run_key = ? AND chunk_id = ? AND epoch = ? AND state = ? AND attempts = ? AND " + CLAIMABLE
+                // Re-checked in the claim itself: a lane that read the stop flag just before it was set must not
+                // start another chunk.
+                + " AND NOT EXISTS (SELECT 1 FROM " + campaign + " AS c WHERE c.run_key = ? AND c.stop_requested = 1)";
+    }
+
+    /** ttl, rows copied, run key, chunk id, owner, epoch. Only a live claim renews. */
+    String renewChunk() {
+        return "UPDATE " + chunk + " SET lease_expires = " + TTL + ", rows_copied = ?"
+                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = N'running'"
+                + " AND lease_expires >= SYSUTCDATETIME()";
+    }
+
+    /** error, run key, chunk id, owner, epoch. */
+    String failChunk() {
+        return "UPDATE " + chunk + " SET state = N'failed', owner = NULL, lease_expires = NULL, last_error = ?,"
+                + " finished_at = SYSUTCDATETIME()"
+                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = N'running'";
+    }
+
+    /** run key, chunk id. */
+    String hasChunkReceipt() {
+        return "SELECT CASE WHEN EXISTS (SELECT 1 FROM " + chunkReceipt + " WHERE run_key = ? AND chunk_id = ?)"
+                + " THEN 1 ELSE 0 END AS present";
+    }
+
+    /** run key, chunk id, owner, epoch: the receipt's row count becomes rows loaded and rows extracted. */
+    String commitFromReceipt() {
+        return "UPDATE c SET state = N'committed', rows_loaded = r.rows_loaded, rows_extracted = r.rows_loaded,"
+                + " finished_at = SYSUTCDATETIME(), lease_expires = NULL"
+                + " FROM " + chunk + " AS c INNER JOIN " + chunkReceipt + " AS r"
+                + " ON r.run_key = c.run_key AND r.chunk_id = c.chunk_id"
+                + " WHERE c.run_key = ? AND c.chunk_id = ? AND c.owner = ? AND c.epoch = ?";
+    }
+
+    /** run key: the chunk half of a requeue; the caller proves the lease in the same transaction. */
+    String requeueFailed() {
+        return "UPDATE " + chunk + " SET state = N'pending', attempts = 0, owner = NULL, lease_expires = NULL"
+                + " WHERE run_key = ? AND state = N'failed'";
+    }
+
+    /** run key, offset, limit. */
+    String chunkPage() {
+        return "SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? ORDER BY chunk_id"
+                + " OFFSET ? ROWS FETCH NEXT ? ROWS ONLY";
+    }
+
+    // --- receipts ---
+
+    /** {@code ?} = run key. */
+    String publicationReceipt() {
+        return "SELECT run_key, receipt_id, target_schema, live_table, backup_table, shadow_table, rows_published,"
+                + " published_at FROM " + publicationReceipt + " WHERE run_key = ?";
+    }
+
+    /** {@code ?} = run key. */
+    String handoffReceipt() {
+        return "SELECT run_key, receipt_id, anchor_xmin, committed_at FROM " + handoffReceipt + " WHERE run_key = ?";
+    }
+
+    /** {@code ?} = run key. */
+    String rollbackReceipt() {
+        return "SELECT run_key, receipt_id, reason, rolled_back_at, accepted_writes FROM " + rollbackReceipt
+                + " WHERE run_key = ?";
+    }
+
+    /** run key, receipt id, anchor, lease epoch, committed at (null = now), run key: inserts unless one exists. */
+    String insertHandoffReceipt() {
+        return "INSERT INTO " + handoffReceipt + " (run_key, receipt_id, anchor_xmin, lease_epoch, committed_at)"
+                + " SELECT ?, ?, ?, ?, COALESCE(?, SYSUTCDATETIME())"
+                + " WHERE NOT EXISTS (SELECT 1 FROM " + handoffReceipt + " WHERE run_key = ?)";
+    }
+
+    /** {@code ?} = run key. */
+    String handoffAnchor() {
+        return "SELECT anchor_xmin FROM " + handoffReceipt + " WHERE run_key = ?";
+    }
+
+    private static String valueRows(int rows, int columns) {
+        String row = "(" + "?, ".repeat(columns - 1) + "?)";
+        StringBuilder sql = new StringBuilder(rows * (row.length() + 2));
+        for (int i = 0; i < rows; i++) {
+            if (i > 0) {
+                sql.append(", ");
+            }
+            sql.append(row);
+        }
+        return sql.toString();
+    }
+}

@@ -1,0 +1,49 @@
+package io.dpone.backfill.target.mssql.ledger;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The schema script as batches: placeholders filled for the schema, split on GO, every table guarded. */
+class MssqlLedgerSchemaTest {
+    @Test
+    void theScriptSplitsIntoBatchesWithEveryPlaceholderFilled() {
+        List<String> batches = MssqlLedgerSchema.batches("led'ger]x");
+
+        assertThat(batches).hasSizeGreaterThan(8);
+        assertThat(String.join("\n", batches)).doesNotContain("${").doesNotContain("\nGO\n")
+                .contains("CREATE TABLE [led'ger]]x].campaign")
+                .contains("OBJECT_ID(N'[led''ger]]x].campaign', N'U')")
+                .contains("SCHEMA_ID(N'led''ger]x')");
+    }
+
+    @Test
+    void everyTableIsCreatedOnlyWhenMissingAndTheVersionRowOnlyOnce() {
+        String script = String.join("\n", MssqlLedgerSchema.batches("ledger"));
+        for (String table : new String[] {"ledger_version", "campaign", "chunk", "chunk_receipt",
+                "publication_receipt", "rollback_receipt", "handoff_receipt"}) {
+            assertThat(script).contains("IF OBJECT_ID(N'[ledger]." + table + "', N'U') IS NULL");
+        }
+        assertThat(script).contains("IF NOT EXISTS (SELECT 1 FROM [ledger].ledger_version WHERE version = 1)");
+    }
+
+    @Test
+    void theLedgerSqlUsesNoRowLockHints() {
+        MssqlLedgerStatements statements = new MssqlLedgerStatements("ledger");
+        String all = String.join("\n", statements.claim(), statements.claimable(), statements.acquireLease(),
+                statements.renewChunk(), statements.commitFromReceipt(), String.join("\n", MssqlLedgerSchema.batches("ledger")));
+        assertThat(all.toUpperCase(java.util.Locale.ROOT)).doesNotContain("UPDLOCK").doesNotContain("READPAST")
+                .doesNotContain("ROWLOCK").doesNotContain("HOLDLOCK").doesNotContain("NOLOCK");
+        assertThat(statements.claim()).contains("SYSUTCDATETIME()").contains("epoch = ?");
+    }
+
+    @Test
+    void errorsAreCutAt2000CharactersWithoutSplittingASurrogatePairAndWithoutNul() {
+        String error = "e".repeat(1999) + "\uD83D\uDE00" + "tail";
+        assertThat(MssqlLedgerStore.truncate(error)).hasSize(1999);
+        assertThat(MssqlLedgerStore.truncate("a\u0000b")).isEqualTo("a b");
+        assertThat(MssqlLedgerStore.truncate(null)).isNull();
+    }
+}
