@@ -50,6 +50,9 @@ final class BabelfishServer {
             for (int attempt = 1; ; attempt++) {
                 int tds = freePort();
                 int pg = freePort();
+                while (pg == tds) {
+                    pg = freePort();
+                }
                 try {
                     Commands.run(List.of(home.resolve("start.sh").toString(), data.toString(), Integer.toString(tds),
                             Integer.toString(pg)), run.resolve("start.log"), START_TIMEOUT);

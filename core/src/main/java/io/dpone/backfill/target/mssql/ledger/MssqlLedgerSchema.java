@@ -31,6 +31,7 @@ final class MssqlLedgerSchema {
         String lock = lockName(stateSchema);
         // Taken in autocommit: a session lock needs no open transaction and outlives the commit, then is released.
         MssqlAppLock.acquire(connection, lock, lockTimeout);
+        boolean applied = false;
         try {
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
@@ -45,8 +46,20 @@ final class MssqlLedgerSchema {
             } finally {
                 connection.setAutoCommit(autoCommit);
             }
+            applied = true;
         } finally {
+            releaseQuietlyOnFailure(connection, lock, applied);
+        }
+    }
+
+    /** A failed release must not hide why the script failed; after a success it is reported (the lock may linger). */
+    private static void releaseQuietlyOnFailure(Connection connection, String lock, boolean applied) throws SQLException {
+        try {
             MssqlAppLock.release(connection, lock);
+        } catch (SQLException e) {
+            if (applied) {
+                throw e;
+            }
         }
     }
 
