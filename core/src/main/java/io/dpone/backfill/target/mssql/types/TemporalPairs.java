@@ -1,0 +1,64 @@
+package io.dpone.backfill.target.mssql.types;
+
+import io.dpone.backfill.source.postgres.binary.PgType;
+
+/**
+ * Pairs of date, time, timestamp and timestamptz with SQL Server's temporal types. A target must keep at least the
+ * source's fractional-second digits (6 unless declared fewer), so no value is rounded; the range guards catch what
+ * PostgreSQL holds and SQL Server does not.
+ */
+final class TemporalPairs {
+    private TemporalPairs() {
+    }
+
+    static MssqlTypeCheck temporal(TypePair pair) {
+        PgType type = pair.sourceType();
+        MssqlTargetType target = pair.targetType();
+        if (type == PgType.DATE) {
+            return target == MssqlTargetType.DATE
+                    ? pair.accept(BulkValueConverters.DATE, TemporalGuards.FINITE, TemporalGuards.DATE_RANGE)
+                    : pair.refuse("a date column loads into date only");
+        }
+        int sourceDigits = SourceModifiers.fractionDigits(pair.sourceTypmod());
+        if (type == PgType.TIME) {
+            if (target != MssqlTargetType.TIME) {
+                return pair.refuse("a time column loads into time(p) only");
+            }
+            return keepsFraction(pair, sourceDigits) ? pair.accept(BulkValueConverters.TIME, TemporalGuards.BEFORE_END_OF_DAY)
+                    : refuseFraction(pair, sourceDigits);
+        }
+        if (type == PgType.TIMESTAMP) {
+            if (target == MssqlTargetType.DATETIME) {
+                return pair.accept(BulkValueConverters.DATETIME, TemporalGuards.FINITE, TemporalGuards.DATETIME_RANGE,
+                        TemporalGuards.DATETIME_TICKS);
+            }
+            if (target != MssqlTargetType.DATETIME2) {
+                return pair.refuse("a timestamp column loads into datetime2(p), or datetime for values it holds exactly");
+            }
+            return keepsFraction(pair, sourceDigits)
+                    ? pair.accept(BulkValueConverters.DATETIME2, TemporalGuards.FINITE, TemporalGuards.DATETIME2_RANGE)
+                    : refuseFraction(pair, sourceDigits);
+        }
+        if (target == MssqlTargetType.DATETIMEOFFSET) {
+            return keepsFraction(pair, sourceDigits)
+                    ? pair.accept(BulkValueConverters.DATETIMEOFFSET, TemporalGuards.FINITE, TemporalGuards.OFFSET_RANGE,
+                    TemporalGuards.DATETIMEOFFSET_RANGE)
+                    : refuseFraction(pair, sourceDigits);
+        }
+        if (target == MssqlTargetType.DATETIME2) {
+            return keepsFraction(pair, sourceDigits)
+                    ? pair.accept(BulkValueConverters.UTC_DATETIME2, TemporalGuards.FINITE, TemporalGuards.UTC_DATETIME2_RANGE)
+                    : refuseFraction(pair, sourceDigits);
+        }
+        return pair.refuse("a timestamptz column loads into datetimeoffset(p), or datetime2(p) as UTC");
+    }
+
+    private static boolean keepsFraction(TypePair pair, int sourceDigits) {
+        return pair.target().scale() >= sourceDigits;
+    }
+
+    private static MssqlTypeCheck refuseFraction(TypePair pair, int sourceDigits) {
+        return pair.refuse("the source keeps " + sourceDigits + " fractional-second digits, the target "
+                + pair.target().scale() + "; values would be rounded");
+    }
+}
