@@ -9,7 +9,6 @@ import io.dpone.backfill.core.target.TargetCatalog;
 
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * Everything one target engine contributes to a campaign, created over connections the caller opened with
@@ -33,12 +32,10 @@ public interface TargetAdapter {
     TargetCatalog catalog(Connection target);
 
     /**
-     * The lane's chunk sink over its sink connection: loads {@code columns} of the load table and writes the
-     * chunk's receipt and ledger row in the same transaction. {@code receiptWait} bounds the wait for another
-     * transaction holding the same chunk's receipt (a zombie lane), at most one chunk lease.
+     * The lane's chunk sink over its sink connection: loads the chunk's rows into the load table and writes the
+     * chunk's receipt and ledger row in the same transaction.
      */
-    ChunkSink chunkSink(Connection sink, String stateSchema, String loadSchema, String loadTable, List<String> columns,
-                        Duration receiptWait);
+    ChunkSink chunkSink(Connection sink, ChunkLoad load);
 
     /** The pre-flight of a route into this target, reading the PostgreSQL source and this target. */
     TargetDoctor doctor();

@@ -19,6 +19,7 @@ import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.TargetCatalog;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
 import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
 
 import java.sql.Connection;
@@ -61,7 +62,8 @@ public final class LaneSession implements AutoCloseable {
         List<String> columns = loadShape.loadColumnsFrom(sourceShape);
         ChunkProtocol committer = new ChunkProtocol(
                 new PostgresChunkSource(source, blueprint.plan(), spec.getSource().getSchema(), spec.getSource().getTable(), columns),
-                adapter.chunkSink(sink, stateSchema, schema, loadTable, columns, receiptWait(timings)), faults);
+                adapter.chunkSink(sink, new ChunkLoad(stateSchema, schema, loadTable, columns,
+                        spec.getUniqueKey(), receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable())), faults);
         String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
             @Override

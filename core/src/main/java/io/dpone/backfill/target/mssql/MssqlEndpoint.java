@@ -40,5 +40,7 @@ public final class MssqlEndpoint implements DatabaseEndpoint {
     @Override
     public void clientProperties(Properties properties, String applicationName) {
         properties.setProperty("applicationName", applicationName);
+        // Temporal values reach the bulk copy as text the server parses (MssqlBulkColumn): keep the driver on it.
+        properties.setProperty("sendTemporalDataTypesAsStringForBulkCopy", "true");
     }
 }

@@ -7,6 +7,7 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TargetCatalog;
 import io.dpone.backfill.postgres.PostgresEndpoint;
+import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.target.TargetDoctor;
 import io.dpone.backfill.target.postgres.doctor.PostgresDoctor;
@@ -16,7 +17,6 @@ import io.dpone.backfill.target.postgres.publish.PostgresTargetCatalog;
 
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.List;
 
 /** PostgreSQL as the target: COPY pass-through from the source, ledger and shadow in the target database. */
 public final class PostgresTargetAdapter implements TargetAdapter {
@@ -46,9 +46,9 @@ public final class PostgresTargetAdapter implements TargetAdapter {
     }
 
     @Override
-    public ChunkSink chunkSink(Connection sink, String stateSchema, String loadSchema, String loadTable, List<String> columns,
-                               Duration receiptWait) {
-        return new PostgresChunkSink(sink, stateSchema, loadSchema, loadTable, columns, receiptWait);
+    public ChunkSink chunkSink(Connection sink, ChunkLoad load) {
+        return new PostgresChunkSink(sink, load.stateSchema(), load.loadSchema(), load.loadTable(), load.columns(),
+                load.receiptWait());
     }
 
     @Override

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The {@link ChunkSink} contract, run through {@link ChunkProtocol} against every target adapter that can run here:
  * the rows, the receipt and the ledger row of a chunk commit together or not at all, on the real target. Rows come
- * from a generated source ({@code id}, {@code code}) so the contract needs no source database.
+ * from a generated source ({@code id} bigint, {@code code} text), as COPY text or as values, whichever the sink takes.
  */
 public abstract class ChunkSinkContract {
     protected static final String STATE_SCHEMA = "backfill_state";
@@ -206,6 +206,11 @@ public abstract class ChunkSinkContract {
         @Override
         public byte[] copyBytes() {
             return ((base + read) + "\tcode-" + read + "\n").getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public Object[] values() {
+            return new Object[]{base + read, "code-" + read};
         }
 
         @Override

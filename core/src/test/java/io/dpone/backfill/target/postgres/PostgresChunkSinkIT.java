@@ -4,6 +4,7 @@ import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.ChunkSinkContract;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
+import io.dpone.backfill.target.ChunkLoad;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -45,7 +46,8 @@ class PostgresChunkSinkIT extends ChunkSinkContract {
 
     @Override
     protected ChunkSink sink(Duration receiptWait) {
-        return adapter.chunkSink(open(), STATE_SCHEMA, "public", "load_rows", List.of("id", "code"), receiptWait);
+        return adapter.chunkSink(open(), new ChunkLoad(STATE_SCHEMA, "public", "load_rows", List.of("id", "code"), List.of("id"),
+                receiptWait, null, "public", "unused"));
     }
 
     @Override

@@ -40,6 +40,13 @@ final class MssqlLedgerSql {
         return connection;
     }
 
+    /** A statement without parameters or results (session settings). */
+    void execute(String sql) throws SQLException {
+        try (java.sql.Statement s = connection.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
     int update(String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(sql, params)) {
             return ps.executeUpdate();

@@ -256,6 +256,28 @@ final class MssqlLedgerStatements {
                 + " OFFSET ? ROWS FETCH NEXT ? ROWS ONLY";
     }
 
+    // --- chunk receipts, written in a lane's chunk transaction on its sink connection ---
+
+    /** run key, chunk id, epoch, owner. Blocks behind another transaction's receipt for the chunk (LOCK_TIMEOUT). */
+    String insertChunkReceipt() {
+        return "INSERT INTO " + chunkReceipt + " (run_key, chunk_id, epoch, owner) VALUES (?, ?, ?, ?)";
+    }
+
+    /** rows loaded, run key, chunk id, epoch. */
+    String recordReceiptRows() {
+        return "UPDATE " + chunkReceipt + " SET rows_loaded = ? WHERE run_key = ? AND chunk_id = ? AND epoch = ?";
+    }
+
+    /**
+     * rows extracted, rows loaded, run key, chunk id, owner, epoch: the fenced mark; SYSUTCDATETIME() is taken per
+     * statement, so finished_at is the end of the copy, not the transaction's start.
+     */
+    String markChunkCommitted() {
+        return "UPDATE " + chunk + " SET state = N'committed', rows_extracted = ?, rows_loaded = ?,"
+                + " finished_at = SYSUTCDATETIME(), lease_expires = NULL, last_error = NULL"
+                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = N'running'";
+    }
+
     // --- receipts ---
 
     /** {@code ?} = run key. */

@@ -1,0 +1,22 @@
+package io.dpone.backfill.target;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a lane's chunk sink loads: {@code columns} of the source table into the same-named columns of the load
+ * table (the shadow, or the live table in direct mode), with the chunk's receipt and ledger row in
+ * {@code stateSchema}. A sink that writes values reads the source columns' types over {@code source} once.
+ *
+ * @param keyColumns  the campaign's unique key, to name a row in an error
+ * @param receiptWait how long a chunk's transaction waits behind another transaction holding the same chunk's
+ *                    receipt (a zombie lane), at most one chunk lease
+ */
+public record ChunkLoad(String stateSchema, String loadSchema, String loadTable, List<String> columns, List<String> keyColumns,
+                        Duration receiptWait, Connection source, String sourceSchema, String sourceTable) {
+    public ChunkLoad {
+        columns = List.copyOf(columns);
+        keyColumns = List.copyOf(keyColumns);
+    }
+}

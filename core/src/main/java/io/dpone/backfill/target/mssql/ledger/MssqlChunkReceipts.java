@@ -1,0 +1,53 @@
+package io.dpone.backfill.target.mssql.ledger;
+
+import io.dpone.backfill.core.ledger.ChunkClaim;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * The ledger writes of one chunk's commit, on the lane's sink connection inside the chunk's transaction: the
+ * receipt first, its row count, the fenced mark. Statements are {@link MssqlLedgerStatements}'.
+ */
+public final class MssqlChunkReceipts {
+    /** Duplicate key in a unique index / primary key: the receipt exists, an earlier attempt committed the chunk. */
+    private static final int DUPLICATE_KEY = 2627;
+    private static final int DUPLICATE_INDEX_KEY = 2601;
+
+    private final MssqlLedgerSql sql;
+    private final MssqlLedgerStatements statements;
+
+    public MssqlChunkReceipts(Connection sink, String stateSchema) {
+        this.sql = new MssqlLedgerSql(sink);
+        this.statements = new MssqlLedgerStatements(stateSchema);
+    }
+
+    /** Session settings of the sink connection: every wait bounded by {@code lockTimeout}; errors abort the transaction. */
+    public void configureSession(Duration lockTimeout) throws SQLException {
+        sql.execute(MssqlLedgerStatements.sessionSettings(lockTimeout.toMillis()));
+    }
+
+    /** False when the chunk's receipt exists (committed earlier); blocks, bounded, behind an uncommitted one. */
+    public boolean insert(ChunkClaim claim) throws SQLException {
+        try {
+            return sql.update(statements.insertChunkReceipt(), claim.runKey(), claim.chunkId(), claim.epoch(), claim.owner()) == 1;
+        } catch (SQLException e) {
+            if (e.getErrorCode() == DUPLICATE_KEY || e.getErrorCode() == DUPLICATE_INDEX_KEY) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    public void recordRows(ChunkClaim claim, long rows) throws SQLException {
+        if (sql.update(statements.recordReceiptRows(), rows, claim.runKey(), claim.chunkId(), claim.epoch()) != 1) {
+            throw new SQLException("chunk receipt vanished inside its own transaction");
+        }
+    }
+
+    public boolean markCommitted(ChunkClaim claim, long rowsExtracted, long rowsLoaded) throws SQLException {
+        return sql.update(statements.markChunkCommitted(), rowsExtracted, rowsLoaded, claim.runKey(), claim.chunkId(),
+                claim.owner(), claim.epoch()) == 1;
+    }
+}
