@@ -10,7 +10,7 @@ public enum EngineKind {
     SQL_SERVER,
     /** Microsoft's SQL Server image, started by Testcontainers. */
     SQL_SERVER_TESTCONTAINERS,
-    /** Babelfish for PostgreSQL from {@code BACKFILL_BABELFISH_TARBALL}. */
+    /** Babelfish for PostgreSQL from {@code BACKFILL_BABELFISH_DIST}. */
     BABELFISH;
 
     public boolean isSqlServer() {

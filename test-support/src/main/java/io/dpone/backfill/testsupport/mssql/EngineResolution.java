@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 
 /**
  * Picks the engine once per JVM, first available wins: {@code BACKFILL_MSSQL_URL}, then Testcontainers when Docker
- * answers, then Babelfish from {@code BACKFILL_BABELFISH_TARBALL}. Why each earlier option was passed over is kept
+ * answers, then Babelfish from {@code BACKFILL_BABELFISH_DIST}. Why each earlier option was passed over is kept
  * for the skip message. A configured option that fails to start is remembered as a failure and rethrown to every
  * caller, so each test fails at once with the same cause instead of retrying a broken start.
  */
@@ -19,7 +19,7 @@ final class EngineResolution {
     static final String MSSQL_URL = "BACKFILL_MSSQL_URL";
     static final String MSSQL_USER = "BACKFILL_MSSQL_USER";
     static final String MSSQL_PASSWORD = "BACKFILL_MSSQL_PASSWORD";
-    static final String BABELFISH_TARBALL = "BACKFILL_BABELFISH_TARBALL";
+    static final String BABELFISH_DIST = "BACKFILL_BABELFISH_DIST";
 
     private static EngineResolution shared;
 
@@ -60,14 +60,14 @@ final class EngineResolution {
                 return found(container.get(), passedOver);
             }
             passedOver.add("Docker is not available for Testcontainers' SQL Server image");
-            String tarball = blankToNull(env.apply(BABELFISH_TARBALL));
+            String tarball = blankToNull(env.apply(BABELFISH_DIST));
             if (tarball == null) {
-                passedOver.add(BABELFISH_TARBALL + " is not set");
+                passedOver.add(BABELFISH_DIST + " is not set");
                 return new EngineResolution(null, passedOver, null);
             }
             Path path = Path.of(tarball);
             if (!Files.isRegularFile(path)) {
-                passedOver.add(BABELFISH_TARBALL + "=" + tarball + " is not a file");
+                passedOver.add(BABELFISH_DIST + "=" + tarball + " is not a file");
                 return new EngineResolution(null, passedOver, null);
             }
             return found(babelfish.apply(path), passedOver);
@@ -84,7 +84,7 @@ final class EngineResolution {
         return "no SQL Server test engine (" + String.join("; ", passedOver) + "). Provide one of: (1) a real SQL"
                 + " Server: " + MSSQL_URL + "=jdbc:sqlserver://host:port;encrypt=false;trustServerCertificate=true"
                 + " with " + MSSQL_USER + " and " + MSSQL_PASSWORD + "; (2) Docker, for Testcontainers' SQL Server"
-                + " image; (3) " + BABELFISH_TARBALL + "=path/to/babelfish-*.tar.xz (shared/engines/, which .ci/run"
+                + " image; (3) " + BABELFISH_DIST + "=path/to/babelfish-*.tar.xz (shared/engines/, which .ci/run"
                 + " exports)";
     }
 

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /**
  * The T-SQL engine this JVM's tests run on, resolved once, in order: a real SQL Server ({@code BACKFILL_MSSQL_URL},
  * {@code BACKFILL_MSSQL_USER}, {@code BACKFILL_MSSQL_PASSWORD}), SQL Server in Docker (Testcontainers), Babelfish
- * from {@code BACKFILL_BABELFISH_TARBALL}. Tests isolate by database ({@link #freshDatabase(String)}), not by
+ * from {@code BACKFILL_BABELFISH_DIST}. Tests isolate by database ({@link #freshDatabase(String)}), not by
  * server. When none is available {@link #require()} skips the test, naming the three options; an engine that is
  * configured but does not work fails the test instead, because a silent skip would hide it.
  *

@@ -36,7 +36,7 @@ class EngineResolutionTest {
     void dockerComesBeforeBabelfish() throws Exception {
         Path tarball = Files.createTempFile("babelfish", ".tar.xz");
         try {
-            EngineResolution r = EngineResolution.resolve(Map.of("BACKFILL_BABELFISH_TARBALL", tarball.toString())::get,
+            EngineResolution r = EngineResolution.resolve(Map.of("BACKFILL_BABELFISH_DIST", tarball.toString())::get,
                     () -> true, () -> CONTAINER, p -> BABELFISH);
             assertThat(r.engine()).containsSame(CONTAINER);
         } finally {
@@ -49,7 +49,7 @@ class EngineResolutionTest {
         Path tarball = Files.createTempFile("babelfish", ".tar.xz");
         try {
             Path[] started = new Path[1];
-            EngineResolution r = EngineResolution.resolve(Map.of("BACKFILL_BABELFISH_TARBALL", tarball.toString())::get,
+            EngineResolution r = EngineResolution.resolve(Map.of("BACKFILL_BABELFISH_DIST", tarball.toString())::get,
                     () -> false, () -> CONTAINER, p -> {
                         started[0] = p;
                         return BABELFISH;
@@ -70,13 +70,13 @@ class EngineResolutionTest {
         assertThat(r.unavailableMessage())
                 .contains("BACKFILL_MSSQL_URL is not set")
                 .contains("Docker is not available")
-                .contains("BACKFILL_BABELFISH_TARBALL is not set")
+                .contains("BACKFILL_BABELFISH_DIST is not set")
                 .contains("BACKFILL_MSSQL_USER").contains("Testcontainers").contains("shared/engines/");
     }
 
     @Test
     void aTarballPathThatIsNoFileIsReportedNotStarted() {
-        EngineResolution r = EngineResolution.resolve(Map.of("BACKFILL_BABELFISH_TARBALL", "/nonexistent/b.tar.xz")::get,
+        EngineResolution r = EngineResolution.resolve(Map.of("BACKFILL_BABELFISH_DIST", "/nonexistent/b.tar.xz")::get,
                 () -> false, () -> CONTAINER, p -> {
                     throw new AssertionError("must not start");
                 });
