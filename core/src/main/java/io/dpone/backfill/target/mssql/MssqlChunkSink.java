@@ -10,6 +10,7 @@ import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.source.postgres.binary.SourceColumn;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
 import io.dpone.backfill.target.ChunkLoad;
+import io.dpone.backfill.target.JdbcChunkTransaction;
 import io.dpone.backfill.target.mssql.ledger.MssqlChunkReceipts;
 import io.dpone.backfill.target.mssql.types.MssqlColumn;
 import io.dpone.backfill.target.mssql.types.MssqlColumnBinding;
@@ -82,14 +83,12 @@ public final class MssqlChunkSink implements ChunkSink {
         this.bindings = List.copyOf(paired);
     }
 
-    private final class Transaction implements ChunkTransaction {
+    private final class Transaction extends JdbcChunkTransaction {
         private final ChunkClaim claim;
-        private final boolean autoCommit;
-        private boolean committed;
 
         Transaction(ChunkClaim claim, boolean autoCommit) {
+            super(sink, autoCommit);
             this.claim = claim;
-            this.autoCommit = autoCommit;
         }
 
         @Override
@@ -136,26 +135,6 @@ public final class MssqlChunkSink implements ChunkSink {
         @Override
         public boolean markCommitted(long rowsExtracted, long rowsLoaded) throws SQLException {
             return receipts.markCommitted(claim, rowsExtracted, rowsLoaded);
-        }
-
-        @Override
-        public void commit() throws SQLException {
-            sink.commit();
-            committed = true;
-        }
-
-        @Override
-        public void close() {
-            try {
-                if (!sink.isClosed()) {
-                    if (!committed) {
-                        sink.rollback();
-                    }
-                    sink.setAutoCommit(autoCommit);
-                }
-            } catch (SQLException ignored) {
-                // The connection is gone; the server rolls the transaction back itself.
-            }
         }
     }
 }

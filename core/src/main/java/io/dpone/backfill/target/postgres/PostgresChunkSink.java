@@ -6,6 +6,7 @@ import io.dpone.backfill.core.lane.ChunkTransaction;
 import io.dpone.backfill.core.lane.RowEncoding;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.target.JdbcChunkTransaction;
 import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -65,17 +66,15 @@ public final class PostgresChunkSink implements ChunkSink {
         return new Transaction(claim, autoCommit);
     }
 
-    private final class Transaction implements ChunkTransaction {
+    private final class Transaction extends JdbcChunkTransaction {
         private final ChunkClaim claim;
-        private final boolean autoCommit;
         private CopyIn in;
         private byte[] buffer;
         private int filled;
-        private boolean committed;
 
         Transaction(ChunkClaim claim, boolean autoCommit) {
+            super(sink, autoCommit);
             this.claim = claim;
-            this.autoCommit = autoCommit;
         }
 
         @Override
@@ -131,26 +130,6 @@ public final class PostgresChunkSink implements ChunkSink {
         @Override
         public boolean markCommitted(long rowsExtracted, long rowsLoaded) throws SQLException {
             return ledger.markChunkCommitted(claim, rowsExtracted, rowsLoaded);
-        }
-
-        @Override
-        public void commit() throws SQLException {
-            sink.commit();
-            committed = true;
-        }
-
-        @Override
-        public void close() {
-            try {
-                if (!sink.isClosed()) {
-                    if (!committed) {
-                        sink.rollback();
-                    }
-                    sink.setAutoCommit(autoCommit);
-                }
-            } catch (SQLException ignored) {
-                // The connection is gone; the server aborts the transaction itself.
-            }
         }
     }
 }

@@ -24,7 +24,6 @@ import java.util.TreeMap;
  * clock" of this engine). Built for unit tests of the engine and lanes; it passes {@link LedgerStoreContract}.
  */
 public final class InMemoryLedger {
-    static final int MAX_ERROR_CHARS = 2000;
 
     private boolean schema;
     private final Map<String, Campaign> campaigns = new LinkedHashMap<>();
@@ -452,7 +451,7 @@ public final class InMemoryLedger {
                 c.state = ChunkState.FAILED;
                 c.owner = null;
                 c.leaseExpires = null;
-                c.lastError = truncate(error);
+                c.lastError = ChunkErrorText.bounded(error);
                 c.finishedAt = now();
                 return true;
             }
@@ -552,15 +551,6 @@ public final class InMemoryLedger {
             Chunk c = chunksOf(claim.runKey()).get(claim.chunkId());
             return c != null && Objects.equals(c.owner, claim.owner()) && c.epoch == claim.epoch() ? c : null;
         }
-    }
-
-    /** Ledger text keeps at most 2000 characters, and a cut never splits a surrogate pair. */
-    static String truncate(String error) {
-        if (error == null || error.length() <= MAX_ERROR_CHARS) {
-            return error;
-        }
-        int end = Character.isHighSurrogate(error.charAt(MAX_ERROR_CHARS - 1)) ? MAX_ERROR_CHARS - 1 : MAX_ERROR_CHARS;
-        return error.substring(0, end);
     }
 
     /** All campaigns' run keys, in creation order (for assertions). */

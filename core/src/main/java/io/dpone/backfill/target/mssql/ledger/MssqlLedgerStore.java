@@ -5,6 +5,7 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkCounts;
+import io.dpone.backfill.core.ledger.ChunkErrorText;
 import io.dpone.backfill.core.ledger.ChunkEstimates;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
@@ -41,7 +42,6 @@ import java.util.Optional;
  */
 public final class MssqlLedgerStore implements LedgerStore {
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
-    static final int MAX_ERROR_CHARS = 2000;
     private static final int DUPLICATE_KEY = 2627;
     private static final int DUPLICATE_INDEX_KEY = 2601;
 
@@ -136,23 +136,12 @@ public final class MssqlLedgerStore implements LedgerStore {
         Optional<CampaignRecord> existing = sql.one(statements.campaignByBackfillId(), MssqlLedgerRows::campaign,
                 backfillId);
         if (existing.isPresent()) {
-            return sameCampaignOrConflict(existing.get(), backfillId, identity);
+            return LedgerConflictException.sameCampaignOrConflict(existing.get(), backfillId, identity);
         }
         sql.update(statements.insertCampaign(), identity.runKey(), backfillId, identity.planDigest(),
                 identity.configDigest(), specJson, blueprint.plan().size(), CampaignPhase.Planned.name());
         MssqlPlannedChunks.insert(sql.connection(), statements.chunkTable(), identity.runKey(), blueprint.plan());
         return sql.one(statements.campaignByRunKey(), MssqlLedgerRows::campaign, identity.runKey()).orElseThrow();
-    }
-
-    private static CampaignRecord sameCampaignOrConflict(CampaignRecord stored, String backfillId,
-                                                         CampaignIdentity identity) {
-        if (stored.runKey().equals(identity.runKey()) && stored.planDigest().equals(identity.planDigest())
-                && stored.configDigest().equals(identity.configDigest())) {
-            return stored;
-        }
-        throw new LedgerConflictException("backfillId " + backfillId + " is already in the ledger with run key "
-                + stored.runKey() + ", but this spec has run key " + identity.runKey()
-                + " (plan or config digest differs); a changed plan or config needs a new backfillId");
     }
 
     /**
@@ -316,7 +305,7 @@ public final class MssqlLedgerStore implements LedgerStore {
     /** Fenced by owner, epoch and state running; the error is kept (first 2000 characters) for the status. */
     @Override
     public synchronized boolean failChunk(ChunkClaim claim, String error) {
-        return call("failChunk", () -> sql.update(statements.failChunk(), truncate(error), claim.runKey(),
+        return call("failChunk", () -> sql.update(statements.failChunk(), ChunkErrorText.bounded(error), claim.runKey(),
                 claim.chunkId(), claim.owner(), claim.epoch()) == 1);
     }
 
@@ -409,22 +398,6 @@ public final class MssqlLedgerStore implements LedgerStore {
             throw MssqlFailures.of("ledger " + operation + " in schema " + stateSchema + " failed (SQL Server error "
                     + e.getErrorCode() + ", SQL state " + e.getSQLState() + "): " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * The first 2000 characters, as the column holds, never splitting a surrogate pair; NUL becomes a space so an
-     * error reads the same whichever database holds the ledger (PostgreSQL text cannot store NUL).
-     */
-    static String truncate(String error) {
-        if (error == null) {
-            return null;
-        }
-        String clean = error.replace('\u0000', ' ');
-        if (clean.length() <= MAX_ERROR_CHARS) {
-            return clean;
-        }
-        int end = Character.isHighSurrogate(clean.charAt(MAX_ERROR_CHARS - 1)) ? MAX_ERROR_CHARS - 1 : MAX_ERROR_CHARS;
-        return clean.substring(0, end);
     }
 
     /** DATEADD takes an int: a lease longer than about 24 days is refused rather than wrapped. */

@@ -5,6 +5,7 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkCounts;
+import io.dpone.backfill.core.ledger.ChunkErrorText;
 import io.dpone.backfill.core.ledger.ChunkEstimates;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
@@ -39,7 +40,6 @@ import static io.dpone.backfill.target.postgres.ledger.PostgresLedgerRows.CHUNK_
  * the race was lost. Statements run in the caller's transaction, or in autocommit.
  */
 public final class PostgresLedgerStatements {
-    static final int MAX_ERROR_CHARS = 2000;
 
     /** Campaign rows a lease holder may write: the lease must still be ours and still live by the database clock. */
     private static final String LEASE_FENCE =
@@ -282,7 +282,7 @@ public final class PostgresLedgerStatements {
         return sql.update("UPDATE " + chunk + " SET state = 'failed', owner = NULL, lease_expires = NULL,"
                 + " last_error = ?, finished_at = now()"
                 + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'",
-                truncate(error), claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
+                ChunkErrorText.bounded(error), claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
     }
 
     public boolean hasReceipt(String runKey, int chunkId) throws SQLException {
@@ -386,16 +386,4 @@ public final class PostgresLedgerStatements {
                 lease.runKey(), UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();
     }
 
-    /** PostgreSQL text cannot hold NUL; a cut must not split a surrogate pair. */
-    static String truncate(String error) {
-        if (error == null) {
-            return null;
-        }
-        String clean = error.replace('\u0000', ' ');
-        if (clean.length() <= MAX_ERROR_CHARS) {
-            return clean;
-        }
-        int end = Character.isHighSurrogate(clean.charAt(MAX_ERROR_CHARS - 1)) ? MAX_ERROR_CHARS - 1 : MAX_ERROR_CHARS;
-        return clean.substring(0, end);
-    }
 }

@@ -112,22 +112,11 @@ public final class PostgresLedgerStore implements LedgerStore {
         CampaignIdentity identity = blueprint.identity();
         Optional<CampaignRecord> existing = statements.campaign("backfill_id", backfillId);
         if (existing.isPresent()) {
-            return sameCampaignOrConflict(existing.get(), backfillId, identity);
+            return LedgerConflictException.sameCampaignOrConflict(existing.get(), backfillId, identity);
         }
         statements.insertCampaign(blueprint, specJson, CampaignPhase.Planned.name());
         statements.insertAll(identity.runKey(), blueprint.plan());
         return statements.campaign("run_key", identity.runKey()).orElseThrow();
-    }
-
-    private static CampaignRecord sameCampaignOrConflict(CampaignRecord stored, String backfillId,
-                                                         CampaignIdentity identity) {
-        if (stored.runKey().equals(identity.runKey()) && stored.planDigest().equals(identity.planDigest())
-                && stored.configDigest().equals(identity.configDigest())) {
-            return stored;
-        }
-        throw new LedgerConflictException("backfillId " + backfillId + " is already in the ledger with run key "
-                + stored.runKey() + ", but this spec has run key " + identity.runKey()
-                + " (plan or config digest differs); a changed plan or config needs a new backfillId");
     }
 
     /**

@@ -38,12 +38,4 @@ class MssqlLedgerSchemaTest {
                 .doesNotContain("ROWLOCK").doesNotContain("HOLDLOCK").doesNotContain("NOLOCK");
         assertThat(statements.claim()).contains("SYSUTCDATETIME()").contains("epoch = ?");
     }
-
-    @Test
-    void errorsAreCutAt2000CharactersWithoutSplittingASurrogatePairAndWithoutNul() {
-        String error = "e".repeat(1999) + "\uD83D\uDE00" + "tail";
-        assertThat(MssqlLedgerStore.truncate(error)).hasSize(1999);
-        assertThat(MssqlLedgerStore.truncate("a\u0000b")).isEqualTo("a b");
-        assertThat(MssqlLedgerStore.truncate(null)).isNull();
-    }
 }
