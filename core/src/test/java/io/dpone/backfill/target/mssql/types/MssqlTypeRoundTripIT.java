@@ -140,7 +140,7 @@ class MssqlTypeRoundTripIT {
                                 new BigDecimal("-0.0000000001"))),
                 same("float4", "real", rs -> rs.getObject(2, Float.class), 1.1f, Float.MAX_VALUE, -Float.MIN_NORMAL, 0.0f),
                 pair("float4", "float", rs -> rs.getObject(2, Double.class), List.of(1.1f, Float.MIN_VALUE), List.of((double) 1.1f, (double) Float.MIN_VALUE)),
-                same("float8", "float", rs -> rs.getObject(2, Double.class), Math.PI, Double.MAX_VALUE, -Double.MIN_NORMAL, 1e-300),
+                same("float8", "float", rs -> rs.getObject(2, Double.class), Math.PI, Double.MAX_VALUE, -Double.MIN_NORMAL, 1e-300, -0.0),
                 same("bool", "bit", rs -> rs.getObject(2, Boolean.class), true, false, null),
                 same("text", "nvarchar(max)", rs -> rs.getString(2), "héllo " + grin, "", longText),
                 same("varchar(10)", "nvarchar(20)", rs -> rs.getString(2), "abc" + grin, "ßüé"),
