@@ -12,17 +12,12 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Iterator;
-import java.util.List;
 import java.util.TimeZone;
 import java.util.UUID;
 
 import static io.dpone.backfill.target.mssql.types.Columns.source;
 import static io.dpone.backfill.target.mssql.types.Columns.target;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What getRowData hands the bulk copy for each pair, and what getColumnType/getPrecision/getScale report. */
 class MssqlTypeConversionTest {
@@ -129,39 +124,5 @@ class MssqlTypeConversionTest {
         assertThat(column("timestamptz", "datetimeoffset(7)").jdbcType()).isEqualTo(microsoft.sql.Types.DATETIMEOFFSET);
         assertThat(column("timestamp", "datetime").jdbcType()).isEqualTo(microsoft.sql.Types.DATETIME);
         assertThat(column("float8", "float").jdbcType()).isEqualTo(Types.DOUBLE);
-    }
-
-    @Test
-    void bulkRowsDescribeColumnsAndConvertEachRow() throws SQLException {
-        List<MssqlColumnBinding> bindings = List.of(
-                MssqlTypeMap.check(source("id", "int4"), Columns.notNull("id", "bigint")).binding(),
-                MssqlTypeMap.check(source("price", "numeric"), target("price", "decimal(5,2)")).binding());
-        Iterator<Object[]> decoded = List.of(new Object[] {1, new BigDecimal("1.5")}, new Object[] {2, null}).iterator();
-        MssqlBulkRows rows = new MssqlBulkRows(bindings, () -> decoded.hasNext() ? decoded.next() : null, row -> "id=" + row[0]);
-
-        assertThat(rows.getColumnOrdinals()).containsExactly(1, 2);
-        assertThat(rows.getColumnName(2)).isEqualTo("price");
-        assertThat(rows.getColumnType(1)).isEqualTo(Types.BIGINT);
-        assertThat(rows.getPrecision(2)).isEqualTo(5);
-        assertThat(rows.getScale(2)).isEqualTo(2);
-        List<List<Object>> handedOver = new ArrayList<>();
-        while (rows.next()) {
-            handedOver.add(Arrays.asList(rows.getRowData()));
-        }
-        assertThat(handedOver).containsExactly(List.of(1L, new BigDecimal("1.50")), Arrays.asList(2L, null));
-    }
-
-    @Test
-    void bulkRowsRefuseAValueNamingTheRowKey() throws SQLException {
-        List<MssqlColumnBinding> bindings = List.of(
-                MssqlTypeMap.check(source("id", "int4"), target("id", "int")).binding(),
-                MssqlTypeMap.check(source("price", "numeric"), target("price", "decimal(5,2)")).binding());
-        Iterator<Object[]> decoded = List.<Object[]>of(new Object[] {42, new BigDecimal("1000")}).iterator();
-        MssqlBulkRows rows = new MssqlBulkRows(bindings, () -> decoded.hasNext() ? decoded.next() : null, row -> "id=" + row[0]);
-
-        assertThat(rows.next()).isTrue();
-        assertThatThrownBy(rows::getRowData).isInstanceOf(MssqlValueRejectedException.class)
-                .hasMessage("column \"price\" (numeric -> decimal(5,2) NULL), row id=42: value 1000 is refused: "
-                        + "decimal(5,2) holds at most 3 integer digits");
     }
 }

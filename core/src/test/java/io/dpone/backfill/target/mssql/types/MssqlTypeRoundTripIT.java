@@ -2,8 +2,10 @@ package io.dpone.backfill.target.mssql.types;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.target.mssql.MssqlTableColumns;
+import io.dpone.backfill.testsupport.mssql.EngineKind;
+import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,7 +26,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -34,18 +35,18 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Every mapped pair through the real thing: the target column is created, read back from sys.columns, checked by
- * the type map, and decoded values go through {@link MssqlBulkRows} and SQLServerBulkCopy into it, then are read
- * back equal. Runs against the engine named by BACKFILL_MSSQL_URL (+ _USER, _PASSWORD): SQL Server, or Babelfish,
- * where its known gaps are skipped by name (those pairs are proven on SQL Server only). Skipped when unset.
+ * the type map, and decoded values go through {@link DecodedBulkData} and SQLServerBulkCopy into it, then are read
+ * back equal. Runs on {@link SqlServerTestEngine}'s engine (SQL Server, or Babelfish, where its known gaps are
+ * skipped by name: those pairs are proven on SQL Server only); skipped when there is none.
  *
  * <p>An explicit sendTemporalDataTypesAsStringForBulkCopy in the URL is kept, so the same test shows why the loader
  * needs the driver's default: with {@code =false} the driver writes 1582-10-10 as 1582-10-20 (a Julian-calendar
  * Timestamp) and reads time text's fraction as nanoseconds (23:59:59.9999990 becomes 23:59:59.010).
  */
 class MssqlTypeRoundTripIT {
-    private static final String URL = System.getenv("BACKFILL_MSSQL_URL");
+    private static SqlServerTestEngine engine;
+    private static String database;
     private static Connection connection;
-    private static boolean babelfish;
     private static int tables;
     /**
      * Seen on Babelfish 4.3 with mssql-jdbc 13.2.1: the driver sends a bulk-data source's temporal columns as varchar
@@ -70,28 +71,21 @@ class MssqlTypeRoundTripIT {
         Object read(ResultSet rs) throws SQLException;
     }
 
-    @BeforeAll
-    static void detectEngine() throws SQLException {
-        if (!engineConfigured()) {
-            return;
-        }
-        try (Connection c = open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@VERSION")) {
-            rs.next();
-            babelfish = rs.getString(1).toLowerCase(Locale.ROOT).contains("babelfish");
-        }
-    }
-
-    /** A bulk load the server rejects mid-stream leaves its connection unusable: the next test gets a new one. */
+    /**
+     * The engine is required per test, not per class, so every skipped pair is reported with the reason; a bulk load
+     * the server rejects mid-stream leaves its connection unusable, so the next test gets a new one.
+     */
     @BeforeEach
     void connect() throws SQLException {
-        // Assumed per test, not per class, so every skipped pair is reported with the reason.
-        assumeTrue(engineConfigured(), "BACKFILL_MSSQL_URL is not set: no SQL Server or Babelfish engine to "
-                + "round-trip through (set BACKFILL_MSSQL_URL, BACKFILL_MSSQL_USER, BACKFILL_MSSQL_PASSWORD)");
+        engine = SqlServerTestEngine.require();
+        if (database == null) {
+            database = engine.freshDatabase("type_round_trip");
+        }
         if (connection == null || !connection.isValid(5)) {
             if (connection != null) {
                 connection.close();
             }
-            connection = open();
+            connection = open(engine, database);
         }
     }
 
@@ -102,14 +96,17 @@ class MssqlTypeRoundTripIT {
         }
     }
 
-    private static boolean engineConfigured() {
-        return URL != null && !URL.isBlank();
+    /** A connection that keeps the driver default the loader relies on, explicitly (an explicit setting is kept). */
+    static Connection open(SqlServerTestEngine engine, String database) throws SQLException {
+        String url = engine.jdbcUrl(database);
+        if (!url.contains("sendTemporalDataTypesAsStringForBulkCopy")) {
+            url += ";" + MssqlBulkColumn.REQUIRED_CONNECTION_PROPERTY;
+        }
+        return DriverManager.getConnection(url, engine.user(), engine.password());
     }
 
-    private static Connection open() throws SQLException {
-        String url = URL.contains("sendTemporalDataTypesAsStringForBulkCopy") ? URL
-                : URL + ";" + MssqlBulkColumn.REQUIRED_CONNECTION_PROPERTY;
-        return DriverManager.getConnection(url, System.getenv("BACKFILL_MSSQL_USER"), System.getenv("BACKFILL_MSSQL_PASSWORD"));
+    private static boolean babelfish() {
+        return engine.kind() == EngineKind.BABELFISH;
     }
 
     static Stream<RoundTrip> pairs() {
@@ -195,7 +192,7 @@ class MssqlTypeRoundTripIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("pairs")
     void decodedValuesArriveEqual(RoundTrip pair) throws SQLException {
-        if (babelfish && pair.babelfishGap() != null) {
+        if (babelfish() && pair.babelfishGap() != null) {
             assumeTrue(false, "skipped on Babelfish: " + pair.babelfishGap() + "; this pair is proven on SQL Server only");
         }
         String table = "type_round_trip_" + (++tables);
@@ -282,8 +279,7 @@ class MssqlTypeRoundTripIT {
         try (Statement s = connection.createStatement()) {
             s.execute("CREATE TABLE dbo." + table + " (k int NOT NULL, v " + targetType + " NULL)");
         }
-        List<MssqlColumn> columns = MssqlTargetColumns.read(connection, "dbo", table);
-        assertThat(columns).extracting(MssqlColumn::name).containsExactly("k", "v");
+        List<MssqlColumn> columns = MssqlTableColumns.of(connection, "dbo", table, List.of("k", "v"));
         List<SourceColumn> sources = List.of(Columns.source("k", "int4"), Columns.source("v", sourceType));
         List<MssqlColumnBinding> bindings = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
@@ -296,7 +292,7 @@ class MssqlTypeRoundTripIT {
 
     private void bulkCopy(String table, List<MssqlColumnBinding> bindings, List<Object[]> rows) throws SQLException {
         Iterator<Object[]> decoded = rows.iterator();
-        MssqlBulkRows bulkRows = new MssqlBulkRows(bindings, () -> decoded.hasNext() ? decoded.next() : null,
+        DecodedBulkData bulkRows = new DecodedBulkData(bindings, () -> decoded.hasNext() ? decoded.next() : null,
                 row -> "k=" + row[0]);
         try (SQLServerBulkCopy copy = new SQLServerBulkCopy(connection)) {
             copy.setDestinationTableName("dbo." + table);

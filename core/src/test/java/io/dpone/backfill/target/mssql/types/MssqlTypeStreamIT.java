@@ -6,21 +6,21 @@ import io.dpone.backfill.source.postgres.binary.BinaryCopyReader;
 import io.dpone.backfill.source.postgres.binary.SourceColumn;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlan;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
+import io.dpone.backfill.target.mssql.MssqlTableColumns;
+import io.dpone.backfill.testsupport.mssql.EngineKind;
+import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -28,12 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Real PostgreSQL rows, decoded by the binary COPY reader, through the type map, {@link MssqlBulkRows} and
- * SQLServerBulkCopy into the engine named by BACKFILL_MSSQL_URL, read back equal to what the decoder produced. Where
+ * Real PostgreSQL rows, decoded by the binary COPY reader, through the type map, {@link DecodedBulkData} and
+ * SQLServerBulkCopy into {@link SqlServerTestEngine}'s engine, read back equal to what the decoder produced. Where
  * {@link MssqlTypeRoundTripIT} starts from hand-made decoded values, this starts from the decoder itself.
  */
 class MssqlTypeStreamIT {
-    private static final String URL = System.getenv("BACKFILL_MSSQL_URL");
     private static Connection postgres;
     private static Connection target;
     private static boolean babelfish;
@@ -67,17 +66,15 @@ class MssqlTypeStreamIT {
         TEMPORAL_AND_UUID.put("tz", new String[] {"timestamptz", "datetimeoffset(7)"});
     }
 
-    @BeforeAll
-    static void connect() throws SQLException {
-        if (!engineConfigured()) {
+    /** Required per test, not per class, so each skipped test is reported with the reason; set up once. */
+    @BeforeEach
+    void connect() throws SQLException {
+        SqlServerTestEngine engine = SqlServerTestEngine.require();
+        if (target != null) {
             return;
         }
-        target = DriverManager.getConnection(URL + ";" + MssqlBulkColumn.REQUIRED_CONNECTION_PROPERTY,
-                System.getenv("BACKFILL_MSSQL_USER"), System.getenv("BACKFILL_MSSQL_PASSWORD"));
-        try (Statement s = target.createStatement(); ResultSet rs = s.executeQuery("SELECT @@VERSION")) {
-            rs.next();
-            babelfish = rs.getString(1).toLowerCase(Locale.ROOT).contains("babelfish");
-        }
+        babelfish = engine.kind() == EngineKind.BABELFISH;
+        target = MssqlTypeRoundTripIT.open(engine, engine.freshDatabase("type_stream"));
         postgres = SharedEmbeddedPostgres.get().connect(SharedEmbeddedPostgres.freshDatabase("mssql_types_stream"));
         try (Statement s = postgres.createStatement()) {
             s.execute("CREATE TYPE mood AS ENUM ('sad', 'happy')");
@@ -96,17 +93,6 @@ class MssqlTypeStreamIT {
                     + "(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
                     + "NULL, NULL, NULL, NULL, NULL, NULL)");
         }
-    }
-
-    /** Assumed per test, not per class, so each skipped test is reported with the reason. */
-    @BeforeEach
-    void requireEngine() {
-        assumeTrue(engineConfigured(), "BACKFILL_MSSQL_URL is not set: no SQL Server or Babelfish engine to "
-                + "stream into (set BACKFILL_MSSQL_URL, BACKFILL_MSSQL_USER, BACKFILL_MSSQL_PASSWORD)");
-    }
-
-    private static boolean engineConfigured() {
-        return URL != null && !URL.isBlank();
     }
 
     @AfterAll
@@ -136,7 +122,7 @@ class MssqlTypeStreamIT {
         names.addAll(columns.keySet());
         SourceColumnPlan plan = new SourceColumnPlanner(postgres).plan("public", "source_rows", names);
         createTarget(table, columns);
-        List<MssqlColumn> targetColumns = MssqlTargetColumns.read(target, "dbo", table);
+        List<MssqlColumn> targetColumns = MssqlTableColumns.of(target, "dbo", table, names);
         List<MssqlColumnBinding> bindings = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             SourceColumn source = plan.columns().get(i);
@@ -146,14 +132,13 @@ class MssqlTypeStreamIT {
         }
         List<Object[]> decoded = new ArrayList<>();
         try (BinaryCopyReader reader = BinaryCopyReader.start(postgres, plan, null)) {
-            DecodedRows source = DecodedRows.of(reader);
             // Keep a copy of each decoded row to compare with: the reader refills one array.
-            MssqlBulkRows rows = new MssqlBulkRows(bindings, () -> {
-                Object[] row = source.nextRow();
-                if (row != null) {
-                    decoded.add(row.clone());
+            DecodedBulkData rows = new DecodedBulkData(bindings, () -> {
+                if (!reader.next()) {
+                    return null;
                 }
-                return row;
+                decoded.add(reader.row().clone());
+                return reader.row();
             }, row -> "id=" + row[0]);
             try (SQLServerBulkCopy copy = new SQLServerBulkCopy(target)) {
                 copy.setDestinationTableName("dbo." + table);
