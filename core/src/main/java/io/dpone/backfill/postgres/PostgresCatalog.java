@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** Reads relations and their columns from pg_catalog; creates and changes nothing. */
-final class PostgresCatalog {
+public final class PostgresCatalog {
     /** A relation by name: its oid, {@code relkind} ('r' table, 'p' partitioned, 'v' view, ...), owner and comment. */
-    record Relation(long oid, String schema, String name, char kind, String owner, long ownerOid, String comment) {
-        boolean isTable() {
+    public record Relation(long oid, String schema, String name, char kind, String owner, long ownerOid, String comment) {
+        public boolean isTable() {
             return kind == 'r';
         }
     }
@@ -24,13 +24,13 @@ final class PostgresCatalog {
      * One live column. {@code type} is {@code format_type(atttypid, atttypmod)}; {@code baseType} looks through a
      * domain; {@code identity} is ' ', 'a' (ALWAYS) or 'd' (BY DEFAULT); {@code generated} ' ' or 's' (STORED).
      */
-    record Column(int number, String name, String type, String baseType, boolean notNull, boolean hasDefault,
+    public record Column(int number, String name, String type, String baseType, boolean notNull, boolean hasDefault,
                   char identity, char generated, String defaultExpression) {
-        boolean isIdentity() {
+        public boolean isIdentity() {
             return identity != ' ' && identity != '\0';
         }
 
-        boolean isGenerated() {
+        public boolean isGenerated() {
             return generated != ' ' && generated != '\0';
         }
     }
@@ -54,11 +54,11 @@ final class PostgresCatalog {
 
     private final Connection connection;
 
-    PostgresCatalog(Connection connection) {
+    public PostgresCatalog(Connection connection) {
         this.connection = connection;
     }
 
-    Optional<Relation> relation(String schema, String name) throws SQLException {
+    public Optional<Relation> relation(String schema, String name) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(RELATION)) {
             ps.setString(1, schema);
             ps.setString(2, name);
@@ -72,7 +72,7 @@ final class PostgresCatalog {
         }
     }
 
-    List<Column> columns(long relationOid) throws SQLException {
+    public List<Column> columns(long relationOid) throws SQLException {
         List<Column> columns = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(COLUMNS)) {
             ps.setLong(1, relationOid);
@@ -101,7 +101,7 @@ final class PostgresCatalog {
              ORDER BY 1""";
 
     /** Columns in ordinal order (dropped ones excluded); an empty shape when the relation does not exist. */
-    TableShape shape(String schema, String name) throws SQLException {
+    public TableShape shape(String schema, String name) throws SQLException {
         Optional<Relation> relation = relation(schema, name);
         if (relation.isEmpty()) {
             return new TableShape(List.of());
@@ -110,7 +110,7 @@ final class PostgresCatalog {
     }
 
     /** The reviewed live target's full shape: columns as {@link #shape}, plus constraints and indexes. */
-    TableShape liveShape(String schema, String name) throws SQLException {
+    public TableShape liveShape(String schema, String name) throws SQLException {
         Optional<Relation> relation = relation(schema, name);
         if (relation.isEmpty()) {
             return new TableShape(List.of());

@@ -1,7 +1,7 @@
 package io.dpone.backfill.postgres;
 
-import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.core.engine.DatabaseFailureException.Kind;
+import io.dpone.backfill.core.engine.DatabaseFailureException;
 
 import java.sql.SQLException;
 
@@ -9,7 +9,7 @@ import java.sql.SQLException;
  * PostgreSQL's SQLSTATEs onto the domain's failure kinds, in one place for the ledger, the chunk commit and the
  * publisher. An unknown state is transient: a retry costs little and a person still sees the message.
  */
-final class PostgresFailures {
+public final class PostgresFailures {
     private PostgresFailures() {
     }
 
@@ -38,7 +38,7 @@ final class PostgresFailures {
     }
 
     /** The domain exception for a failed call, its message naming what was being done. */
-    static DatabaseFailureException of(String message, SQLException cause) {
+    public static DatabaseFailureException of(String message, SQLException cause) {
         Classified c = classify(cause.getSQLState());
         return new DatabaseFailureException(c.kind(), c.reason(), message, cause);
     }

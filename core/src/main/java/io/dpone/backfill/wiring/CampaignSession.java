@@ -1,18 +1,16 @@
 package io.dpone.backfill.wiring;
 
-import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.connect.Connector;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.engine.CampaignEngine;
-import io.dpone.backfill.core.lane.FaultPoints;
 import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.target.ShadowPublisher;
-import io.dpone.backfill.postgres.PostgresDoctor;
-import io.dpone.backfill.postgres.PostgresLedgerStore;
-import io.dpone.backfill.postgres.PostgresShadowPublisher;
-import io.dpone.backfill.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.target.TargetAdapter;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -31,37 +29,32 @@ public final class CampaignSession implements AutoCloseable {
     private final CampaignEngine engine;
     private final FaultPoints faults;
 
-    private CampaignSession(CampaignBlueprint blueprint, Connection source, Connection state, Connection target, EngineTimings timings,
-                            FaultPoints faults) {
+    private final TargetAdapter adapter;
+
+    private CampaignSession(TargetAdapter adapter, CampaignBlueprint blueprint, Connection source, Connection state, Connection target,
+                            EngineTimings timings, FaultPoints faults) {
+        this.adapter = adapter;
         this.faults = faults;
         this.source = source;
         this.state = state;
         this.target = target;
         String stateSchema = blueprint.definition().spec().getState().getSchema();
-        this.ledger = new PostgresLedgerStore(state, stateSchema);
-        this.publisher = new PostgresShadowPublisher(target, stateSchema, timings.lockTimeout());
+        this.ledger = adapter.ledger(state, stateSchema);
+        this.publisher = adapter.publisher(target, stateSchema, timings.lockTimeout());
         this.sourceCatalog = new PostgresSourceCatalog(source);
         this.engine = new CampaignEngine(blueprint, ledger, publisher, sourceCatalog, faults);
     }
 
-    /** Fails before connecting when this build has no adapter for the target engine. */
-    public static void requireSupported(TargetType type) {
-        if (type != TargetType.POSTGRES) {
-            throw new UnsupportedTargetException("target type " + type.wireName() + " has no adapter in this build yet;"
-                    + " `backfill plan` works for it, running needs the SQL Server adapter");
-        }
-    }
-
     public static CampaignSession open(CampaignBlueprint blueprint, Connector sourceConnector, Connector targetConnector,
                                        EngineTimings timings, String applicationName) throws SQLException {
-        requireSupported(blueprint.definition().spec().getTarget().getType());
+        TargetAdapter adapter = TargetAdapters.of(blueprint.definition().spec().getTarget().getType());
         Connection source = sourceConnector.open(applicationName + "-source");
         try {
             Connection state = targetConnector.open(applicationName + "-state");
             try {
                 Connection target = targetConnector.open(applicationName + "-target");
                 // Crash-test points come from the environment (BACKFILL_FAULT) for every driver; none in production.
-                return new CampaignSession(blueprint, source, state, target, timings, EnvironmentFaultPoints.fromEnvironment());
+                return new CampaignSession(adapter, blueprint, source, state, target, timings, EnvironmentFaultPoints.fromEnvironment());
             } catch (SQLException | RuntimeException e) {
                 state.close();
                 throw e;
@@ -80,7 +73,7 @@ public final class CampaignSession implements AutoCloseable {
         if (skippedBy != null) {
             return Preflight.skipped(skippedBy);
         }
-        return Preflight.checkedBy(() -> new PostgresDoctor().check(blueprint.definition().spec(), blueprint.artifacts(),
+        return Preflight.checkedBy(() -> adapter.doctor().check(blueprint.definition().spec(), blueprint.artifacts(),
                 source, target, blueprint.identity().runKey()));
     }
 

@@ -1,7 +1,7 @@
 package io.dpone.backfill.wiring;
 
-import io.dpone.backfill.core.lane.FaultPoint;
-import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.fault.FaultPoint;
+import io.dpone.backfill.core.fault.FaultPoints;
 
 import java.util.HashSet;
 import java.util.Set;

@@ -2,26 +2,28 @@ package io.dpone.backfill.wiring;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dpone.backfill.connect.Connector;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignDefinition;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.engine.EngineTimings;
-import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.fault.FaultPoints;
+import io.dpone.backfill.core.lane.ChunkProtocol;
 import io.dpone.backfill.core.lane.LaneWorker;
 import io.dpone.backfill.core.lane.ShapeProbe;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.SourceCatalog;
-import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TableShape;
-import io.dpone.backfill.postgres.PostgresChunkCommitter;
-import io.dpone.backfill.postgres.PostgresLedgerStore;
-import io.dpone.backfill.postgres.PostgresShadowPublisher;
-import io.dpone.backfill.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.source.postgres.PostgresChunkSource;
+import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.target.TargetAdapter;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -36,12 +38,12 @@ public final class LaneSession implements AutoCloseable {
     private final Connection state;
     private final LaneWorker worker;
 
-    private LaneSession(Connection source, Connection sink, Connection state, String runKey, int laneIndex, String owner,
-                        String stateSchema, EngineTimings timings, FaultPoints faults, Consumer<String> log) throws SQLException {
+    private LaneSession(TargetAdapter adapter, Connection source, Connection sink, Connection state, String runKey, int laneIndex,
+                        String owner, String stateSchema, EngineTimings timings, FaultPoints faults, Consumer<String> log) {
         this.source = source;
         this.sink = sink;
         this.state = state;
-        LedgerStore ledger = new PostgresLedgerStore(state, stateSchema);
+        LedgerStore ledger = adapter.ledger(state, stateSchema);
         CampaignRecord campaign = ledger.findByRunKey(runKey)
                 .orElseThrow(() -> new IllegalStateException("run key " + runKey + " is not in the ledger " + stateSchema));
         BackfillCampaignSpec spec = readSpec(campaign.specJson());
@@ -49,16 +51,17 @@ public final class LaneSession implements AutoCloseable {
         if (!blueprint.identity().runKey().equals(runKey)) {
             throw new IllegalStateException("the ledger's spec yields run key " + blueprint.identity().runKey() + ", not " + runKey);
         }
-        ShadowPublisher publisher = new PostgresShadowPublisher(sink, stateSchema, timings.lockTimeout());
+        TargetCatalog targetCatalog = adapter.catalog(sink);
         SourceCatalog sourceCatalog = new PostgresSourceCatalog(source);
         String loadTable = blueprint.loadTable();
         String schema = blueprint.artifacts().schema();
-        TableShape loadShape = publisher.shape(schema, loadTable);
+        TableShape loadShape = targetCatalog.shape(schema, loadTable);
         TableShape sourceShape = sourceCatalog.shape(spec.getSource().getSchema(), spec.getSource().getTable());
         // Generated columns are computed by the target and columns the source lacks take their defaults.
-        PostgresChunkCommitter committer = new PostgresChunkCommitter(source, sink, stateSchema, blueprint.plan(),
-                spec.getSource().getSchema(), spec.getSource().getTable(), schema, loadTable,
-                loadShape.loadColumnsFrom(sourceShape), receiptWait(timings), faults);
+        List<String> columns = loadShape.loadColumnsFrom(sourceShape);
+        ChunkProtocol committer = new ChunkProtocol(
+                new PostgresChunkSource(source, blueprint.plan(), spec.getSource().getSchema(), spec.getSource().getTable(), columns),
+                adapter.chunkSink(sink, stateSchema, schema, loadTable, columns, receiptWait(timings)), faults);
         String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
             @Override
@@ -68,12 +71,12 @@ public final class LaneSession implements AutoCloseable {
 
             @Override
             public String loadTableDigest() {
-                return publisher.shape(schema, loadTable).digest();
+                return targetCatalog.shape(schema, loadTable).digest();
             }
 
             @Override
             public String liveTargetDigest() {
-                return publisher.liveShape(schema, liveTable).digest();
+                return targetCatalog.liveShape(schema, liveTable).digest();
             }
         };
         this.worker = new LaneWorker(runKey, owner, laneIndex, ledger, committer, blueprint.plan(), spec, timings, shapes, faults, log);
@@ -87,7 +90,7 @@ public final class LaneSession implements AutoCloseable {
     public static LaneSession open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
                                    int laneIndex, String owner, String stateSchema, EngineTimings timings, FaultPoints faults,
                                    Consumer<String> log) throws SQLException {
-        CampaignSession.requireSupported(targetType);
+        TargetAdapter adapter = TargetAdapters.of(targetType);
         String app = "backfill-lane-" + laneIndex;
         Connection source = sourceConnector.open(app + "-source");
         Connection sink = null;
@@ -95,7 +98,7 @@ public final class LaneSession implements AutoCloseable {
         try {
             sink = targetConnector.open(app + "-sink");
             state = targetConnector.open(app + "-state");
-            return new LaneSession(source, sink, state, runKey, laneIndex, owner, stateSchema, timings, faults, log);
+            return new LaneSession(adapter, source, sink, state, runKey, laneIndex, owner, stateSchema, timings, faults, log);
         } catch (SQLException | RuntimeException e) {
             for (Connection c : new Connection[]{state, sink, source}) {
                 if (c != null) {

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** PostgreSQL's SQLSTATEs onto transient (back off, retry) and permanent (a person must act) failures. */
-class PostgresFailuresTest {
+public class PostgresFailuresTest {
     @Test
     void connectionLocksSerializationAndRestartsAreTransient() {
         for (String state : new String[]{"08006", "08001", "55P03", "40001", "40P01", "57014", "57P01", "57P03", "53300", null, "XX000"}) {

@@ -1,12 +1,13 @@
 package io.dpone.backfill.wiring;
 
-import io.dpone.backfill.core.campaign.CampaignReader;
+import io.dpone.backfill.connect.Connector;
 import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.StepResult;
-import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.LaneExit;
 import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;

@@ -1,5 +1,6 @@
 package io.dpone.backfill.wiring;
 
+import io.dpone.backfill.connect.Connector;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.engine.PhaseDetail;

@@ -9,7 +9,7 @@ import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.postgres.PostgresLedgerStore;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

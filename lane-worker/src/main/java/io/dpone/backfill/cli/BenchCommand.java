@@ -2,10 +2,11 @@ package io.dpone.backfill.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.local.LaneCommandLine;
-import io.dpone.backfill.core.campaign.CampaignReader;
+import io.dpone.backfill.connect.ConnectionSettings;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
-import io.dpone.backfill.wiring.ConnectionSettings;
+import io.dpone.backfill.postgres.PostgresEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -81,8 +82,8 @@ final class BenchCommand implements Callable<Integer> {
     private void campaign(EmbeddedPostgres pg, CampaignBlueprint blueprint, ObjectNode out) throws Exception {
         System.setProperty(LaneCommandLine.JAVA_OPTS_PROPERTY, "-Xmx" + LANE_HEAP);
         long started = System.nanoTime();
-        int code = DriverRun.execute(blueprint, new ConnectionSettings(pg.jdbcUrl("bench_source"), null, null),
-                new ConnectionSettings(pg.jdbcUrl("bench_target"), null, null), null, false, null, false);
+        int code = DriverRun.execute(blueprint, new ConnectionSettings(pg.jdbcUrl("bench_source"), null, null, PostgresEndpoint.INSTANCE),
+                new ConnectionSettings(pg.jdbcUrl("bench_target"), null, null, PostgresEndpoint.INSTANCE), null, false, null, false);
         double seconds = (System.nanoTime() - started) / 1e9;
         if (code != BackfillCli.EXIT_OK) {
             throw new IllegalStateException("the benchmark campaign did not reach its handoff (exit " + code + ")");

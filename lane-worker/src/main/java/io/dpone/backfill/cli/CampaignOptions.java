@@ -1,10 +1,12 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.connect.CampaignConnections;
-import io.dpone.backfill.wiring.ConnectionSettings;
-import io.dpone.backfill.core.campaign.CampaignReader;
+import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.postgres.PostgresEndpoint;
+import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -29,11 +31,11 @@ final class CampaignOptions {
 
     ConnectionSettings source(BackfillCampaignSpec spec) throws IOException {
         return CampaignConnections.resolve(CampaignConnections.SOURCE, spec.getSource().getConnectionSecretRef().getName(),
-                secretFiles, System.getenv());
+                secretFiles, System.getenv(), PostgresEndpoint.INSTANCE);
     }
 
     ConnectionSettings target(BackfillCampaignSpec spec) throws IOException {
         return CampaignConnections.resolve(CampaignConnections.TARGET, spec.getTarget().getConnectionSecretRef().getName(),
-                secretFiles, System.getenv());
+                secretFiles, System.getenv(), TargetAdapters.of(spec.getTarget().getType()).endpoint());
     }
 }

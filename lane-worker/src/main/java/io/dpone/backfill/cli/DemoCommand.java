@@ -1,9 +1,10 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.wiring.ConnectionSettings;
-import io.dpone.backfill.core.campaign.CampaignReader;
+import io.dpone.backfill.connect.ConnectionSettings;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
+import io.dpone.backfill.postgres.PostgresEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -48,8 +49,8 @@ final class DemoCommand implements Callable<Integer> {
                 Files.writeString(file, campaign);
                 CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.read(file));
                 log("campaign: " + PlanReport.summaryLine(blueprint));
-                int code = DriverRun.execute(blueprint, new ConnectionSettings(pg.jdbcUrl("demo_source"), null, null),
-                        new ConnectionSettings(pg.jdbcUrl("demo_target"), null, null), null, false, null);
+                int code = DriverRun.execute(blueprint, new ConnectionSettings(pg.jdbcUrl("demo_source"), null, null, PostgresEndpoint.INSTANCE),
+                        new ConnectionSettings(pg.jdbcUrl("demo_target"), null, null, PostgresEndpoint.INSTANCE), null, false, null);
                 if (code != BackfillCli.EXIT_OK) {
                     log("the campaign did not reach its handoff (exit " + code + ")");
                     return code;

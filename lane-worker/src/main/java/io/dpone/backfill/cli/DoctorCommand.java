@@ -1,13 +1,13 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.wiring.ConnectionSettings;
+import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.postgres.PostgresDoctor;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,12 +34,12 @@ final class DoctorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
-        CampaignSession.requireSupported(spec.getTarget().getType());
+        TargetAdapter adapter = TargetAdapters.of(spec.getTarget().getType());
         ConnectionSettings sourceSettings = campaign.source(spec);
         ConnectionSettings targetSettings = campaign.target(spec);
         DoctorReport report;
         try (Connection source = connect(sourceSettings, "source"); Connection target = connect(targetSettings, "target")) {
-            report = new PostgresDoctor().check(spec, blueprint.artifacts(), source, target, blueprint.identity().runKey());
+            report = adapter.doctor().check(spec, blueprint.artifacts(), source, target, blueprint.identity().runKey());
         } catch (UnreachableException e) {
             report = new DoctorReport(List.of(Finding.error(e.role + ".connect", e.getMessage(),
                     "check the " + e.role + " Secret's jdbcUrl, user and password, and that the database accepts connections from here")));

@@ -1,9 +1,9 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.connect.CampaignConnections;
-import io.dpone.backfill.wiring.ConnectionSettings;
 import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
+import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;

@@ -1,12 +1,14 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.connect.CampaignConnections;
-import io.dpone.backfill.wiring.ConnectionSettings;
+import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.lane.LaneExit;
+import io.dpone.backfill.postgres.PostgresEndpoint;
 import io.dpone.backfill.wiring.EnvironmentFaultPoints;
 import io.dpone.backfill.wiring.LaneSession;
+import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -42,8 +44,10 @@ final class LaneCommand implements Callable<Integer> {
         if (type == null) {
             throw new IllegalArgumentException("--target-type must be mssql or postgres");
         }
-        ConnectionSettings source = CampaignConnections.resolve(CampaignConnections.SOURCE, "source", List.of(), System.getenv());
-        ConnectionSettings target = CampaignConnections.resolve(CampaignConnections.TARGET, "target", List.of(), System.getenv());
+        ConnectionSettings source = CampaignConnections.resolve(CampaignConnections.SOURCE, "source", List.of(), System.getenv(),
+                PostgresEndpoint.INSTANCE);
+        ConnectionSettings target = CampaignConnections.resolve(CampaignConnections.TARGET, "target", List.of(), System.getenv(),
+                TargetAdapters.of(type).endpoint());
         String owner = "lane-" + lane + "@" + LocalDriver.host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         try (LaneSession session = LaneSession.open(type, source::open, target::open, runKey, lane, owner, stateSchema, timings,

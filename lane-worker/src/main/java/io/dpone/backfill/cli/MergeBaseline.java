@@ -2,7 +2,7 @@ package io.dpone.backfill.cli;
 
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
-import io.dpone.backfill.postgres.PostgresChunkPredicate;
+import io.dpone.backfill.source.postgres.PostgresChunkPredicate;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.postgresql.copy.CopyOut;

@@ -1,6 +1,6 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.core.campaign.CampaignReader;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -6,7 +6,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
-import io.dpone.backfill.postgres.PostgresChunkPredicate;
+import io.dpone.backfill.source.postgres.PostgresChunkPredicate;
 
 /** Renders a plan: one summary line, or a bounded JSON document (per-chunk detail only on request). */
 public final class PlanReport {

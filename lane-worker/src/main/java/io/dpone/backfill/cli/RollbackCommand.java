@@ -4,9 +4,10 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
-import io.dpone.backfill.core.target.PublishedTableWrittenException;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.target.PublishedTableWrittenException;
 import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,7 +35,7 @@ final class RollbackCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
-        CampaignSession.requireSupported(spec.getTarget().getType());
+        TargetAdapters.of(spec.getTarget().getType());
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         try (CampaignSession session = CampaignSession.open(blueprint, campaign.source(spec)::open, campaign.target(spec)::open,
                 timings, "backfill-rollback")) {

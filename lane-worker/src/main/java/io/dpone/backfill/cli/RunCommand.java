@@ -2,7 +2,7 @@ package io.dpone.backfill.cli;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,7 +34,7 @@ class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
-        CampaignSession.requireSupported(spec.getTarget().getType());
+        TargetAdapters.of(spec.getTarget().getType());
         return DriverRun.execute(blueprint, campaign.source(spec), campaign.target(spec), logDir, resume(),
                 skipPreflight ? "--skip-preflight" : null);
     }

@@ -2,14 +2,14 @@ package io.dpone.backfill.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dpone.backfill.wiring.ConnectionSettings;
+import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.ChunkState;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.postgres.PostgresLedgerStore;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,11 +34,11 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
-        CampaignSession.requireSupported(blueprint.definition().spec().getTarget().getType());
+        TargetAdapter adapter = TargetAdapters.of(blueprint.definition().spec().getTarget().getType());
         ConnectionSettings target = campaign.target(blueprint.definition().spec());
         try (Connection state = target.open("backfill-status")) {
-            LedgerStore ledger = new PostgresLedgerStore(state, blueprint.definition().spec().getState().getSchema());
-            Optional<BackfillCampaignStatus> status = ledgerExists(state, blueprint) ? StatusReader.read(blueprint, ledger) : Optional.empty();
+            LedgerStore ledger = adapter.ledger(state, blueprint.definition().spec().getState().getSchema());
+            Optional<BackfillCampaignStatus> status = ledger.peek(blueprint.identity().runKey()).isPresent() ? StatusReader.read(blueprint, ledger) : Optional.empty();
             if (status.isEmpty()) {
                 System.out.println(format == OutputFormat.json
                         ? "{\"phase\": \"NotStarted\", \"runKey\": \"" + blueprint.identity().runKey() + "\"}"
@@ -76,15 +76,5 @@ final class StatusCommand implements Callable<Integer> {
             }
         }
         return failed;
-    }
-
-    private static boolean ledgerExists(Connection state, CampaignBlueprint blueprint) throws java.sql.SQLException {
-        try (var ps = state.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-            ps.setString(1, io.dpone.backfill.postgres.PostgresLedgerSchema.table(blueprint.definition().spec().getState().getSchema(), "campaign"));
-            try (var rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getBoolean(1);
-            }
-        }
     }
 }

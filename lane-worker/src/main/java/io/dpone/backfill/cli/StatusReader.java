@@ -17,6 +17,7 @@ final class StatusReader {
         Optional<CampaignRecord> campaign = ledger.peek(blueprint.identity().runKey());
         return campaign.map(c -> CampaignStatusProjector.project(blueprint.definition().spec(), blueprint.artifacts(), c,
                 ledger.counts(c.runKey(), blueprint.definition().spec().getMaxChunkAttempts()),
-                ledger.publicationReceipt(c.runKey()), ledger.handoffReceipt(c.runKey()), ledger.rollbackReceipt(c.runKey())));
+                ledger.publicationReceipt(c.runKey()), ledger.handoffReceipt(c.runKey()), ledger.rollbackReceipt(c.runKey()),
+                NextActionText::of));
     }
 }

@@ -8,8 +8,8 @@ import io.dpone.backfill.core.digest.CanonicalJson;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
-import io.dpone.backfill.core.lane.FaultPoint;
-import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.fault.FaultPoint;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkCounts;
@@ -27,8 +27,8 @@ import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.LiveTargetChangedException;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TableFingerprint;
-import io.dpone.backfill.core.target.TableShapeDiff;
 import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.target.TableShapeDiff;
 import io.dpone.backfill.core.target.ValidationResult;
 
 import java.time.Duration;
@@ -111,8 +111,8 @@ public final class CampaignEngine {
             case Published -> handoff(lease, campaign);
             case HandoffCommitted -> StepResult.settled(CampaignPhase.HandoffCommitted, "published and handed off",
                     "campaign complete", NOW, new NextAction.StartIncrementalSync(campaign.anchorXmin()));
-            case Blocked -> settled(campaign, "blocked: " + PhaseDetail.parse(campaign.detail()).text("blockedReason"),
-                    blockedAction());
+            case Blocked -> StepResult.blocked(PhaseDetail.parse(campaign.detail()).blockReason(),
+                    "blocked: " + PhaseDetail.parse(campaign.detail()).text("blockedReason"), IDLE_POLL, blockedAction());
             case Invalid -> throw new IllegalStateException("Invalid is not a ledger phase");
         };
     }
@@ -159,23 +159,23 @@ public final class CampaignEngine {
         TableShape sourceShape = source.shape(spec.getSource().getSchema(), spec.getSource().getTable());
         TableShape liveShape = publisher.liveShape(names.schema(), spec.getTarget().getTable());
         if (!sourceShape.exists()) {
-            return block(lease, campaign, "source table " + spec.getSource().getSchema() + "." + spec.getSource().getTable() + " does not exist");
+            return block(lease, campaign, BlockReason.TABLE_MISSING, "source table " + spec.getSource().getSchema() + "." + spec.getSource().getTable() + " does not exist");
         }
         if (!liveShape.exists()) {
-            return block(lease, campaign, "target table " + names.schema() + "." + spec.getTarget().getTable()
+            return block(lease, campaign, BlockReason.TABLE_MISSING, "target table " + names.schema() + "." + spec.getTarget().getTable()
                     + " does not exist: provision and review it before the campaign");
         }
         // Columns the target fills itself (nullable, default, identity, generated) may be absent in the source.
         List<String> missing = liveShape.requiredMissingIn(sourceShape);
         if (!missing.isEmpty()) {
-            return block(lease, campaign, "target columns missing in the source that the target cannot fill"
+            return block(lease, campaign, BlockReason.TARGET_COLUMNS_MISSING, "target columns missing in the source that the target cannot fill"
                     + " (NOT NULL without default, identity or generation): " + missing);
         }
         if (shadowSwap()) {
             try {
                 publisher.prepareShadow(runKey(), names, spec.getTarget().getTable());
             } catch (ArtifactOwnershipException e) {
-                return block(lease, campaign, e.getMessage());
+                return block(lease, campaign, BlockReason.ARTIFACT_OWNERSHIP, e.getMessage());
             }
         }
         TableShape loadShape = publisher.shape(names.schema(), loadTable());
@@ -228,7 +228,7 @@ public final class CampaignEngine {
         String drift = drift(campaign);
         if (drift != null) {
             stopClaims(lease, true);
-            return block(lease, campaign, drift).stoppingLanes("schema drift");
+            return block(lease, campaign, BlockReason.SCHEMA_DRIFT, drift).stoppingLanes("schema drift");
         }
         int maxAttempts = maxAttempts();
         ChunkCounts counts = ledger.counts(runKey(), maxAttempts);
@@ -269,8 +269,9 @@ public final class CampaignEngine {
         if (!passed) {
             String reason = "validation failed: " + v.describe() + "; " + coverage.describe()
                     + (shadowSwap() ? "; the shadow is kept for diagnosis and the live table is untouched" : "");
-            advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked, detail.with("blockedReason", reason).json());
-            return StepResult.settled(CampaignPhase.Blocked, reason, "validation failed", NOW,
+            advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked,
+                    detail.withBlock(BlockReason.VALIDATION_FAILED, reason).json());
+            return StepResult.blocked(BlockReason.VALIDATION_FAILED, reason, NOW,
                     new NextAction.NewCampaign(names.schema() + "." + loadTable()));
         }
         if (!shadowSwap()) {
@@ -290,16 +291,17 @@ public final class CampaignEngine {
         LiveTargetBaseline baseline = LiveTargetBaseline.parse(campaign.liveBaseline());
         TableFingerprint published = TableFingerprint.decode(PhaseDetail.parse(campaign.detail()).text("publishedFingerprint"));
         if (baseline == null || baseline.content() == null || published == null) {
-            return block(lease, campaign, "publication refused: the ledger holds no live target baseline or shadow"
+            return block(lease, campaign, BlockReason.LEDGER_INCOMPLETE, "publication refused: the ledger holds no live target baseline or shadow"
                     + " fingerprint for this campaign, so writes to the live table could not be ruled out");
         }
         PublicationReceipt receipt;
         try {
             receipt = publisher.publish(lease, names, spec.getTarget().getTable(), rows, baseline, published);
         } catch (ArtifactOwnershipException e) {
-            return block(lease, campaign, "publication refused: " + e.getMessage());
+            return block(lease, campaign, BlockReason.ARTIFACT_OWNERSHIP, "publication refused: " + e.getMessage());
         } catch (LiveTargetChangedException e) {
-            return block(lease, campaign, "publication refused: " + e.getMessage());
+            return block(lease, campaign, e.contentChanged() ? BlockReason.LIVE_TARGET_WRITTEN : BlockReason.SCHEMA_DRIFT,
+                    "publication refused: " + e.getMessage());
         }
         advance(lease, CampaignPhase.Publishing, CampaignPhase.Published, PhaseDetail.parse(campaign.detail()).with("publicationReceipt", receipt.receiptId()).json());
         return StepResult.progressed(CampaignPhase.Published, "published " + rows + " rows; backup " + names.backupTable() + " kept", NOW);
@@ -307,7 +309,7 @@ public final class CampaignEngine {
 
     private StepResult handoff(CampaignLease lease, CampaignRecord campaign) {
         if (shadowSwap() && ledger.publicationReceipt(runKey()).isEmpty()) {
-            return block(lease, campaign, "phase is Published but no publication receipt exists");
+            return block(lease, campaign, BlockReason.LEDGER_INCOMPLETE, "phase is Published but no publication receipt exists");
         }
         AnchorCheck check = source.checkAnchor(campaign.anchorXmin());
         if (!check.usable()) {
@@ -316,8 +318,9 @@ public final class CampaignEngine {
                     + "; the swap happened, so the published table is live (backup kept), and incremental sync needs"
                     + " a fresh reconciliation";
             advance(lease, CampaignPhase.Published, CampaignPhase.Blocked,
-                    PhaseDetail.parse(campaign.detail()).with("blockedReason", reason).with("blockedAfterPublication", "true").json());
-            return StepResult.settled(CampaignPhase.Blocked, reason, reason, NOW,
+                    PhaseDetail.parse(campaign.detail()).withBlock(BlockReason.ANCHOR_UNUSABLE, reason)
+                            .with("blockedAfterPublication", "true").json());
+            return StepResult.blocked(BlockReason.ANCHOR_UNUSABLE, reason, NOW,
                     new NextAction.ReconcileBeforeSync(names.schema() + "." + spec.getTarget().getTable()));
         }
         HandoffReceipt receipt = ledger.handoffReceipt(runKey())
@@ -357,9 +360,9 @@ public final class CampaignEngine {
         return StepResult.progressed(to, message, requeue);
     }
 
-    private StepResult block(CampaignLease lease, CampaignRecord campaign, String reason) {
-        advance(lease, campaign.phase(), CampaignPhase.Blocked, PhaseDetail.parse(campaign.detail()).with("blockedReason", reason).json());
-        return StepResult.settled(CampaignPhase.Blocked, reason, reason, NOW, blockedAction());
+    private StepResult block(CampaignLease lease, CampaignRecord campaign, BlockReason code, String reason) {
+        advance(lease, campaign.phase(), CampaignPhase.Blocked, PhaseDetail.parse(campaign.detail()).withBlock(code, reason).json());
+        return StepResult.blocked(code, reason, NOW, blockedAction());
     }
 
     private StepResult suspend(CampaignLease lease, CampaignRecord campaign, CampaignPhase from, String message) {

@@ -2,7 +2,6 @@ package io.dpone.backfill.core.engine;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
-import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.core.campaign.HandoffStatus;
 import io.dpone.backfill.core.campaign.PublicationMode;
@@ -33,6 +32,14 @@ public final class CampaignStatusProjector {
     public static BackfillCampaignStatus project(BackfillCampaignSpec spec, ArtifactNames names, CampaignRecord campaign,
                                                  ChunkCounts counts, Optional<PublicationReceipt> publication,
                                                  Optional<HandoffReceipt> handoff, Optional<RollbackReceipt> rollback) {
+        return project(spec, names, campaign, counts, publication, handoff, rollback, NextActionRenderer.NEUTRAL);
+    }
+
+    /** The same, with the recommended action rendered in a driver's terms ({@code render} may return null: neutral text). */
+    public static BackfillCampaignStatus project(BackfillCampaignSpec spec, ArtifactNames names, CampaignRecord campaign,
+                                                 ChunkCounts counts, Optional<PublicationReceipt> publication,
+                                                 Optional<HandoffReceipt> handoff, Optional<RollbackReceipt> rollback,
+                                                 NextActionRenderer render) {
         BackfillCampaignStatus status = new BackfillCampaignStatus();
         status.setPhase(campaign.phase());
         status.setRunKey(campaign.runKey());
@@ -48,7 +55,7 @@ public final class CampaignStatusProjector {
             h.setCommittedAt(r.committedAt() == null ? null : r.committedAt().toString());
         });
         status.setHandoff(h);
-        status.setRecommendedAction(recommendedAction(campaign, detail));
+        status.setRecommendedAction(recommendedAction(spec, names, campaign, detail, render));
         rollback.ifPresent(r -> {
             status.getPublication().setPhase("rolled_back");
             status.setRecommendedAction("rolled back (receipt " + r.receiptId() + "): the previous table is live again and the"
@@ -115,20 +122,32 @@ public final class CampaignStatusProjector {
         return p;
     }
 
-    static String recommendedAction(CampaignRecord campaign, PhaseDetail detail) {
+    /** What a person should do next, as the ledger shows it: the same fact the engine's step returns. */
+    public static NextAction nextAction(BackfillCampaignSpec spec, ArtifactNames names, CampaignRecord campaign, PhaseDetail detail) {
+        boolean shadow = spec.getPublication().getMode() == PublicationMode.SHADOW_SWAP;
+        return switch (campaign.phase()) {
+            case Suspended -> new NextAction.LiftSuspension();
+            case Recoverable -> new NextAction.FixThenResume(detail.text("recoverableReason"));
+            case Blocked -> "true".equals(detail.text("blockedAfterPublication"))
+                    ? new NextAction.ReconcileBeforeSync(names.schema() + "." + spec.getTarget().getTable())
+                    : new NextAction.NewCampaign(shadow ? names.schema() + "." + names.shadowTable() : null);
+            case HandoffCommitted -> new NextAction.StartIncrementalSync(campaign.anchorXmin());
+            default -> NextAction.NONE;
+        };
+    }
+
+    static String recommendedAction(BackfillCampaignSpec spec, ArtifactNames names, CampaignRecord campaign, PhaseDetail detail,
+                                    NextActionRenderer render) {
+        NextAction next = nextAction(spec, names, campaign, detail);
+        String rendered = render.render(next);
+        String text = rendered != null ? rendered : NextActionRenderer.NEUTRAL.render(next);
         return switch (campaign.phase()) {
             case Planned, Prepared, Validating, Publishing, Published -> "none: the campaign is progressing";
             case Loading -> "none: lanes are loading chunks";
-            case Suspended -> "set spec.suspend to false (operator) or rerun `backfill run` without suspend to continue";
-            case Recoverable -> "read the failed chunks' last_error (`backfill status --format json`), fix the cause, then `backfill resume`"
-                    + (detail.text("recoverableReason") == null ? "" : " (" + detail.text("recoverableReason") + ")");
-            case Blocked -> "true".equals(detail.text("blockedAfterPublication"))
-                    ? "blocked after publication: " + detail.text("blockedReason") + ". The published table is live and"
-                    + " its backup kept; reconcile it with the source (or roll back) before incremental sync starts"
-                    : "blocked: " + detail.text("blockedReason")
-                    + ". The live table is untouched; fix the cause and start a new campaign with a new backfillId";
-            case HandoffCommitted -> "start incremental sync from XMin " + campaign.anchorXmin();
+            case Blocked -> ("true".equals(detail.text("blockedAfterPublication")) ? "blocked after publication: " : "blocked: ")
+                    + detail.text("blockedReason") + ". " + text;
             case Invalid -> "fix the campaign spec";
+            default -> text;
         };
     }
 }

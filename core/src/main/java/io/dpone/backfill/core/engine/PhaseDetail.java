@@ -42,6 +42,16 @@ public final class PhaseDetail {
         return new PhaseDetail(copy);
     }
 
+    /** Blocked for {@code code}, with the particulars in {@code blockedReason}. */
+    public PhaseDetail withBlock(BlockReason code, String reason) {
+        return with("blockCode", code.code()).with("blockedReason", reason);
+    }
+
+    /** The recorded block reason; null when none was recorded (a detail from before reasons were typed). */
+    public BlockReason blockReason() {
+        return BlockReason.ofCode(text("blockCode"));
+    }
+
     public PhaseDetail withValidation(ValidationResult v) {
         ObjectNode copy = node.deepCopy();
         ObjectNode n = copy.putObject("validation");

@@ -3,7 +3,6 @@ package io.dpone.backfill.core.naming;
 import io.dpone.backfill.core.campaign.ArtifactScope;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.digest.Sha256;
-import io.dpone.backfill.core.validation.IdentifierLimit;
 
 /**
  * Shadow and backup table names, derived from the live target (and, with {@code artifactScope: campaign}, a

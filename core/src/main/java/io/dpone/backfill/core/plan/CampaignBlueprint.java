@@ -2,7 +2,6 @@ package io.dpone.backfill.core.plan;
 
 import io.dpone.backfill.core.campaign.CampaignDefinition;
 import io.dpone.backfill.core.campaign.PublicationMode;
-import io.dpone.backfill.core.digest.CampaignIdentity;
 import io.dpone.backfill.core.naming.ArtifactNames;
 
 /** Everything derived from a validated campaign without I/O: plan, identity and artifact names. */

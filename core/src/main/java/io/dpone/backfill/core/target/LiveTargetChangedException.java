@@ -5,7 +5,24 @@ package io.dpone.backfill.core.target;
  * backup. Thrown before anything changed; the campaign blocks with the shadow kept and the live table untouched.
  */
 public class LiveTargetChangedException extends RuntimeException {
-    public LiveTargetChangedException(String message) {
+    private final boolean contentChanged;
+
+    private LiveTargetChangedException(String message, boolean contentChanged) {
         super(message);
+        this.contentChanged = contentChanged;
+    }
+
+    /** The live table's shape (columns, constraints, indexes) differs from the baseline. */
+    public static LiveTargetChangedException shapeChanged(String message) {
+        return new LiveTargetChangedException(message, false);
+    }
+
+    /** The live table's rows differ from the baseline: someone wrote to it after preparation. */
+    public static LiveTargetChangedException written(String message) {
+        return new LiveTargetChangedException(message, true);
+    }
+
+    public boolean contentChanged() {
+        return contentChanged;
     }
 }

@@ -11,16 +11,7 @@ import java.util.List;
  * The target-side publication port (one adapter per engine): shadow preparation, exact validation, deferred
  * indexes, the atomic swap and its rollback. Every method is idempotent and safe to repeat after a crash.
  */
-public interface ShadowPublisher {
-    /** Catalog shape of a table in the target (columns only); an empty shape when it does not exist. */
-    TableShape shape(String schema, String table);
-
-    /**
-     * The reviewed live target's full shape: columns with defaults, generated and identity flags, plus its
-     * constraints and indexes; what preparation records and every chunk and the swap compare against.
-     */
-    TableShape liveShape(String schema, String table);
-
+public interface ShadowPublisher extends TargetCatalog {
     /** The table's content fingerprint (row count and an order-independent hash of every row). */
     TableFingerprint fingerprint(String schema, String table);
 

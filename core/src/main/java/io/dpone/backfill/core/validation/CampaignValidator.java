@@ -5,6 +5,7 @@ import io.dpone.backfill.core.campaign.CampaignDocument;
 import io.dpone.backfill.core.campaign.CampaignMetadata;
 import io.dpone.backfill.core.campaign.SpecDefaults;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.IdentifierLimit;
 
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.dpone.backfill.core.validation;
 
+import io.dpone.backfill.core.naming.IdentifierLimit;
+
 import java.util.ArrayList;
 import java.util.List;
 

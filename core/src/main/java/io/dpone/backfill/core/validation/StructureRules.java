@@ -8,6 +8,7 @@ import io.dpone.backfill.core.campaign.ResourceAmounts;
 import io.dpone.backfill.core.campaign.SourceSpec;
 import io.dpone.backfill.core.campaign.StateSpec;
 import io.dpone.backfill.core.campaign.TargetSpec;
+import io.dpone.backfill.core.naming.IdentifierLimit;
 
 import java.math.BigInteger;
 import java.util.HashSet;

@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.campaign;
 
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.validation.CampaignRejectedException;
 import io.dpone.backfill.core.validation.FieldError;
 import org.junit.jupiter.api.Test;

@@ -2,13 +2,14 @@ package io.dpone.backfill.core.digest;
 
 import io.dpone.backfill.core.campaign.ArtifactScope;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
-import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.campaign.ImagePullPolicy;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.campaign.RetryPolicy;
 import io.dpone.backfill.core.campaign.SpecDefaults;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.CampaignIdentity;
 import io.dpone.backfill.core.plan.ChunkPlanner;
 import org.junit.jupiter.api.Test;
 

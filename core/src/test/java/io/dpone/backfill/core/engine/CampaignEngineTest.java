@@ -1,18 +1,18 @@
 package io.dpone.backfill.core.engine;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
-import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
-import io.dpone.backfill.core.lane.FaultPoint;
-import io.dpone.backfill.core.lane.FaultPoints;
+import io.dpone.backfill.core.fault.FaultPoint;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.InMemoryLedger;
 import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.AnchorCheck;
 import io.dpone.backfill.core.source.SourceCoverage;
@@ -222,6 +222,7 @@ class CampaignEngineTest {
 
         assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
         assertThat(r.message()).contains("rk-someone-else");
+        assertThat(r.blockReason()).isEqualTo(BlockReason.ARTIFACT_OWNERSHIP);
         assertThat(r.settled()).isTrue();
         assertThat(r.next()).isEqualTo(new NextAction.NewCampaign("public.t__bf_shadow"));
     }
@@ -240,6 +241,7 @@ class CampaignEngineTest {
         StepResult blocked = second.step(openAndLease(second));
         assertThat(blocked.phase()).isEqualTo(CampaignPhase.Blocked);
         assertThat(blocked.message()).contains("[must]");
+        assertThat(blocked.blockReason()).isEqualTo(BlockReason.TARGET_COLUMNS_MISSING);
     }
 
     @Test
@@ -255,6 +257,7 @@ class CampaignEngineTest {
 
         assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
         assertThat(r.message()).contains("column audit_note was added");
+        assertThat(r.blockReason()).isEqualTo(BlockReason.SCHEMA_DRIFT);
         assertThat(r.stopsLanes()).isTrue();
         assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().stopRequested()).isTrue();
     }
@@ -271,6 +274,7 @@ class CampaignEngineTest {
 
         assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
         assertThat(r.message()).contains("changed shape").contains("1 source row(s) belong to no chunk");
+        assertThat(r.blockReason()).isEqualTo(BlockReason.SCHEMA_DRIFT);
     }
 
     @Test
@@ -287,6 +291,7 @@ class CampaignEngineTest {
             List<CampaignPhase> phases = stepUntil(engine, lease, CampaignPhase.Blocked);
 
             assertThat(phases).containsExactly(CampaignPhase.Validating, CampaignPhase.Blocked);
+            assertThat(engine.step(lease).blockReason()).isEqualTo(BlockReason.VALIDATION_FAILED);
             assertThat(target.calls).doesNotContain("buildDeferredIndexes", "publish");
             assertThat(ledger.publicationReceipt(engine.runKey())).isEmpty();
         }
@@ -304,6 +309,7 @@ class CampaignEngineTest {
 
         assertThat(phases).containsExactly(CampaignPhase.Validating, CampaignPhase.Publishing, CampaignPhase.Blocked);
         assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().detail()).contains("written after preparation");
+        assertThat(engine.step(lease).blockReason()).isEqualTo(BlockReason.LIVE_TARGET_WRITTEN);
         assertThat(ledger.publicationReceipt(engine.runKey())).isEmpty();
     }
 
@@ -338,6 +344,7 @@ class CampaignEngineTest {
         assertThat(blocked.phase()).isEqualTo(CampaignPhase.Blocked);
         assertThat(blocked.message()).contains("too old").contains("published table is live").doesNotContain("untouched");
         assertThat(blocked.next()).isEqualTo(new NextAction.ReconcileBeforeSync("public.t"));
+        assertThat(blocked.blockReason()).isEqualTo(BlockReason.ANCHOR_UNUSABLE);
         assertThat(ledger.handoffReceipt(engine.runKey())).isEmpty();
         var status = CampaignStatusProjector.project(blueprint("").definition().spec(), blueprint("").artifacts(),
                 ledger.findByRunKey(engine.runKey()).orElseThrow(), ledger.counts(engine.runKey(), 2),

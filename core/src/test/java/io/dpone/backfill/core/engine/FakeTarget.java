@@ -135,10 +135,10 @@ final class FakeTarget {
                 }
                 String change = TableShapeDiff.describe("live target", baseline.shape(), liveShape);
                 if (change != null) {
-                    throw new LiveTargetChangedException(change);
+                    throw LiveTargetChangedException.shapeChanged(change);
                 }
                 if (!liveContent.equals(baseline.content())) {
-                    throw new LiveTargetChangedException("live target was written after preparation ("
+                    throw LiveTargetChangedException.written("live target was written after preparation ("
                             + liveContent.changeSince(baseline.content()) + ")");
                 }
                 PublicationReceipt receipt = new PublicationReceipt(lease.runKey(), UUID.randomUUID().toString(),

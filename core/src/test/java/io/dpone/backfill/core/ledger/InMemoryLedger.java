@@ -1,8 +1,8 @@
 package io.dpone.backfill.core.ledger;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
-import io.dpone.backfill.core.digest.CampaignIdentity;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.CampaignIdentity;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 

@@ -1,9 +1,9 @@
 package io.dpone.backfill.core.ledger;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
-import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.digest.CanonicalJson;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import org.junit.jupiter.api.BeforeEach;

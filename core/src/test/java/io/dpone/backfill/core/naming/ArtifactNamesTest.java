@@ -2,10 +2,9 @@ package io.dpone.backfill.core.naming;
 
 import io.dpone.backfill.core.campaign.ArtifactScope;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
-import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.campaign.TargetType;
-import io.dpone.backfill.core.validation.IdentifierLimit;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.validation.IdentifierRules;
 import org.junit.jupiter.api.Test;
 

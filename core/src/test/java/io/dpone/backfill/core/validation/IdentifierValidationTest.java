@@ -1,7 +1,8 @@
 package io.dpone.backfill.core.validation;
 
-import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
+import io.dpone.backfill.core.manifest.CampaignReader;
+import io.dpone.backfill.core.naming.IdentifierLimit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,7 +1,8 @@
 package io.dpone.backfill.cli.connect;
 
-import io.dpone.backfill.wiring.ConnectionSettings;
-import io.dpone.backfill.wiring.SecretConnection;
+import io.dpone.backfill.connect.ConnectionSettings;
+import io.dpone.backfill.connect.DatabaseEndpoint;
+import io.dpone.backfill.connect.SecretConnection;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -20,12 +21,13 @@ public final class CampaignConnections {
     private CampaignConnections() {
     }
 
-    public static ConnectionSettings resolve(String role, String secretName, List<Path> secretFiles, Map<String, String> env)
+    public static ConnectionSettings resolve(String role, String secretName, List<Path> secretFiles, Map<String, String> env,
+                                             DatabaseEndpoint endpoint)
             throws IOException {
         if (!secretFiles.isEmpty()) {
             Map<String, String> secret = SecretManifests.read(secretFiles).get(secretName);
             if (secret != null) {
-                return SecretConnection.settings(secretName, secret);
+                return SecretConnection.settings(secretName, secret, endpoint);
             }
         }
         String url = env.get("BACKFILL_" + role + "_JDBC_URL");
@@ -33,7 +35,7 @@ public final class CampaignConnections {
             throw new IllegalArgumentException("no connection settings for the " + role.toLowerCase() + " Secret '" + secretName
                     + "': pass --secrets FILE with that Secret, or set BACKFILL_" + role + "_JDBC_URL (and _USER, _PASSWORD)");
         }
-        return new ConnectionSettings(url, env.get("BACKFILL_" + role + "_USER"), env.get("BACKFILL_" + role + "_PASSWORD"));
+        return new ConnectionSettings(url, env.get("BACKFILL_" + role + "_USER"), env.get("BACKFILL_" + role + "_PASSWORD"), endpoint);
     }
 
     /** The environment a lane process or pod receives: the role-based variables, never command-line arguments. */

@@ -6,8 +6,8 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.engine.CampaignEngine;
-import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.core.engine.CampaignStatusProjector;
+import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.StepResult;
@@ -23,6 +23,8 @@ import io.dpone.backfill.operator.lanes.LanePods;
 import io.dpone.backfill.operator.lanes.LaneReport;
 import io.dpone.backfill.operator.lanes.LaneSupervisor;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.dpone.backfill.postgres.PostgresEndpoint;
+import io.dpone.backfill.wiring.TargetAdapters;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.jboss.logging.Logger;
 
@@ -67,8 +69,10 @@ public final class CampaignDriver {
         SecretResolver.Resolved source;
         SecretResolver.Resolved target;
         try {
-            source = secrets.resolve(client, namespace, spec.getSource().getConnectionSecretRef().getName());
-            target = secrets.resolve(client, namespace, spec.getTarget().getConnectionSecretRef().getName());
+            source = secrets.resolve(client, namespace, spec.getSource().getConnectionSecretRef().getName(),
+                    PostgresEndpoint.INSTANCE);
+            target = secrets.resolve(client, namespace, spec.getTarget().getConnectionSecretRef().getName(),
+                    TargetAdapters.of(spec.getTarget().getType()).endpoint());
         } catch (SecretUnavailableException e) {
             return new DriveOutcome.Waiting(e.reason(), e.getMessage(), SECRET_RETRY);
         }

@@ -1,9 +1,9 @@
 package io.dpone.backfill.operator.driver;
 
+import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;
-import io.dpone.backfill.wiring.ConnectionSettings;
 
 import java.sql.SQLException;
 import java.time.Clock;

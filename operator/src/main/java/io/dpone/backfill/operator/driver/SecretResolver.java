@@ -1,8 +1,9 @@
 package io.dpone.backfill.operator.driver;
 
+import io.dpone.backfill.connect.ConnectionSettings;
+import io.dpone.backfill.connect.DatabaseEndpoint;
+import io.dpone.backfill.connect.SecretConnection;
 import io.dpone.backfill.operator.lanes.ConnectionSecret;
-import io.dpone.backfill.wiring.ConnectionSettings;
-import io.dpone.backfill.wiring.SecretConnection;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -20,7 +21,7 @@ public final class SecretResolver {
     public record Resolved(ConnectionSettings settings, ConnectionSecret secret) {
     }
 
-    public Resolved resolve(KubernetesClient client, String namespace, String name) {
+    public Resolved resolve(KubernetesClient client, String namespace, String name, DatabaseEndpoint endpoint) {
         Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
         if (secret == null) {
             throw new SecretUnavailableException("SecretNotFound", "Secret " + namespace + "/" + name
@@ -34,8 +35,8 @@ public final class SecretResolver {
             data.putAll(secret.getStringData());
         }
         try {
-            ConnectionSettings settings = SecretConnection.settings(name, data);
-            return new Resolved(settings, new ConnectionSecret(name, data.keySet()));
+            ConnectionSettings settings = SecretConnection.settings(name, data, endpoint);
+            return new Resolved(settings, new ConnectionSecret(name, data.keySet(), endpoint));
         } catch (IllegalArgumentException e) {
             throw new SecretUnavailableException("SecretInvalid", e.getMessage());
         }

@@ -1,6 +1,7 @@
 package io.dpone.backfill.operator.lanes;
 
-import io.dpone.backfill.wiring.SecretConnection;
+import io.dpone.backfill.connect.DatabaseEndpoint;
+import io.dpone.backfill.connect.SecretConnection;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 
@@ -14,7 +15,7 @@ import java.util.Set;
  * pod spec. A Secret with {@code host}/{@code port}/{@code database} instead of {@code jdbcUrl} gets its URL
  * composed by the kubelet from {@code $(VAR)} references.
  */
-public record ConnectionSecret(String name, Set<String> keys) {
+public record ConnectionSecret(String name, Set<String> keys, DatabaseEndpoint endpoint) {
     public ConnectionSecret {
         keys = Set.copyOf(keys);
     }
@@ -26,20 +27,20 @@ public record ConnectionSecret(String name, Set<String> keys) {
         if (keys.contains(SecretConnection.JDBC_URL)) {
             env.add(fromSecret(prefix + "JDBC_URL", SecretConnection.JDBC_URL));
         } else {
-            env.add(fromSecret(prefix + "HOST", "host"));
-            if (keys.contains("port")) {
-                env.add(fromSecret(prefix + "PORT", "port"));
+            env.add(fromSecret(prefix + "HOST", SecretConnection.HOST));
+            if (keys.contains(SecretConnection.PORT)) {
+                env.add(fromSecret(prefix + "PORT", SecretConnection.PORT));
             } else {
-                env.add(new EnvVarBuilder().withName(prefix + "PORT").withValue("5432").build());
+                env.add(new EnvVarBuilder().withName(prefix + "PORT").withValue(endpoint.defaultPort()).build());
             }
-            env.add(fromSecret(prefix + "DATABASE", "database"));
+            env.add(fromSecret(prefix + "DATABASE", SecretConnection.DATABASE));
             env.add(new EnvVarBuilder().withName(prefix + "JDBC_URL")
-                    .withValue("jdbc:postgresql://$(" + prefix + "HOST):$(" + prefix + "PORT)/$(" + prefix + "DATABASE)").build());
+                    .withValue(endpoint.jdbcUrl("$(" + prefix + "HOST)", "$(" + prefix + "PORT)", "$(" + prefix + "DATABASE)")).build());
         }
         if (keys.contains(SecretConnection.USER)) {
             env.add(fromSecret(prefix + "USER", SecretConnection.USER));
-        } else if (keys.contains("username")) {
-            env.add(fromSecret(prefix + "USER", "username"));
+        } else if (keys.contains(SecretConnection.USERNAME)) {
+            env.add(fromSecret(prefix + "USER", SecretConnection.USERNAME));
         }
         if (keys.contains(SecretConnection.PASSWORD)) {
             env.add(fromSecret(prefix + "PASSWORD", SecretConnection.PASSWORD));

@@ -15,7 +15,7 @@ import io.dpone.backfill.operator.events.CampaignEvents;
 import io.dpone.backfill.operator.lanes.LaneLabels;
 import io.dpone.backfill.operator.lanes.LanePods;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.TargetAdapters;
 import io.dpone.backfill.wiring.UnsupportedTargetException;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -135,7 +135,7 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
                     "revert the spec change, or create a new BackfillCampaign with a new backfillId for the changed plan");
         }
         try {
-            CampaignSession.requireSupported(blueprint.definition().spec().getTarget().getType());
+            TargetAdapters.of(blueprint.definition().spec().getTarget().getType());
         } catch (UnsupportedTargetException e) {
             return new DriveOutcome.Refused("UnsupportedTarget", e.getMessage(),
                     "use a target this build supports (postgres), or wait for the SQL Server adapter; nothing was created");

@@ -2,6 +2,7 @@ package io.dpone.backfill.operator.status;
 
 import io.dpone.backfill.core.campaign.CampaignCondition;
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.engine.BlockReason;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,9 +42,9 @@ public final class CampaignConditions {
     }
 
     /** A campaign the engine stepped; {@code degradedReason} is null when lanes are healthy. */
-    public static List<CampaignCondition> forPhase(CampaignPhase phase, String engineMessage, String degradedReason,
-                                                   String degradedMessage) {
-        return of(phase, stallOf(phase, engineMessage), degradedReason != null ? degradedReason
+    public static List<CampaignCondition> forPhase(CampaignPhase phase, BlockReason blockReason, String engineMessage,
+                                                   String degradedReason, String degradedMessage) {
+        return of(phase, stallOf(phase, blockReason, engineMessage), degradedReason != null ? degradedReason
                 : phase == CampaignPhase.Recoverable ? "Recoverable" : null, degradedReason != null ? degradedMessage : engineMessage);
     }
 
@@ -92,9 +93,9 @@ public final class CampaignConditions {
     }
 
     /** The stall a phase means by itself: Blocked and Recoverable wait for a person; the others do not. */
-    static Stall stallOf(CampaignPhase phase, String engineMessage) {
+    static Stall stallOf(CampaignPhase phase, BlockReason blockReason, String engineMessage) {
         return switch (phase) {
-            case Blocked -> new Stall(blockedReason(engineMessage), engineMessage);
+            case Blocked -> new Stall(blockReason == null ? "Blocked" : blockReason.code(), engineMessage);
             case Recoverable -> new Stall("Recoverable", engineMessage);
             case Invalid -> new Stall(INVALID, engineMessage);
             default -> null;
@@ -115,32 +116,5 @@ public final class CampaignConditions {
             case Published -> "published: committing the XMin handoff";
             default -> phase.name();
         };
-    }
-
-    /** A reason a person can act on, from the engine's blocking message. */
-    static String blockedReason(String message) {
-        String m = message == null ? "" : message;
-        if (m.contains("validation failed")) {
-            return "ValidationFailed";
-        }
-        if (m.contains("written after preparation")) {
-            return "LiveTargetWritten";
-        }
-        if (m.contains("changed shape") || m.contains("changed since preparation")) {
-            return "SchemaDrift";
-        }
-        if (m.contains("does not exist")) {
-            return "TableMissing";
-        }
-        if (m.contains("columns missing")) {
-            return "TargetColumnsMissing";
-        }
-        if (m.contains("XMin anchor")) {
-            return "AnchorUnusable";
-        }
-        if (m.contains("publication refused") || m.contains("shadow") || m.contains("stamp")) {
-            return "ArtifactOwnership";
-        }
-        return "Blocked";
     }
 }

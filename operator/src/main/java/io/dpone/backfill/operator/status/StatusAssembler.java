@@ -1,10 +1,10 @@
 package io.dpone.backfill.operator.status;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
-import io.dpone.backfill.core.campaign.PreflightStatus;
 import io.dpone.backfill.core.campaign.CampaignCondition;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.CampaignProgress;
+import io.dpone.backfill.core.campaign.PreflightStatus;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.validation.FieldError;
 import io.dpone.backfill.operator.driver.DriveOutcome;
@@ -37,7 +37,7 @@ public final class StatusAssembler {
         status.setObservedGeneration(campaign.getMetadata().getGeneration());
         freezeRateOutsideLoading(status.getProgress(), phase);
         Degradation degraded = degradation(phase, s.lanes());
-        List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.forPhase(phase, s.step().message(),
+        List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.forPhase(phase, s.step().blockReason(), s.step().message(),
                 degraded == null ? null : degraded.reason(), degraded == null ? null : degraded.message()));
         // The projection already reads publication.phase rolled_back from the receipt; the condition is ours.
         s.rollback().ifPresent(r -> wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r))));

@@ -2,6 +2,7 @@ package io.dpone.backfill.operator.events;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.engine.BlockReason;
 import io.dpone.backfill.core.engine.StepResult;
 import io.dpone.backfill.operator.driver.DriveOutcome;
 import io.dpone.backfill.operator.status.CampaignConditions;
@@ -16,9 +17,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class CampaignEventsTest {
     private static BackfillCampaignStatus status(CampaignPhase phase, String message) {
+        return status(phase, null, message);
+    }
+
+    private static BackfillCampaignStatus status(CampaignPhase phase, BlockReason reason, String message) {
         BackfillCampaignStatus s = new BackfillCampaignStatus();
         s.setPhase(phase);
-        s.setConditions(ConditionSet.merge(List.of(), CampaignConditions.forPhase(phase, message, null, null), Instant.EPOCH, 1L));
+        s.setConditions(ConditionSet.merge(List.of(), CampaignConditions.forPhase(phase, reason, message, null, null), Instant.EPOCH, 1L));
         return s;
     }
 
@@ -44,7 +49,7 @@ class CampaignEventsTest {
 
     @Test
     void aBlockingErrorIsAWarningWithAnActionableReasonOnce() {
-        var blocked = status(CampaignPhase.Blocked, "validation failed: 1 duplicate keys");
+        var blocked = status(CampaignPhase.Blocked, BlockReason.VALIDATION_FAILED, "validation failed: 1 duplicate keys");
         var events = CampaignEvents.plan(status(CampaignPhase.Validating, ""), blocked, List.of(),
                 List.of(step(CampaignPhase.Blocked, "validation failed: 1 duplicate keys")));
         assertThat(events).extracting(CampaignEvents.Planned::reason).containsExactly("Blocked", "ValidationFailed");

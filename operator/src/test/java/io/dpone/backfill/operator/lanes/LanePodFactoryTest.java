@@ -1,14 +1,15 @@
 package io.dpone.backfill.operator.lanes;
 
+import io.dpone.backfill.core.campaign.CampaignDefinition;
 import io.dpone.backfill.core.campaign.LaneResources;
 import io.dpone.backfill.core.campaign.LaneSpec;
 import io.dpone.backfill.core.campaign.ResourceAmounts;
 import io.dpone.backfill.core.campaign.SpecDefaults;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.core.campaign.CampaignDefinition;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.support.PgCampaign;
 import io.dpone.backfill.operator.support.TestOperator;
+import io.dpone.backfill.postgres.PostgresEndpoint;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -27,8 +28,8 @@ class LanePodFactoryTest {
         campaign.getMetadata().setUid("uid-1");
         var spec = SpecDefaults.apply(campaign.getSpec());
         String runKey = CampaignBlueprint.of(new CampaignDefinition("items", "ns", spec)).identity().runKey();
-        return factory.build(campaign, spec, runKey, 2, 5, new ConnectionSecret("src-db", sourceKeys),
-                new ConnectionSecret("tgt-db", Set.of("jdbcUrl", "user", "password")));
+        return factory.build(campaign, spec, runKey, 2, 5, new ConnectionSecret("src-db", sourceKeys, PostgresEndpoint.INSTANCE),
+                new ConnectionSecret("tgt-db", Set.of("jdbcUrl", "user", "password"), PostgresEndpoint.INSTANCE));
     }
 
     @Test

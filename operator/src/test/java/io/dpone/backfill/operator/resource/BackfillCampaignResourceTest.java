@@ -1,8 +1,8 @@
 package io.dpone.backfill.operator.resource;
 
 import io.dpone.backfill.core.campaign.CampaignDocument;
-import io.dpone.backfill.core.campaign.CampaignReader;
 import io.dpone.backfill.core.campaign.SpecDefaults;
+import io.dpone.backfill.core.manifest.CampaignReader;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;

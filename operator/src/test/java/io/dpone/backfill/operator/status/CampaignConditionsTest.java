@@ -2,6 +2,7 @@ package io.dpone.backfill.operator.status;
 
 import io.dpone.backfill.core.campaign.CampaignCondition;
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.engine.BlockReason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -19,7 +20,7 @@ class CampaignConditionsTest {
     @Test
     void readyIsTrueOnlyOnceHandedOff() {
         for (CampaignPhase phase : CampaignPhase.values()) {
-            var c = CampaignConditions.forPhase(phase, "m", null, null);
+            var c = CampaignConditions.forPhase(phase, null, "m", null, null);
             assertThat(get(c, CampaignConditions.READY).getStatus()).as(phase.name())
                     .isEqualTo(phase == CampaignPhase.HandoffCommitted ? "True" : "False");
             assertThat(get(c, CampaignConditions.READY).getReason()).as(phase.name()).isNotBlank();
@@ -29,7 +30,7 @@ class CampaignConditionsTest {
     @ParameterizedTest
     @EnumSource(value = CampaignPhase.class, names = {"Planned", "Prepared", "Loading", "Validating", "Publishing", "Published"})
     void workInFlightIsReconcilingAndNotStalled(CampaignPhase phase) {
-        var c = CampaignConditions.forPhase(phase, "m", null, null);
+        var c = CampaignConditions.forPhase(phase, null, "m", null, null);
         assertThat(get(c, CampaignConditions.RECONCILING).getStatus()).isEqualTo("True");
         assertThat(get(c, CampaignConditions.RECONCILING).getReason()).isEqualTo(phase.name());
         assertThat(get(c, CampaignConditions.STALLED).getStatus()).isEqualTo("False");
@@ -37,10 +38,10 @@ class CampaignConditionsTest {
 
     @Test
     void blockedRecoverableAndInvalidAreStalledWithAReasonAPersonCanActOn() {
-        var blocked = CampaignConditions.forPhase(CampaignPhase.Blocked, "validation failed: 1 duplicate keys", null, null);
+        var blocked = CampaignConditions.forPhase(CampaignPhase.Blocked, BlockReason.VALIDATION_FAILED, "validation failed: 1 duplicate keys", null, null);
         assertThat(get(blocked, CampaignConditions.STALLED)).extracting(CampaignCondition::getStatus, CampaignCondition::getReason,
                 CampaignCondition::getMessage).containsExactly("True", "ValidationFailed", "validation failed: 1 duplicate keys");
-        var recoverable = CampaignConditions.forPhase(CampaignPhase.Recoverable, "2 chunks failed", null, null);
+        var recoverable = CampaignConditions.forPhase(CampaignPhase.Recoverable, null, "2 chunks failed", null, null);
         assertThat(get(recoverable, CampaignConditions.STALLED)).extracting(CampaignCondition::getStatus, CampaignCondition::getReason)
                 .containsExactly("True", "Recoverable");
         assertThat(get(recoverable, CampaignConditions.DEGRADED).getStatus()).isEqualTo("True");
@@ -66,7 +67,7 @@ class CampaignConditionsTest {
     @Test
     void suspendedAndHandedOffAreNeitherReconcilingNorStalled() {
         for (CampaignPhase phase : List.of(CampaignPhase.Suspended, CampaignPhase.HandoffCommitted)) {
-            var c = CampaignConditions.forPhase(phase, "", null, null);
+            var c = CampaignConditions.forPhase(phase, null, "", null, null);
             assertThat(get(c, CampaignConditions.RECONCILING).getStatus()).as(phase.name()).isEqualTo("False");
             assertThat(get(c, CampaignConditions.STALLED).getStatus()).as(phase.name()).isEqualTo("False");
         }
@@ -74,7 +75,7 @@ class CampaignConditionsTest {
 
     @Test
     void aTransientProblemIsReconcilingAndDegradedAndKeepsReady() {
-        var loading = ConditionSet.merge(List.of(), CampaignConditions.forPhase(CampaignPhase.Loading, "", null, null),
+        var loading = ConditionSet.merge(List.of(), CampaignConditions.forPhase(CampaignPhase.Loading, null, "", null, null),
                 java.time.Instant.EPOCH, 1L);
         var c = CampaignConditions.waiting(loading, "SecretNotFound", "Secret src-db not found");
         assertThat(get(c, CampaignConditions.RECONCILING)).extracting(CampaignCondition::getStatus, CampaignCondition::getReason)

@@ -1,6 +1,8 @@
 package io.dpone.backfill.operator.status;
 
 import io.dpone.backfill.core.campaign.CampaignCondition;
+import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.engine.BlockReason;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -24,7 +26,7 @@ class ConditionSetTest {
 
     @Test
     void mergingTheSameWantedConditionsTwiceGivesEqualLists() {
-        var wanted = CampaignConditions.forPhase(io.dpone.backfill.core.campaign.CampaignPhase.Loading, "loading", null, null);
+        var wanted = CampaignConditions.forPhase(io.dpone.backfill.core.campaign.CampaignPhase.Loading, null, "loading", null, null);
         List<CampaignCondition> a = ConditionSet.merge(List.of(), wanted, T1, 3L);
         List<CampaignCondition> b = ConditionSet.merge(a, wanted, T2, 3L);
         assertThat(b).isEqualTo(a);
@@ -38,9 +40,17 @@ class ConditionSetTest {
     }
 
     @Test
-    void blockedReasonsAreActionable() {
-        assertThat(CampaignConditions.blockedReason("validation failed: 1 duplicate keys")).isEqualTo("ValidationFailed");
-        assertThat(CampaignConditions.blockedReason("source table items changed shape since preparation")).isEqualTo("SchemaDrift");
-        assertThat(CampaignConditions.blockedReason("target table public.x does not exist: provision it")).isEqualTo("TableMissing");
+    void blockedReasonsAreTheEnginesTypedReasonsNeverParsedFromTheMessage() {
+        assertThat(CampaignConditions.stallOf(CampaignPhase.Blocked, BlockReason.VALIDATION_FAILED, "validation failed: 1 duplicate keys")
+                .reason()).isEqualTo("ValidationFailed");
+        assertThat(CampaignConditions.stallOf(CampaignPhase.Blocked, BlockReason.SCHEMA_DRIFT, "source table items changed shape")
+                .reason()).isEqualTo("SchemaDrift");
+        assertThat(CampaignConditions.stallOf(CampaignPhase.Blocked, BlockReason.TABLE_MISSING, "target table public.x does not exist")
+                .reason()).isEqualTo("TableMissing");
+        // The message's wording no longer decides: a reason recorded as drift stays drift whatever the text says.
+        assertThat(CampaignConditions.stallOf(CampaignPhase.Blocked, BlockReason.LIVE_TARGET_WRITTEN, "validation failed?")
+                .reason()).isEqualTo("LiveTargetWritten");
+        assertThat(CampaignConditions.stallOf(CampaignPhase.Blocked, null, "a detail from an older ledger").reason())
+                .isEqualTo("Blocked");
     }
 }

@@ -1,0 +1,45 @@
+package io.dpone.backfill.target;
+
+import io.dpone.backfill.connect.DatabaseEndpoint;
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.lane.ChunkSink;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.TargetCatalog;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Everything one target engine contributes to a campaign, created over connections the caller opened with
+ * {@link #endpoint()} and closes itself. One implementation per {@link TargetType}, in its own
+ * {@code io.dpone.backfill.target.<engine>} package, registered in {@code TargetAdapters}. It must pass
+ * {@code LedgerStoreContract}, {@code ShadowPublisherContract} and {@code ChunkSinkContract} (ADR 0013).
+ */
+public interface TargetAdapter {
+    TargetType type();
+
+    /** How the target's driver is reached: the URL a Secret's host/port/database compose, client properties. */
+    DatabaseEndpoint endpoint();
+
+    /** The campaign ledger in {@code stateSchema} of the target database, over a state connection. */
+    LedgerStore ledger(Connection state, String stateSchema);
+
+    /** Shadow preparation, validation, deferred indexes, the swap and its rollback, over a publication connection. */
+    ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout);
+
+    /** Table shapes only: what a lane compares before every chunk. */
+    TargetCatalog catalog(Connection target);
+
+    /**
+     * The lane's chunk sink over its sink connection: loads {@code columns} of the load table and writes the
+     * chunk's receipt and ledger row in the same transaction. {@code receiptWait} bounds the wait for another
+     * transaction holding the same chunk's receipt (a zombie lane), at most one chunk lease.
+     */
+    ChunkSink chunkSink(Connection sink, String stateSchema, String loadSchema, String loadTable, List<String> columns,
+                        Duration receiptWait);
+
+    /** The pre-flight of a route into this target, reading the PostgreSQL source and this target. */
+    TargetDoctor doctor();
+}

@@ -1,0 +1,58 @@
+package io.dpone.backfill.target.postgres;
+
+import io.dpone.backfill.connect.DatabaseEndpoint;
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.lane.ChunkSink;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.postgres.PostgresEndpoint;
+import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.target.TargetDoctor;
+import io.dpone.backfill.target.postgres.doctor.PostgresDoctor;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStore;
+import io.dpone.backfill.target.postgres.publish.PostgresShadowPublisher;
+import io.dpone.backfill.target.postgres.publish.PostgresTargetCatalog;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+
+/** PostgreSQL as the target: COPY pass-through from the source, ledger and shadow in the target database. */
+public final class PostgresTargetAdapter implements TargetAdapter {
+    @Override
+    public TargetType type() {
+        return TargetType.POSTGRES;
+    }
+
+    @Override
+    public DatabaseEndpoint endpoint() {
+        return PostgresEndpoint.INSTANCE;
+    }
+
+    @Override
+    public LedgerStore ledger(Connection state, String stateSchema) {
+        return new PostgresLedgerStore(state, stateSchema);
+    }
+
+    @Override
+    public ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout) {
+        return new PostgresShadowPublisher(target, stateSchema, lockTimeout);
+    }
+
+    @Override
+    public TargetCatalog catalog(Connection target) {
+        return new PostgresTargetCatalog(target);
+    }
+
+    @Override
+    public ChunkSink chunkSink(Connection sink, String stateSchema, String loadSchema, String loadTable, List<String> columns,
+                               Duration receiptWait) {
+        return new PostgresChunkSink(sink, stateSchema, loadSchema, loadTable, columns, receiptWait);
+    }
+
+    @Override
+    public TargetDoctor doctor() {
+        return new PostgresDoctor();
+    }
+}

@@ -1,0 +1,401 @@
+package io.dpone.backfill.target.postgres.ledger;
+
+import io.dpone.backfill.core.engine.LeaseLostException;
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.ChunkClaim;
+import io.dpone.backfill.core.ledger.ChunkCounts;
+import io.dpone.backfill.core.ledger.ChunkEstimates;
+import io.dpone.backfill.core.ledger.ChunkRecord;
+import io.dpone.backfill.core.ledger.HandoffReceipt;
+import io.dpone.backfill.core.ledger.PublicationReceipt;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.ledger.RunningChunk;
+import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.postgres.PostgresJdbc;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import static io.dpone.backfill.target.postgres.ledger.PostgresLedgerRows.CAMPAIGN_COLUMNS;
+import static io.dpone.backfill.target.postgres.ledger.PostgresLedgerRows.CHUNK_COLUMNS;
+
+/**
+ * Every ledger statement of the PostgreSQL target, on one connection: the store's (state connection), the chunk
+ * sink's (a lane's sink connection, inside its chunk transaction) and the publisher's (inside the swap's
+ * transaction). The schema they run against is {@code ledger/v1/postgresql.sql}. Each write is one statement,
+ * fenced by owner and epoch (chunks) or by a live campaign lease on the database clock (campaign); zero rows means
+ * the race was lost. Statements run in the caller's transaction, or in autocommit.
+ */
+public final class PostgresLedgerStatements {
+    static final int MAX_ERROR_CHARS = 2000;
+
+    /** Campaign rows a lease holder may write: the lease must still be ours and still live by the database clock. */
+    private static final String LEASE_FENCE =
+            "run_key = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires >= now()";
+    static final String TTL = "now() + ? * interval '1 millisecond'";
+
+    /** Claimable by the same rule in the read and in the claim; the retry policy's part is bound by the read. */
+    private static final String CLAIMABLE = "(state = 'pending' OR (state = 'running' AND lease_expires < now())"
+            + " OR (? AND state = 'failed' AND attempts < ?))";
+
+    /** Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. */
+    private static final String WAITING = "state IN ('pending', 'failed') OR (state = 'running' AND lease_expires < now())";
+    private static final String LIVE_RUNNING = "state = 'running' AND lease_expires >= now()";
+
+    private final PostgresJdbc sql;
+    private final String stateSchema;
+    private final String campaign;
+    private final String chunk;
+    private final String chunkReceipt;
+    private final String publicationReceipt;
+    private final String handoffReceipt;
+    private final String rollbackReceipt;
+
+    public PostgresLedgerStatements(Connection connection, String stateSchema) {
+        this.sql = new PostgresJdbc(connection);
+        this.stateSchema = stateSchema;
+        PostgresIdentifiers.quote(stateSchema); // refuse an unsafe state schema at construction, not mid-swap
+        this.campaign = PostgresLedgerSchema.table(stateSchema, "campaign");
+        this.chunk = PostgresLedgerSchema.table(stateSchema, "chunk");
+        this.chunkReceipt = PostgresLedgerSchema.table(stateSchema, "chunk_receipt");
+        this.publicationReceipt = PostgresLedgerSchema.table(stateSchema, "publication_receipt");
+        this.handoffReceipt = PostgresLedgerSchema.table(stateSchema, "handoff_receipt");
+        this.rollbackReceipt = PostgresLedgerSchema.table(stateSchema, "rollback_receipt");
+    }
+
+    // --- schema ---
+
+    public Integer schemaVersion() throws SQLException {
+        return sql.one("SELECT max(version) AS v FROM " + PostgresLedgerSchema.table(stateSchema, "ledger_version"),
+                rs -> (Integer) rs.getObject("v")).orElse(null);
+    }
+
+    /** Looked up with to_regclass, so asking creates nothing. */
+    public boolean ledgerPresent() throws SQLException {
+        return sql.one("SELECT pg_catalog.to_regclass(?) IS NOT NULL AS present", rs -> rs.getBoolean("present"),
+                campaign).orElse(false);
+    }
+
+    // --- campaign and lease ---
+
+    public Optional<CampaignRecord> campaign(String keyColumn, String key) throws SQLException {
+        return sql.one("SELECT " + CAMPAIGN_COLUMNS + " FROM " + campaign + " WHERE " + keyColumn + " = ?",
+                PostgresLedgerRows::campaign, key);
+    }
+
+    public void insertCampaign(CampaignBlueprint blueprint, String specJson, String phase) throws SQLException {
+        sql.update("INSERT INTO " + campaign + " (run_key, backfill_id, plan_digest, config_digest, spec_json,"
+                        + " chunk_total, phase) VALUES (?, ?, ?, ?, ?, ?, ?)", blueprint.identity().runKey(),
+                blueprint.definition().spec().getBackfillId(), blueprint.identity().planDigest(),
+                blueprint.identity().configDigest(), specJson, blueprint.plan().size(), phase);
+    }
+
+    public Optional<CampaignLease> acquireLease(String runKey, String owner, long ttlMillis) throws SQLException {
+        return sql.one("UPDATE " + campaign
+                        + " SET lease_epoch = CASE WHEN lease_owner = ? THEN lease_epoch ELSE lease_epoch + 1 END,"
+                        + " lease_owner = ?, lease_expires = " + TTL
+                        + " WHERE run_key = ? AND (lease_owner IS NULL OR lease_expires < now() OR lease_owner = ?)"
+                        + " RETURNING lease_epoch",
+                rs -> new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
+                owner, owner, ttlMillis, runKey, owner);
+    }
+
+    public void releaseLease(CampaignLease lease) throws SQLException {
+        sql.update("UPDATE " + campaign + " SET lease_owner = NULL, lease_expires = NULL"
+                + " WHERE run_key = ? AND lease_owner = ? AND lease_epoch = ?", lease.runKey(), lease.owner(), lease.epoch());
+    }
+
+    /**
+     * {@code UPDATE campaign SET <set> WHERE <condition> <lease fence>}; parameters are the set and condition
+     * values in order, then the lease. True iff exactly one row changed.
+     */
+    public boolean fenced(String set, String condition, CampaignLease lease, Object... values) throws SQLException {
+        Object[] params = new Object[values.length + 3];
+        System.arraycopy(values, 0, params, 0, values.length);
+        params[values.length] = lease.runKey();
+        params[values.length + 1] = lease.owner();
+        params[values.length + 2] = lease.epoch();
+        return sql.update("UPDATE " + campaign + " SET " + set + " WHERE " + condition + LEASE_FENCE, params) == 1;
+    }
+
+    /**
+     * Proves the caller still holds the campaign lease, by the database's clock, inside the swap's transaction:
+     * a driver deposed by a newer epoch, or whose lease ran out, must not publish or roll back.
+     */
+    public void fenceSwap(CampaignLease lease) throws SQLException {
+        if (!fenced("updated_at = pg_catalog.now()", "", lease)) {
+            throw new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
+                    + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
+                    + " expired; nothing was changed");
+        }
+    }
+
+    // --- chunks ---
+
+    /**
+     * All chunks in one statement over three parallel arrays: one round trip whatever the plan size (16384 chunks
+     * take tens of milliseconds), and no dynamic SQL. Runs inside the caller's transaction.
+     */
+    public void insertAll(String runKey, ChunkPlan plan) throws SQLException {
+        int n = plan.size();
+        Integer[] ids = new Integer[n];
+        String[] lowers = new String[n];
+        String[] uppers = new String[n];
+        for (int i = 0; i < n; i++) {
+            ChunkRange range = plan.chunk(i);
+            ids[i] = range.id();
+            lowers[i] = plan.boundText(range.lowerInclusive());
+            uppers[i] = plan.boundText(range.upperExclusive());
+        }
+        Connection connection = sql.connection();
+        Array idArray = connection.createArrayOf("int4", ids);
+        Array lowerArray = connection.createArrayOf("text", lowers);
+        Array upperArray = connection.createArrayOf("text", uppers);
+        try {
+            sql.update("INSERT INTO " + chunk + " (run_key, chunk_id, lower_bound, upper_bound)"
+                    + " SELECT ?, u.chunk_id, u.lower_bound, u.upper_bound"
+                    + " FROM unnest(?::int[], ?::text[], ?::text[]) AS u (chunk_id, lower_bound, upper_bound)",
+                    runKey, idArray, lowerArray, upperArray);
+        } finally {
+            idArray.free();
+            lowerArray.free();
+            upperArray.free();
+        }
+    }
+
+    /**
+     * The counters and, in the same statement, the estimate aggregates: a chunk running with an expired lease is
+     * waiting again (its lane is gone), so only live running chunks are listed with their elapsed time.
+     */
+    public ChunkCounts counts(String runKey, int maxAttempts) throws SQLException {
+        return sql.one("SELECT count(*) AS total,"
+                        + " count(*) FILTER (WHERE state = 'pending') AS pending,"
+                        + " count(*) FILTER (WHERE state = 'running') AS running,"
+                        + " count(*) FILTER (WHERE state = 'committed') AS committed,"
+                        + " count(*) FILTER (WHERE state = 'failed') AS failed,"
+                        + " count(*) FILTER (WHERE state = 'failed' AND attempts >= ?) AS failed_exhausted,"
+                        + " coalesce(sum(rows_extracted) FILTER (WHERE state = 'committed'), 0) AS rows_extracted,"
+                        + " coalesce(sum(rows_loaded) FILTER (WHERE state = 'committed'), 0) AS rows_loaded,"
+                        + " coalesce(sum(rows_loaded) FILTER (WHERE state = 'committed'"
+                        + " AND finished_at >= now() - interval '60 seconds'), 0) AS recent_rows,"
+                        + " coalesce(extract(epoch FROM now() - min(started_at)), 0) AS seconds,"
+                        + " count(rows_estimated) AS estimated,"
+                        + " count(*) FILTER (WHERE state <> 'committed' AND rows_estimated IS NULL) AS unestimated,"
+                        + " coalesce(sum(rows_estimated) FILTER (WHERE " + WAITING + "), 0) AS waiting_rows,"
+                        + " array_agg(rows_estimated ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_rows,"
+                        + " array_agg(extract(epoch FROM now() - started_at)::float8 ORDER BY chunk_id)"
+                        + " FILTER (WHERE " + LIVE_RUNNING + ") AS running_seconds,"
+                        + " array_agg(rows_copied ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_copied"
+                        + " FROM " + chunk + " WHERE run_key = ?",
+                rs -> new ChunkCounts(rs.getInt("total"), rs.getInt("pending"), rs.getInt("running"),
+                        rs.getInt("committed"), rs.getInt("failed"), rs.getInt("failed_exhausted"),
+                        rs.getLong("rows_extracted"), rs.getLong("rows_loaded"), rs.getLong("recent_rows"),
+                        Math.max(0, rs.getDouble("seconds")), estimates(rs)),
+                maxAttempts, runKey).orElseThrow();
+    }
+
+    private static ChunkEstimates estimates(ResultSet rs) throws SQLException {
+        boolean complete = rs.getInt("estimated") > 0 && rs.getInt("unestimated") == 0;
+        List<RunningChunk> running = new ArrayList<>();
+        Array rows = rs.getArray("running_rows");
+        Array seconds = rs.getArray("running_seconds");
+        Array copied = rs.getArray("running_copied");
+        if (rows != null && seconds != null && copied != null) {
+            Object[] r = (Object[]) rows.getArray();
+            Object[] t = (Object[]) seconds.getArray();
+            Object[] n = (Object[]) copied.getArray();
+            for (int i = 0; i < r.length; i++) {
+                running.add(new RunningChunk(r[i] == null ? null : ((Number) r[i]).longValue(),
+                        t[i] == null ? 0 : Math.max(0, ((Number) t[i]).doubleValue()),
+                        n[i] == null ? 0 : ((Number) n[i]).longValue()));
+            }
+        }
+        return new ChunkEstimates(complete, rs.getLong("waiting_rows"), running);
+    }
+
+    /** One statement whatever the plan size, over two parallel arrays; the caller proves the lease in the same transaction. */
+    public int recordEstimates(String runKey, List<Long> rowsPerChunk) throws SQLException {
+        int n = rowsPerChunk.size();
+        Integer[] ids = new Integer[n];
+        Long[] rows = new Long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = i;
+            rows[i] = rowsPerChunk.get(i);
+        }
+        Connection connection = sql.connection();
+        Array idArray = connection.createArrayOf("int4", ids);
+        Array rowArray = connection.createArrayOf("int8", rows);
+        try {
+            return sql.update("UPDATE " + chunk + " c SET rows_estimated = u.rows FROM unnest(?::int4[], ?::int8[])"
+                    + " AS u (chunk_id, rows) WHERE c.run_key = ? AND c.chunk_id = u.chunk_id", idArray, rowArray, runKey);
+        } finally {
+            idArray.free();
+            rowArray.free();
+        }
+    }
+
+    public List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) throws SQLException {
+        return sql.list("SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND " + CLAIMABLE
+                + " ORDER BY chunk_id LIMIT ?", PostgresLedgerRows::chunk, runKey, retryFailed, maxAttempts, limit);
+    }
+
+    /**
+     * A failed chunk whose state, epoch and attempts still match the read was claimable under the caller's retry
+     * policy when read, so the policy is passed as "allow failed" here.
+     */
+    public Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, long ttlMillis) throws SQLException {
+        return sql.one("UPDATE " + chunk + " SET state = 'running', owner = ?, epoch = epoch + 1,"
+                        + " attempts = attempts + 1, lease_expires = " + TTL + ","
+                        + " started_at = coalesce(started_at, now()), finished_at = NULL, last_error = NULL,"
+                        + " rows_copied = 0"
+                        + " WHERE run_key = ? AND chunk_id = ? AND epoch = ? AND state = ? AND attempts = ? AND "
+                        + CLAIMABLE
+                        // Re-checked in the claim itself: a lane that read the stop flag just before it was set
+                        // must not start another chunk.
+                        + " AND NOT EXISTS (SELECT 1 FROM " + campaign + " c WHERE c.run_key = ? AND c.stop_requested)"
+                        + " RETURNING epoch, attempts",
+                rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts")),
+                owner, ttlMillis, runKey, seen.chunkId(), seen.epoch(), seen.state().dbValue(), seen.attempts(),
+                true, Integer.MAX_VALUE, runKey);
+    }
+
+    public boolean renew(ChunkClaim claim, long ttlMillis, long rowsCopied) throws SQLException {
+        return sql.update("UPDATE " + chunk + " SET lease_expires = " + TTL + ", rows_copied = ?"
+                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'"
+                + " AND lease_expires >= now()", ttlMillis, Math.max(0, rowsCopied), claim.runKey(), claim.chunkId(), claim.owner(),
+                claim.epoch()) == 1;
+    }
+
+    public boolean fail(ChunkClaim claim, String error) throws SQLException {
+        return sql.update("UPDATE " + chunk + " SET state = 'failed', owner = NULL, lease_expires = NULL,"
+                + " last_error = ?, finished_at = now()"
+                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'",
+                truncate(error), claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
+    }
+
+    public boolean hasReceipt(String runKey, int chunkId) throws SQLException {
+        return sql.one("SELECT EXISTS (SELECT 1 FROM " + chunkReceipt + " WHERE run_key = ? AND chunk_id = ?)"
+                + " AS present", rs -> rs.getBoolean("present"), runKey, chunkId).orElse(false);
+    }
+
+    public boolean commitFromReceipt(ChunkClaim claim) throws SQLException {
+        return sql.update("UPDATE " + chunk + " c SET state = 'committed', rows_loaded = r.rows_loaded,"
+                + " rows_extracted = r.rows_loaded, finished_at = now(), lease_expires = NULL"
+                + " FROM " + chunkReceipt + " r"
+                + " WHERE c.run_key = ? AND c.chunk_id = ? AND c.owner = ? AND c.epoch = ?"
+                + " AND r.run_key = c.run_key AND r.chunk_id = c.chunk_id",
+                claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
+    }
+
+    /** The chunk half of a requeue; the caller proves the campaign lease in the same transaction. */
+    public int requeueFailed(String runKey) throws SQLException {
+        return sql.update("UPDATE " + chunk + " SET state = 'pending', attempts = 0, owner = NULL,"
+                + " lease_expires = NULL WHERE run_key = ? AND state = 'failed'", runKey);
+    }
+
+    public List<ChunkRecord> page(String runKey, int offset, int limit) throws SQLException {
+        return sql.list("SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? ORDER BY chunk_id"
+                + " OFFSET ? LIMIT ?", PostgresLedgerRows::chunk, runKey, offset, limit);
+    }
+
+    // --- chunk receipts, written in a lane's chunk transaction ---
+
+    public boolean insertChunkReceipt(ChunkClaim claim) throws SQLException {
+        return sql.update("INSERT INTO " + chunkReceipt + " (run_key, chunk_id, epoch, owner) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (run_key, chunk_id) DO NOTHING", claim.runKey(), claim.chunkId(), claim.epoch(), claim.owner()) == 1;
+    }
+
+    public void recordReceiptRows(ChunkClaim claim, long rows) throws SQLException {
+        if (sql.update("UPDATE " + chunkReceipt + " SET rows_loaded = ? WHERE run_key = ? AND chunk_id = ? AND epoch = ?",
+                rows, claim.runKey(), claim.chunkId(), claim.epoch()) != 1) {
+            throw new SQLException("chunk receipt vanished inside its own transaction");
+        }
+    }
+
+    /** clock_timestamp(), not now(): now() is the transaction's start, before the copy, and would hide its duration. */
+    public boolean markChunkCommitted(ChunkClaim claim, long rowsExtracted, long rowsLoaded) throws SQLException {
+        return sql.update("UPDATE " + chunk + " SET state = 'committed', rows_extracted = ?, rows_loaded = ?,"
+                + " finished_at = clock_timestamp(), lease_expires = NULL, last_error = NULL"
+                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'",
+                rowsExtracted, rowsLoaded, claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
+    }
+
+    // --- publication, handoff and rollback receipts ---
+
+    public Optional<PublicationReceipt> publicationReceipt(String runKey) throws SQLException {
+        return sql.one("SELECT " + PostgresLedgerRows.PUBLICATION_COLUMNS + " FROM " + publicationReceipt + " WHERE run_key = ?",
+                PostgresLedgerRows::publication, runKey);
+    }
+
+    /** Inside the swap's transaction, after {@link #fenceSwap}. */
+    public PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
+                                                TableFingerprint published) throws SQLException {
+        String receiptId = UUID.randomUUID().toString();
+        return sql.one("INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
+                        + " shadow_table, rows_published, lease_epoch, published_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " RETURNING " + PostgresLedgerRows.PUBLICATION_COLUMNS, PostgresLedgerRows::publication,
+                lease.runKey(), receiptId, names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows,
+                lease.epoch(), published.encoded()).orElseThrow();
+    }
+
+    /** The published table's content at publication, or null for a receipt written without one. */
+    public TableFingerprint publishedFingerprint(String runKey) throws SQLException {
+        return sql.one("SELECT published_fingerprint FROM " + publicationReceipt + " WHERE run_key = ?",
+                rs -> TableFingerprint.decode(rs.getString(1)), runKey).orElse(null);
+    }
+
+    public Optional<HandoffReceipt> handoffReceipt(String runKey) throws SQLException {
+        return sql.one("SELECT " + PostgresLedgerRows.HANDOFF_COLUMNS + " FROM " + handoffReceipt + " WHERE run_key = ?",
+                PostgresLedgerRows::handoff, runKey);
+    }
+
+    /** Inserts the receipt unless one exists; returns the anchor the stored receipt holds. */
+    public Optional<String> insertHandoff(CampaignLease lease, HandoffReceipt receipt) throws SQLException {
+        sql.update("INSERT INTO " + handoffReceipt + " (run_key, receipt_id, anchor_xmin, lease_epoch, committed_at)"
+                        + " VALUES (?, ?, ?, ?, coalesce(?, now())) ON CONFLICT (run_key) DO NOTHING",
+                receipt.runKey(), receipt.receiptId(), receipt.anchorXmin(), lease.epoch(),
+                PostgresJdbc.timestamp(receipt.committedAt()));
+        return sql.one("SELECT anchor_xmin FROM " + handoffReceipt + " WHERE run_key = ?",
+                rs -> rs.getString("anchor_xmin"), receipt.runKey());
+    }
+
+    public Optional<RollbackReceipt> rollbackReceipt(String runKey) throws SQLException {
+        return sql.one("SELECT " + PostgresLedgerRows.ROLLBACK_COLUMNS + " FROM " + rollbackReceipt + " WHERE run_key = ?",
+                PostgresLedgerRows::rollback, runKey);
+    }
+
+    /**
+     * Inside the swap-back's transaction, after {@link #fenceSwap}. {@code acceptedWrites}: null, or the writes
+     * after publication that the operator accepted to move away.
+     */
+    public RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
+        return sql.one("INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
+                        + " VALUES (?, ?, ?, ?, ?) RETURNING " + PostgresLedgerRows.ROLLBACK_COLUMNS, PostgresLedgerRows::rollback,
+                lease.runKey(), UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();
+    }
+
+    /** PostgreSQL text cannot hold NUL; a cut must not split a surrogate pair. */
+    static String truncate(String error) {
+        if (error == null) {
+            return null;
+        }
+        String clean = error.replace('\u0000', ' ');
+        if (clean.length() <= MAX_ERROR_CHARS) {
+            return clean;
+        }
+        int end = Character.isHighSurrogate(clean.charAt(MAX_ERROR_CHARS - 1)) ? MAX_ERROR_CHARS - 1 : MAX_ERROR_CHARS;
+        return clean.substring(0, end);
+    }
+}

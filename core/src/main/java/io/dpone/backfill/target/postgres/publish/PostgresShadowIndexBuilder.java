@@ -1,0 +1,97 @@
+package io.dpone.backfill.target.postgres.publish;
+
+import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.postgres.PostgresCatalog.Relation;
+import io.dpone.backfill.postgres.PostgresCatalog;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
+import io.dpone.backfill.target.postgres.publish.PostgresCatalogObjects.CarriedObject;
+import io.dpone.backfill.target.postgres.publish.PostgresCatalogObjects.Kind;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Recreates the live table's indexes and constraints on the validated shadow under temporary names
+ * ({@link PostgresShadowNames#onShadow}). Each object is built in its own transaction under the target lock, so a
+ * crash keeps what was finished; a rerun re-derives the list from the catalog and skips what the shadow has.
+ */
+public final class PostgresShadowIndexBuilder {
+    private final Connection connection;
+    private final PostgresLedgerStatements ledger;
+
+    PostgresShadowIndexBuilder(Connection connection, PostgresLedgerStatements ledger) {
+        this.connection = connection;
+        this.ledger = ledger;
+    }
+
+    void build(String runKey, ArtifactNames names, String liveTable) {
+        List<CarriedObject> objects = PostgresShadowTransaction.run(connection, "list indexes of " + liveTable, c -> {
+            begin(c, names, liveTable);
+            if (ledger.ledgerPresent() && ledger.publicationReceipt(runKey).isPresent()) {
+                return List.<CarriedObject>of(); // Published: the shadow is the live table now and has them.
+            }
+            Relation live = new PostgresCatalog(c).relation(names.schema(), liveTable).filter(Relation::isTable)
+                    .orElseThrow(() -> new IllegalStateException("live target table " + names.schema() + "."
+                            + liveTable + " does not exist"));
+            ownedShadow(c, runKey, names);
+            return new PostgresCatalogObjects(c).of(live.oid());
+        });
+        for (CarriedObject object : objects) {
+            String name = PostgresShadowNames.onShadow(names, object.name());
+            boolean validate = PostgresShadowTransaction.run(connection, "build " + object.name() + " on the shadow",
+                    c -> create(c, runKey, names, liveTable, object, name));
+            if (validate) {
+                PostgresShadowTransaction.run(connection, "validate " + object.name() + " on the shadow", c -> {
+                    begin(c, names, liveTable);
+                    ownedShadow(c, runKey, names);
+                    PostgresShadowSql.execute(c, PostgresShadowDdl.validate(names.schema(), names.shadowTable(), name));
+                    return null;
+                });
+            }
+        }
+    }
+
+    /** Creates the object unless the shadow has it; returns whether a foreign key still needs validating. */
+    private static boolean create(Connection c, String runKey, ArtifactNames names, String liveTable,
+                                  CarriedObject object, String name) throws SQLException {
+        begin(c, names, liveTable);
+        Relation shadow = ownedShadow(c, runKey, names);
+        PostgresCatalogObjects catalog = new PostgresCatalogObjects(c);
+        if (object.kind() == Kind.INDEX) {
+            if (!catalog.hasIndex(shadow.oid(), name)) {
+                PostgresShadowSql.execute(c, PostgresShadowDdl.create(object, names.schema(), names.shadowTable(), name));
+                copyComment(c, object, names, name);
+            }
+            return false;
+        }
+        Boolean validated = catalog.constraintValidated(shadow.oid(), name);
+        if (validated == null) {
+            PostgresShadowSql.execute(c, PostgresShadowDdl.create(object, names.schema(), names.shadowTable(), name));
+            copyComment(c, object, names, name);
+            return PostgresShadowDdl.needsValidation(object);
+        }
+        return !validated && PostgresShadowDdl.needsValidation(object);
+    }
+
+    private static void copyComment(Connection c, CarriedObject object, ArtifactNames names, String name)
+            throws SQLException {
+        if (object.comment() != null) {
+            PostgresShadowSql.comment(c, PostgresShadowDdl.comment(object, names.schema(), names.shadowTable(), name),
+                    object.comment());
+        }
+    }
+
+    private static void begin(Connection c, ArtifactNames names, String liveTable) throws SQLException {
+        PostgresShadowTransaction.pinSearchPath(c);
+        PostgresShadowTransaction.lockTarget(c, names.schema(), liveTable);
+    }
+
+    private static Relation ownedShadow(Connection c, String runKey, ArtifactNames names) throws SQLException {
+        Relation shadow = new PostgresCatalog(c).relation(names.schema(), names.shadowTable())
+                .orElseThrow(() -> new IllegalStateException("shadow " + names.schema() + "." + names.shadowTable()
+                        + " does not exist: prepare it before building its indexes"));
+        PostgresShadowCreator.requireOwned(shadow, runKey);
+        return shadow;
+    }
+}

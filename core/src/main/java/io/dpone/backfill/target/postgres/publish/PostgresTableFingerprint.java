@@ -1,0 +1,42 @@
+package io.dpone.backfill.target.postgres.publish;
+
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.postgres.PostgresIdentifiers;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * A table's content fingerprint on PostgreSQL: {@code count(*)} and the sum (as numeric, so it never overflows) of
+ * {@code hashtextextended(row::text, 0)} over every row, which does not depend on row order. A row's text depends
+ * on output settings, so they are pinned with SET LOCAL: the caller runs this inside a transaction.
+ */
+public final class PostgresTableFingerprint {
+    private static final String[][] PINNED = {
+            {"DateStyle", "ISO, YMD"}, {"IntervalStyle", "postgres"}, {"TimeZone", "UTC"},
+            {"extra_float_digits", "1"}, {"bytea_output", "hex"}, {"lc_monetary", "C"}};
+
+    private PostgresTableFingerprint() {
+    }
+
+    static TableFingerprint of(Connection connection, String schema, String table) throws SQLException {
+        if (connection.getAutoCommit()) {
+            throw new IllegalStateException("a fingerprint pins session settings with SET LOCAL: run it in a transaction");
+        }
+        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_catalog.set_config(?, ?, true)")) {
+            for (String[] setting : PINNED) {
+                ps.setString(1, setting[0]);
+                ps.setString(2, setting[1]);
+                ps.execute();
+            }
+        }
+        String sql = "SELECT count(*), coalesce(sum(pg_catalog.hashtextextended(t::text, 0)::numeric), 0)::text FROM "
+                + PostgresIdentifiers.qualified(schema, table) + " AS t";
+        try (PreparedStatement ps = connection.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return new TableFingerprint(rs.getLong(1), rs.getString(2));
+        }
+    }
+}

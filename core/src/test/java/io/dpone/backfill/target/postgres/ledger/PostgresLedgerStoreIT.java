@@ -1,0 +1,228 @@
+package io.dpone.backfill.target.postgres.ledger;
+
+import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.LedgerConflictException;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.ledger.LedgerStoreContract;
+import io.dpone.backfill.core.ledger.PublicationReceipt;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The ledger contract on a real PostgreSQL server, plus what only this adapter can show: the version check, the
+ * unique-violation path of a lost creation race, autocommit restored after a failed transaction, receipt columns.
+ * One database for the class; each test gets its own state schema.
+ */
+public class PostgresLedgerStoreIT extends LedgerStoreContract {
+    private static final AtomicInteger SCHEMAS = new AtomicInteger();
+    private static String database;
+
+    private final String schema = "ledger_" + SCHEMAS.incrementAndGet();
+    private final List<Connection> connections = new ArrayList<>();
+    private Connection stateConnection;
+
+    @BeforeAll
+    static void createDatabase() {
+        database = SharedEmbeddedPostgres.freshDatabase("ledger");
+    }
+
+    @AfterEach
+    void closeConnections() throws SQLException {
+        for (Connection c : connections) {
+            c.close();
+        }
+    }
+
+    @Test
+    void peekOnALedgerThatWasNeverCreatedFindsNothingAndCreatesNothing() throws SQLException {
+        String missing = "never_" + SCHEMAS.incrementAndGet();
+        PostgresLedgerStore untouched = new PostgresLedgerStore(connect(), missing);
+
+        assertThat(untouched.peek("rk-any")).isEmpty();
+        try (PreparedStatement ps = connect().prepareStatement("SELECT count(*) FROM pg_namespace WHERE nspname = ?")) {
+            ps.setString(1, missing);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertThat(rs.getLong(1)).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aRoleThatMayNotCreateTheLedgerGetsAPermanentMissingPrivilegeFailure() throws SQLException {
+        String role = "ledger_weak_" + SCHEMAS.incrementAndGet();
+        try (Statement s = connect().createStatement()) {
+            s.execute("CREATE ROLE " + role + " LOGIN");
+            s.execute("REVOKE CREATE ON DATABASE " + database + " FROM PUBLIC");
+        }
+        Connection weak = java.sql.DriverManager.getConnection(SharedEmbeddedPostgres.get().jdbcUrl(database)
+                .replace("user=postgres", "user=" + role));
+        connections.add(weak);
+
+        assertThatThrownBy(() -> new PostgresLedgerStore(weak, "weak_" + role).ensureSchema())
+                .isInstanceOfSatisfying(io.dpone.backfill.core.engine.DatabaseFailureException.class, e -> {
+                    assertThat(e.isTransient()).isFalse();
+                    assertThat(e.reason()).isEqualTo("MissingPrivilege");
+                });
+    }
+
+    @Override
+    protected LedgerStore newStore() {
+        stateConnection = connect();
+        return new PostgresLedgerStore(stateConnection, schema);
+    }
+
+    @Override
+    protected LedgerStore otherStore() {
+        return new PostgresLedgerStore(connect(), schema);
+    }
+
+    @Override
+    protected void writeChunkReceipt(String runKey, int chunkId, String owner, long epoch, long rows) {
+        try (PreparedStatement ps = connect().prepareStatement("INSERT INTO " + table("chunk_receipt")
+                + " (run_key, chunk_id, epoch, owner, rows_loaded) VALUES (?, ?, ?, ?, ?)")) {
+            ps.setString(1, runKey);
+            ps.setInt(2, chunkId);
+            ps.setLong(3, epoch);
+            ps.setString(4, owner);
+            ps.setLong(5, rows);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void ensureSchemaRefusesALedgerOfAnotherVersion() throws SQLException {
+        try (Statement s = connect().createStatement()) {
+            s.execute("INSERT INTO " + table("ledger_version") + " (version) VALUES (2)");
+        }
+
+        assertThatThrownBy(() -> store.ensureSchema()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("version 2").hasMessageContaining("ledger version 1");
+    }
+
+    /**
+     * Forces the race deterministically: another connection has inserted the same backfill id but not committed,
+     * so the store's insert waits on the unique index, then fails once the winner commits; the store must
+     * answer with the winner's row, not an error.
+     */
+    @Test
+    void createCampaignThatLosesTheInsertRaceReturnsTheWinnersCampaign() throws Exception {
+        CampaignBlueprint blueprint = blueprint(8);
+        Connection winner = connect();
+        winner.setAutoCommit(false);
+        try (PreparedStatement ps = winner.prepareStatement("INSERT INTO " + table("campaign")
+                + " (run_key, backfill_id, plan_digest, config_digest, spec_json, chunk_total, phase)"
+                + " VALUES (?, ?, ?, ?, '{\"winner\":true}', 8, 'Planned')")) {
+            ps.setString(1, blueprint.identity().runKey());
+            ps.setString(2, "events_initial_v1");
+            ps.setString(3, blueprint.identity().planDigest());
+            ps.setString(4, blueprint.identity().configDigest());
+            ps.executeUpdate();
+        }
+
+        CompletableFuture<CampaignRecord> loser = CompletableFuture.supplyAsync(() -> create(blueprint));
+        awaitLockWaiter();
+        winner.commit();
+
+        CampaignRecord result = loser.get(10, TimeUnit.SECONDS);
+        assertThat(result.specJson()).isEqualTo("{\"winner\":true}");
+        assertThat(result.runKey()).isEqualTo(blueprint.identity().runKey());
+        assertThat(stateConnection.getAutoCommit()).isTrue();
+    }
+
+    @Test
+    void failedTransactionLeavesTheStateConnectionInAutocommit() throws SQLException {
+        create(blueprint(8));
+        CampaignBlueprint changed = blueprint(16);
+        assertThatThrownBy(() -> create(changed)).isInstanceOf(LedgerConflictException.class);
+
+        assertThat(stateConnection.getAutoCommit()).isTrue();
+        String runKey = blueprint(8).identity().runKey();
+        assertThat(store.acquireLease(runKey, "driver-a", LONG_TTL)).isPresent();
+        assertThat(other.findByRunKey(runKey).orElseThrow().leaseOwner())
+                .as("the lease write is visible to another connection, so it was committed").isEqualTo("driver-a");
+    }
+
+    @Test
+    void publicationAndRollbackReceiptsAreReadFromTheirColumns() throws SQLException {
+        String runKey = create(blueprint(8)).runKey();
+        Instant published = Instant.parse("2025-01-02T03:04:05Z");
+        try (Statement s = connect().createStatement()) {
+            s.execute("INSERT INTO " + table("publication_receipt") + " (run_key, receipt_id, target_schema,"
+                    + " live_table, backup_table, shadow_table, rows_published, lease_epoch, published_at) VALUES ('"
+                    + runKey + "', 'pub-1', 'analytics', 'events', 'events_bak', 'events_shd', 1234, 3,"
+                    + " '2025-01-02T03:04:05Z')");
+            s.execute("INSERT INTO " + table("rollback_receipt") + " (run_key, receipt_id, reason, lease_epoch,"
+                    + " rolled_back_at) VALUES ('" + runKey + "', 'rb-1', 'bad data', 4, '2025-01-03T00:00:00Z')");
+        }
+
+        assertThat(store.publicationReceipt(runKey)).contains(new PublicationReceipt(runKey, "pub-1", "analytics",
+                "events", "events_bak", "events_shd", 1234, published));
+        assertThat(store.rollbackReceipt(runKey)).contains(new RollbackReceipt(runKey, "rb-1", "bad data",
+                Instant.parse("2025-01-03T00:00:00Z")));
+    }
+
+    /** PostgreSQL text cannot hold NUL; an error message with one must not make the failure unrecordable. */
+    @Test
+    void failChunkRecordsAnErrorThatContainsNul() {
+        String runKey = create(blueprint(1)).runKey();
+        var seen = store.claimable(runKey, 3, false, 1).get(0);
+        var claim = store.claim(runKey, seen, "lane-a", LONG_TTL).orElseThrow();
+
+        assertThat(store.failChunk(claim, "bad\u0000byte")).isTrue();
+        assertThat(store.chunks(runKey, 0, 1).get(0).lastError()).isEqualTo("bad byte");
+    }
+
+    private void awaitLockWaiter() throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        try (PreparedStatement ps = connect().prepareStatement("SELECT count(*) FROM pg_stat_activity"
+                + " WHERE datname = ? AND wait_event_type = 'Lock'")) {
+            ps.setString(1, database);
+            while (System.nanoTime() < deadline) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getInt(1) > 0) {
+                        return;
+                    }
+                }
+                Thread.sleep(20);
+            }
+        }
+        throw new AssertionError("createCampaign never waited on the uncommitted winner");
+    }
+
+    private String table(String name) {
+        return PostgresLedgerSchema.table(schema, name);
+    }
+
+    private Connection connect() {
+        try {
+            Connection c = SharedEmbeddedPostgres.get().connect(database);
+            connections.add(c);
+            return c;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,587 @@
+package io.dpone.backfill.target.postgres.publish;
+
+import io.dpone.backfill.core.ledger.PublicationReceipt;
+import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.target.ArtifactOwnershipException;
+import io.dpone.backfill.core.target.LiveTargetBaseline;
+import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.ShadowPublisherContract;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
+import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.postgres.PostgresSqlException;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerSchema;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The shadow publisher contract on a real PostgreSQL server, plus what only PostgreSQL has: LIKE's copy of
+ * defaults and identity, catalog-exact index and constraint definitions, grants, ownership, sequences, comments,
+ * the advisory lock and lock_timeout. Each test gets its own schema (and state schema) in one database.
+ */
+public class PostgresShadowPublisherIT extends ShadowPublisherContract {
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    private static final String LIVE = "orders";
+    private static final String USER_COMMENT = "orders of the shop";
+    private static String database;
+    private static Connection admin;
+    private static String ownerRole;
+    private static String readerRole;
+    private static String writerRole;
+
+    private String schema;
+    private String stateSchema;
+    private String runKey;
+    private ArtifactNames names;
+    private Connection target;
+    private PostgresShadowPublisher publisher;
+
+    @BeforeAll
+    static void database() throws SQLException {
+        database = SharedEmbeddedPostgres.freshDatabase("shadow");
+        admin = SharedEmbeddedPostgres.get().connect(database);
+        String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        ownerRole = "bf_owner_" + suffix;
+        readerRole = "bf_reader_" + suffix;
+        writerRole = "bf_writer_" + suffix;
+        for (String role : List.of(ownerRole, readerRole, writerRole)) {
+            exec("CREATE ROLE " + q(role) + " NOLOGIN");
+        }
+    }
+
+    @AfterAll
+    static void close() throws SQLException {
+        admin.close();
+    }
+
+    @BeforeEach
+    void schema() throws SQLException {
+        int n = SEQUENCE.incrementAndGet();
+        schema = "t" + n;
+        stateSchema = "st" + n;
+        runKey = "run-" + n;
+        names = new ArtifactNames(schema, LIVE + "__bf_shadow", LIVE + "__bf_backup");
+        exec("CREATE SCHEMA " + q(schema));
+        PostgresLedgerSchema.apply(admin, stateSchema);
+        target = SharedEmbeddedPostgres.get().connect(database);
+        publisher = new PostgresShadowPublisher(target, stateSchema, Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void disconnect() throws SQLException {
+        target.close();
+    }
+
+    // ---- contract fixture ----
+
+    @Override
+    protected ShadowPublisher publisher() {
+        return publisher;
+    }
+
+    @Override
+    protected ArtifactNames names() {
+        return names;
+    }
+
+    @Override
+    protected String liveTable() {
+        return LIVE;
+    }
+
+    @Override
+    protected String runKey() {
+        return runKey;
+    }
+
+    @Override
+    protected void createLiveTable(long... ids) {
+        run("CREATE TABLE " + t(LIVE) + " (id bigint PRIMARY KEY, code text NOT NULL DEFAULT 'none' UNIQUE, note text)");
+        insertRows(LIVE, ids);
+    }
+
+    @Override
+    protected void insertRows(String table, long... ids) {
+        for (long id : ids) {
+            run("INSERT INTO " + t(table) + " (id, code) VALUES (" + id + ", 'c" + id + "')");
+        }
+    }
+
+    @Override
+    protected void addNullableColumn(String table, String column) {
+        run("ALTER TABLE " + t(table) + " ADD COLUMN " + PostgresIdentifiers.quote(column) + " text");
+    }
+
+    @Override
+    protected void updateNote(String table, long id, String note) {
+        run("UPDATE " + t(table) + " SET note = '" + note.replace("'", "''") + "' WHERE id = " + id);
+    }
+
+    @Override
+    protected List<Long> ids(String table) {
+        List<Long> ids = new ArrayList<>();
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SELECT id FROM " + t(table) + " ORDER BY id")) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return ids;
+    }
+
+    @Override
+    protected boolean tableExists(String table) {
+        return !strings("SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE n.nspname = ? AND c.relname = ?", schema, table).isEmpty();
+    }
+
+    @Override
+    protected Set<String> uniqueIndexNames(String table) {
+        return new TreeSet<>(strings("SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+                + " WHERE i.indrelid = pg_catalog.to_regclass(?) AND i.indisunique", qualified(table)));
+    }
+
+    @Override
+    protected void createArtifactTable(String table, String ownerRunKey) {
+        run("CREATE TABLE " + t(table) + " (id bigint)");
+        run("INSERT INTO " + t(table) + " VALUES (1)");
+        if (ownerRunKey != null) {
+            comment("TABLE " + t(table), PostgresShadowStamp.shadow(ownerRunKey));
+        }
+    }
+
+    @Override
+    protected void createKeyTable(String table, Integer[][] rows) {
+        run("CREATE TABLE " + t(table) + " (k1 integer, k2 integer)");
+        try (PreparedStatement ps = admin.prepareStatement("INSERT INTO " + t(table) + " VALUES (?, ?)")) {
+            for (Integer[] row : rows) {
+                ps.setObject(1, row[0]);
+                ps.setObject(2, row[1]);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    protected void startCampaign(String owner, long epoch, int expiresInSeconds) {
+        try (PreparedStatement ps = admin.prepareStatement("INSERT INTO " + PostgresLedgerSchema.table(stateSchema, "campaign")
+                + " (run_key, backfill_id, plan_digest, config_digest, spec_json, chunk_total, phase, lease_owner,"
+                + " lease_epoch, lease_expires) VALUES (?, ?, 'plan', 'config', '{}', 1, 'Validating', ?, ?,"
+                + " now() + make_interval(secs => ?))")) {
+            ps.setString(1, runKey);
+            ps.setString(2, "backfill-" + runKey);
+            ps.setString(3, owner);
+            ps.setLong(4, epoch);
+            ps.setInt(5, expiresInSeconds);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---- PostgreSQL specifics ----
+
+    @Test
+    void shadowCopiesColumnsDefaultsIdentityAndCommentsButNoIndexOrConstraint() {
+        createRichLiveTable();
+
+        publisher.prepareShadow(runKey, names, LIVE);
+
+        assertThat(publisher.shape(schema, names.shadowTable())).isEqualTo(publisher.shape(schema, LIVE));
+        assertThat(columnFacts(names.shadowTable())).isEqualTo(columnFacts(LIVE));
+        assertThat(columnFacts(names.shadowTable())).contains("id:a::", "code:-:'none'::character varying:order code");
+        assertThat(strings("SELECT 1 FROM pg_index WHERE indrelid = pg_catalog.to_regclass(?)", qualified(names.shadowTable())))
+                .as("no index at all before loading").isEmpty();
+        assertThat(strings("SELECT conname FROM pg_constraint WHERE conrelid = pg_catalog.to_regclass(?) AND contype <> 'n'",
+                qualified(names.shadowTable()))).as("no key, unique, check or foreign key before loading").isEmpty();
+        assertThat(tableComment(names.shadowTable())).isEqualTo("dpone-backfill run_key=" + runKey);
+    }
+
+    @Test
+    void deferredIndexesReproduceEveryLiveDefinitionOnTheShadowAndAreIdempotent() {
+        createRichLiveTable();
+        publisher.prepareShadow(runKey, names, LIVE);
+        run("INSERT INTO " + t(names.shadowTable()) + " (id, code, orders, customer_id) OVERRIDING SYSTEM VALUE VALUES (1, 'a', 'x', 1), (2, 'b', NULL, 2)");
+
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+
+        Map<String, String> live = definitions(LIVE);
+        Map<String, String> shadow = definitions(names.shadowTable());
+        assertThat(live).hasSize(8);
+        Map<String, String> expected = new HashMap<>();
+        live.forEach((name, definition) -> expected.put(PostgresShadowNames.onShadow(names, name), definition
+                .replace("REFERENCES " + schema + ".orders(", "REFERENCES " + schema + ".orders__bf_shadow(")));
+        assertThat(shadow).isEqualTo(expected);
+        assertThat(strings("SELECT conname FROM pg_constraint WHERE conrelid = pg_catalog.to_regclass(?) AND contype = 'f'"
+                + " AND NOT convalidated", qualified(names.shadowTable()))).as("foreign keys validated").isEmpty();
+        assertThat(strings("SELECT obj_description(pg_catalog.to_regclass(?), 'pg_class')",
+                schema + "." + PostgresShadowNames.onShadow(names, "orders_orders_idx"))).containsExactly("idx comment");
+
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+        assertThat(definitions(names.shadowTable())).isEqualTo(shadow);
+        assertThatThrownBy(() -> run("INSERT INTO " + t(names.shadowTable()) + " (id, code, parent_id) OVERRIDING SYSTEM VALUE VALUES (3, 'c', 999)"))
+                .as("the self-referencing foreign key points at the shadow itself").hasMessageContaining("parent");
+    }
+
+    @Test
+    void publishGivesTheShadowTheLiveOwnerAndExactlyTheLiveGrants() {
+        loadedShadow();
+        run("ALTER TABLE " + t(LIVE) + " OWNER TO " + q(ownerRole));
+        run("GRANT SELECT ON " + t(LIVE) + " TO " + q(readerRole));
+        run("GRANT INSERT, UPDATE ON " + t(LIVE) + " TO " + q(writerRole) + " WITH GRANT OPTION");
+        run("GRANT SELECT ON " + t(LIVE) + " TO PUBLIC");
+        run("GRANT UPDATE (note) ON " + t(LIVE) + " TO " + q(readerRole));
+        run("GRANT DELETE ON " + t(names.shadowTable()) + " TO " + q(readerRole)); // stray: must not survive
+        Set<String> liveAcl = acl(LIVE);
+        startCampaign(OWNER, EPOCH, 60);
+
+        publisher.publish(lease(), names, LIVE, 3, baseline(), shadowPrint());
+
+        assertThat(strings("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = pg_catalog.to_regclass(?)",
+                qualified(LIVE))).containsExactly(ownerRole);
+        assertThat(acl(LIVE)).isEqualTo(liveAcl).isEqualTo(acl(names.backupTable()));
+        assertThat(liveAcl).anyMatch(e -> e.startsWith("note:" + readerRole + ":UPDATE"));
+        assertThat(strings("SELECT has_table_privilege(?, pg_catalog.to_regclass(?), 'DELETE')::text", readerRole,
+                qualified(LIVE))).containsExactly("false");
+    }
+
+    @Test
+    void publishContinuesTheIdentitySequencePastTheLoadedRowsAndKeepsItsName() {
+        createRichLiveTable();
+        run("INSERT INTO " + t(LIVE) + " (code) VALUES ('a'), ('b'), ('c')"); // identity issues 1..3
+        String sequence = single("SELECT pg_get_serial_sequence(?, 'id')", qualified(LIVE));
+        publisher.prepareShadow(runKey, names, LIVE);
+        run("INSERT INTO " + t(names.shadowTable()) + " (id, code) OVERRIDING SYSTEM VALUE"
+                + " SELECT g, 'k' || g FROM generate_series(1, 10) g");
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+        startCampaign(OWNER, EPOCH, 60);
+
+        publisher.publish(lease(), names, LIVE, 10, baseline(), shadowPrint());
+
+        assertThat(single("SELECT pg_get_serial_sequence(?, 'id')", qualified(LIVE))).isEqualTo(sequence);
+        assertThat(single("INSERT INTO " + t(LIVE) + " (code) VALUES (?) RETURNING id::text", "new")).isEqualTo("11");
+        assertThat(single("SELECT pg_get_serial_sequence(?, 'id')", qualified(names.backupTable())))
+                .isEqualTo(schema + "." + PostgresShadowNames.onBackup(names, "orders_id_seq"));
+    }
+
+    @Test
+    void publishMovesASerialSequenceForwardNeverBackAndHandsItsOwnershipToThePublishedTable() {
+        run("CREATE TABLE " + t(LIVE) + " (id serial PRIMARY KEY, code text NOT NULL)");
+        run("INSERT INTO " + t(LIVE) + " (code) SELECT 'k' || g FROM generate_series(1, 5) g");
+        run("SELECT setval(pg_get_serial_sequence('" + schema + ".orders', 'id'), 40)"); // issued beyond the rows
+        publisher.prepareShadow(runKey, names, LIVE);
+        run("INSERT INTO " + t(names.shadowTable()) + " (id, code) SELECT g, 'k' || g FROM generate_series(1, 30) g");
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+        startCampaign(OWNER, EPOCH, 60);
+
+        publisher.publish(lease(), names, LIVE, 30, baseline(), shadowPrint());
+
+        assertThat(single("INSERT INTO " + t(LIVE) + " (code) VALUES (?) RETURNING id::text", "n1")).isEqualTo("41");
+        assertThat(single("SELECT pg_get_serial_sequence(?, 'id')", qualified(LIVE))).isEqualTo(schema + ".orders_id_seq");
+        run("DROP TABLE " + t(names.backupTable()));
+        assertThat(single("INSERT INTO " + t(LIVE) + " (code) VALUES (?) RETURNING id::text", "n2"))
+                .as("dropping the backup must not take the sequence with it").isEqualTo("42");
+    }
+
+    @Test
+    void publishAndRollbackCarryIndexConstraintNamesAndTheTableComment() {
+        createRichLiveTable();
+        run("INSERT INTO " + t(LIVE) + " (code, customer_id) VALUES ('old', 1)");
+        Set<String> original = objectNames(LIVE);
+        publisher.prepareShadow(runKey, names, LIVE);
+        run("INSERT INTO " + t(names.shadowTable()) + " (id, code, customer_id) OVERRIDING SYSTEM VALUE VALUES (5, 'new', 2)");
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+        startCampaign(OWNER, EPOCH, 60);
+
+        publisher.publish(lease(), names, LIVE, 1, baseline(), shadowPrint());
+
+        assertThat(objectNames(LIVE)).isEqualTo(original);
+        assertThat(objectNames(names.backupTable())).isEqualTo(original.stream()
+                .map(n -> PostgresShadowNames.onBackup(names, n)).collect(Collectors.toCollection(TreeSet::new)));
+        assertThat(tableComment(LIVE)).isEqualTo("dpone-backfill published run_key=" + runKey + "\n" + USER_COMMENT);
+        assertThat(tableComment(names.backupTable())).isEqualTo("dpone-backfill backup run_key=" + runKey + "\n" + USER_COMMENT);
+        assertThat(single("SELECT col_description(pg_catalog.to_regclass(?), 2)", qualified(LIVE))).isEqualTo("order code");
+
+        publisher.rollback(lease(), names, LIVE, "operator asked", false);
+
+        assertThat(single("SELECT code FROM " + t(LIVE) + " WHERE ? = 'x'", "x")).isEqualTo("old");
+        assertThat(objectNames(LIVE)).isEqualTo(original);
+        assertThat(objectNames(names.shadowTable())).isEqualTo(original.stream()
+                .map(n -> PostgresShadowNames.onShadow(names, n)).collect(Collectors.toCollection(TreeSet::new)));
+        assertThat(tableComment(LIVE)).isEqualTo(USER_COMMENT);
+        assertThat(tableComment(names.shadowTable())).isEqualTo("dpone-backfill run_key=" + runKey);
+        assertThat(single("SELECT pg_get_serial_sequence(?, 'id')", qualified(LIVE))).isEqualTo(schema + ".orders_id_seq");
+    }
+
+    @Test
+    void publishRefusesAShadowWithoutItsDeferredIndexes() {
+        createLiveTable(1);
+        publisher.prepareShadow(runKey, names, LIVE);
+        insertRows(names.shadowTable(), 5);
+        startCampaign(OWNER, EPOCH, 60);
+        TargetState before = state();
+
+        assertThatThrownBy(() -> publisher.publish(lease(), names, LIVE, 1, baseline(), shadowPrint()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("deferred indexes")
+                .hasMessageContaining("orders_pkey");
+        assertThat(state()).isEqualTo(before);
+        assertThat(receipts()).isZero();
+    }
+
+    @Test
+    @Timeout(30) // without lock_timeout the swap would wait for the reader forever
+    void publishGivesUpAfterTheLockTimeoutWhileTheLiveTableIsBusyAndSucceedsLater() throws SQLException {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        PostgresShadowPublisher impatient = new PostgresShadowPublisher(target, stateSchema, Duration.ofMillis(200));
+        try (Connection reader = SharedEmbeddedPostgres.get().connect(database)) {
+            reader.setAutoCommit(false);
+            try (Statement s = reader.createStatement()) {
+                s.executeQuery("SELECT count(*) FROM " + t(LIVE)).close(); // holds ACCESS SHARE until rollback
+            }
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> impatient.publish(lease(), names, LIVE, 3, baseline(), shadowPrint()))
+                    .isInstanceOfSatisfying(PostgresSqlException.class, e -> {
+                        assertThat(e.sqlState()).isEqualTo("55P03");
+                        assertThat(e.isTransient()).isTrue();
+                    });
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(3));
+            assertThat(ids(LIVE)).containsExactly(1L, 2L);
+            assertThat(receipts()).isZero();
+            reader.rollback();
+        }
+        assertThat(impatient.publish(lease(), names, LIVE, 3, baseline(), shadowPrint()).rows()).isEqualTo(3);
+        assertThat(ids(LIVE)).containsExactly(10L, 11L, 12L);
+    }
+
+    @Test
+    void concurrentPublishesSwapOnceAndReturnTheSameReceipt() throws Exception {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Connection second = SharedEmbeddedPostgres.get().connect(database)) {
+            PostgresShadowPublisher other = new PostgresShadowPublisher(second, stateSchema, Duration.ofSeconds(5));
+            LiveTargetBaseline baseline = baseline();
+            TableFingerprint shadow = shadowPrint();
+            Future<PublicationReceipt> a = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3, baseline, shadow));
+            Future<PublicationReceipt> b = pool.submit(() -> other.publish(lease(), names, LIVE, 3, baseline, shadow));
+            assertThat(a.get()).isEqualTo(b.get());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(ids(LIVE)).containsExactly(10L, 11L, 12L);
+        assertThat(ids(names.backupTable())).containsExactly(1L, 2L);
+        assertThat(receipts()).isEqualTo(1);
+    }
+
+    @Test
+    void rollbackFailsClosedWhenTheLiveTableNoLongerCarriesThePublishedStamp() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        publisher.publish(lease(), names, LIVE, 3, baseline(), shadowPrint());
+        comment("TABLE " + t(LIVE), "someone re-created me");
+        TargetState before = state();
+
+        assertThatThrownBy(() -> publisher.rollback(lease(), names, LIVE, "x", false))
+                .isInstanceOf(ArtifactOwnershipException.class)
+                .hasMessageContaining(LIVE);
+        assertThat(state()).isEqualTo(before);
+    }
+
+    @Test
+    void preparingAndBuildingAfterPublicationChangeNothing() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        publisher.publish(lease(), names, LIVE, 3, baseline(), shadowPrint());
+        TargetState after = state();
+
+        publisher.prepareShadow(runKey, names, LIVE);
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+
+        assertThat(tableExists(names.shadowTable())).isFalse();
+        assertThat(state()).isEqualTo(after);
+    }
+
+    @Test
+    void validateRefusesAMissingTable() {
+        assertThatThrownBy(() -> publisher.validate(schema, "nothing_here", List.of("id"), 0))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("nothing_here");
+    }
+
+    @Test
+    void aConnectionInsideATransactionIsRefusedRatherThanCommitted() throws SQLException {
+        createLiveTable(1);
+        target.setAutoCommit(false);
+        assertThatThrownBy(() -> publisher.prepareShadow(runKey, names, LIVE))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("auto-commit");
+        target.rollback();
+        target.setAutoCommit(true);
+        assertThat(tableExists(names.shadowTable())).isFalse();
+    }
+
+    // ---- helpers ----
+
+    /**
+     * A live table with identity, defaults, comments, a column named like the table, a primary key, unique and
+     * check constraints, foreign keys to another table and to itself, and plain, expression, partial and
+     * descending unique indexes.
+     */
+    private void createRichLiveTable() {
+        run("CREATE TABLE " + t("customers") + " (id bigint PRIMARY KEY)");
+        run("INSERT INTO " + t("customers") + " VALUES (1), (2)");
+        run("CREATE TABLE " + t(LIVE) + " ("
+                + " id bigint GENERATED ALWAYS AS IDENTITY,"
+                + " code varchar(20) NOT NULL DEFAULT 'none',"
+                + " orders text,"
+                + " amount numeric(10,2) NOT NULL DEFAULT 0,"
+                + " customer_id bigint,"
+                + " parent_id bigint,"
+                + " created timestamptz NOT NULL DEFAULT now(),"
+                + " CONSTRAINT orders_pk PRIMARY KEY (id),"
+                + " CONSTRAINT orders_code_uq UNIQUE (code),"
+                + " CONSTRAINT orders_amount_ck CHECK (amount >= 0),"
+                + " CONSTRAINT orders_customer_fk FOREIGN KEY (customer_id) REFERENCES " + t("customers") + " (id) ON DELETE CASCADE,"
+                + " CONSTRAINT orders_parent_fk FOREIGN KEY (parent_id) REFERENCES " + t(LIVE) + " (id))");
+        run("CREATE INDEX orders_orders_idx ON " + t(LIVE) + " (orders)");
+        run("CREATE INDEX orders_lower_code_idx ON " + t(LIVE) + " (lower(code::text) text_pattern_ops) WHERE orders IS NOT NULL");
+        run("CREATE UNIQUE INDEX orders_customer_created_uidx ON " + t(LIVE) + " (customer_id, created DESC NULLS LAST)");
+        comment("TABLE " + t(LIVE), USER_COMMENT);
+        comment("COLUMN " + t(LIVE) + ".code", "order code");
+        comment("INDEX " + t("orders_orders_idx"), "idx comment");
+    }
+
+    /** name:identity:default:comment for every column, in order. */
+    private List<String> columnFacts(String table) {
+        return strings("SELECT a.attname || ':' || coalesce(nullif(a.attidentity::text, ''), '-') || ':'"
+                + " || coalesce(pg_get_expr(d.adbin, d.adrelid), '') || ':' || coalesce(col_description(a.attrelid, a.attnum), '')"
+                + " FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
+                + " WHERE a.attrelid = pg_catalog.to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+                qualified(table));
+    }
+
+    /** Name to definition (index definitions without their name and table) of every index and constraint. */
+    private Map<String, String> definitions(String table) {
+        Map<String, String> definitions = new HashMap<>();
+        List<String> rows = strings("SELECT c.relname || '|' || substr(pg_get_indexdef(i.indexrelid),"
+                + " strpos(pg_get_indexdef(i.indexrelid), ' USING '))"
+                + " FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = pg_catalog.to_regclass(?)"
+                + " AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.contype IN ('p','u'))"
+                + " UNION ALL SELECT conname || '|' || pg_get_constraintdef(oid) FROM pg_constraint"
+                + " WHERE conrelid = pg_catalog.to_regclass(?) AND contype <> 'n'", qualified(table), qualified(table));
+        for (String row : rows) {
+            int bar = row.indexOf('|');
+            definitions.put(row.substring(0, bar), row.substring(bar + 1));
+        }
+        return definitions;
+    }
+
+    private Set<String> objectNames(String table) {
+        return new TreeSet<>(definitions(table).keySet());
+    }
+
+    private Set<String> acl(String table) {
+        return new TreeSet<>(strings("SELECT coalesce(pg_get_userbyid(e.grantee), '?') || ':' || e.privilege_type || ':' || e.is_grantable"
+                + " FROM pg_class c, aclexplode(coalesce(c.relacl, acldefault('r', c.relowner))) e WHERE c.oid = pg_catalog.to_regclass(?)"
+                + " UNION ALL SELECT a.attname || ':' || pg_get_userbyid(e.grantee) || ':' || e.privilege_type || ':' || e.is_grantable"
+                + " FROM pg_attribute a, aclexplode(a.attacl) e WHERE a.attrelid = pg_catalog.to_regclass(?)",
+                qualified(table), qualified(table)));
+    }
+
+    private String tableComment(String table) {
+        return single("SELECT obj_description(pg_catalog.to_regclass(?), 'pg_class')", qualified(table));
+    }
+
+    private long receipts() {
+        return Long.parseLong(single("SELECT count(*)::text FROM " + PostgresLedgerSchema.table(stateSchema, "publication_receipt")
+                + " WHERE run_key = ?", runKey));
+    }
+
+    private String qualified(String table) {
+        return PostgresIdentifiers.qualified(schema, table);
+    }
+
+    private String t(String table) {
+        return PostgresIdentifiers.qualified(schema, table);
+    }
+
+    private static String q(String name) {
+        return PostgresIdentifiers.quote(name);
+    }
+
+    private void comment(String object, String text) {
+        try {
+            PostgresShadowSql.comment(admin, object, text);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void run(String sql) {
+        try {
+            exec(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    private static void exec(String sql) throws SQLException {
+        try (Statement s = admin.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static String single(String sql, String... parameters) {
+        List<String> values = strings(sql, parameters);
+        return values.isEmpty() ? null : values.get(0);
+    }
+
+    private static List<String> strings(String sql, String... parameters) {
+        List<String> values = new ArrayList<>();
+        try (PreparedStatement ps = admin.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setString(i + 1, parameters[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    values.add(rs.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        return values;
+    }
+}
