@@ -1,7 +1,7 @@
 package io.dpone.backfill.target.mssql.ledger;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
-import io.dpone.backfill.core.digest.CampaignIdentity;
+import io.dpone.backfill.core.plan.CampaignIdentity;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkClaim;
