@@ -10,16 +10,18 @@ import java.util.List;
 /** Reads a table's columns, in column order, from the documented {@code sys.*} catalog views. */
 final class MssqlCatalogColumns {
     // TYPE_NAME(system_type_id) gives an alias type's base type; user_type_id keeps sysname and CLR types apart.
+    // IDENT_SEED/IDENT_INCR (a table has at most one identity column) rather than sys.identity_columns, whose
+    // sql_variant values Babelfish reports from another table of the same name; both are documented SQL Server.
     private static final String COLUMNS = """
             SELECT c.column_id, c.name,
                    CASE WHEN t.is_user_defined = 1 THEN TYPE_NAME(c.system_type_id) ELSE t.name END AS type_name,
                    c.max_length, c.precision, c.scale, c.is_nullable, c.collation_name, c.is_identity,
-                   CONVERT(nvarchar(64), ic.seed_value) AS seed, CONVERT(nvarchar(64), ic.increment_value) AS increment,
+                   CASE WHEN c.is_identity = 1 THEN CONVERT(nvarchar(64), IDENT_SEED(?)) END AS seed,
+                   CASE WHEN c.is_identity = 1 THEN CONVERT(nvarchar(64), IDENT_INCR(?)) END AS increment,
                    dc.name AS default_name, dc.definition AS default_definition,
                    cc.definition AS computed_definition, cc.is_persisted
               FROM sys.columns AS c
               JOIN sys.types AS t ON t.user_type_id = c.user_type_id
-              LEFT JOIN sys.identity_columns AS ic ON ic.object_id = c.object_id AND ic.column_id = c.column_id
               LEFT JOIN sys.default_constraints AS dc ON dc.object_id = c.default_object_id
               LEFT JOIN sys.computed_columns AS cc ON cc.object_id = c.object_id AND cc.column_id = c.column_id
              WHERE c.object_id = OBJECT_ID(?, N'U')
@@ -35,7 +37,10 @@ final class MssqlCatalogColumns {
     List<MssqlColumn> of(String schema, String table) throws SQLException {
         List<MssqlColumn> columns = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(COLUMNS)) {
-            ps.setString(1, MssqlObjectNames.twoPart(schema, table));
+            String name = MssqlObjectNames.twoPart(schema, table);
+            ps.setString(1, name);
+            ps.setString(2, name);
+            ps.setString(3, name);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     columns.add(new MssqlColumn(rs.getInt("column_id"), rs.getString("name"), rs.getString("type_name"),

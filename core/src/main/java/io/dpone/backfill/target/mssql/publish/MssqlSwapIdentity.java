@@ -17,6 +17,8 @@ import java.util.List;
  * into account too. For a negative increment "past" means below.
  */
 final class MssqlSwapIdentity {
+    static final String RESEED_FAILED = "DBCC CHECKIDENT could not reseed ";
+
     private final Connection connection;
 
     MssqlSwapIdentity(Connection connection) {
@@ -47,8 +49,13 @@ final class MssqlSwapIdentity {
         BigDecimal target = further(ascending, liveCurrent, loaded);
         if (target != null && (shadowCurrent == null || further(ascending, shadowCurrent, target).equals(target)
                 && !target.equals(shadowCurrent))) {
-            MssqlShadowTransaction.execute(connection, "DBCC CHECKIDENT (N'" + MssqlIdentifiers.inLiteral(shadow)
-                    + "', RESEED, " + target.toPlainString() + ") WITH NO_INFOMSGS");
+            try {
+                MssqlShadowTransaction.execute(connection, "DBCC CHECKIDENT (N'" + MssqlIdentifiers.inLiteral(shadow)
+                        + "', RESEED, " + target.toPlainString() + ") WITH NO_INFOMSGS");
+            } catch (SQLException e) {
+                throw new SQLException(RESEED_FAILED + shadow + " to " + target.toPlainString() + ": " + e.getMessage(),
+                        e.getSQLState(), e.getErrorCode(), e);
+            }
         }
     }
 
