@@ -8,7 +8,7 @@ import io.dpone.backfill.core.naming.ArtifactNames;
  * check, default, foreign key) are unique within a schema, so while both tables exist the shadow's copies carry a
  * temporary name and the backup's originals are renamed away; indexes follow the same rule so that every name a
  * person sees after the swap is the one the live table had. Derived from the artifact table and the original name
- * only, so a rerun after a crash finds them again; 22 ASCII characters, well within SQL Server's 128.
+ * only, so a rerun after a crash finds them again; 21 ASCII characters, well within SQL Server's 128.
  */
 final class MssqlShadowNames {
     private static final int HASH_CHARS = 16;
