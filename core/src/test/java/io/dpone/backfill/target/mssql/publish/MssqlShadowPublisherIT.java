@@ -1,6 +1,9 @@
 package io.dpone.backfill.target.mssql.publish;
 
+import io.dpone.backfill.core.engine.DatabaseFailureException;
+import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.ShadowPublisherContract;
 import io.dpone.backfill.core.target.TableFingerprint;
@@ -11,6 +14,7 @@ import io.dpone.backfill.testsupport.mssql.EngineKind;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.sql.Connection;
@@ -23,6 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -365,6 +372,53 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
     }
 
     @Test
+    @Timeout(60) // without LOCK_TIMEOUT the swap would wait for the writer forever
+    void publishGivesUpAfterTheLockTimeoutWhileAWriterHoldsTheLiveTableAndSucceedsLater() throws SQLException {
+        unconstrainedLoadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        LiveTargetBaseline baseline = baseline();
+        TableFingerprint shadow = shadowPrint();
+        MssqlShadowPublisher impatient = new MssqlShadowPublisher(target, stateSchema, Duration.ofMillis(500));
+        try (Connection writer = engine.connect(database)) {
+            writer.setAutoCommit(false);
+            try (Statement s = writer.createStatement()) {
+                s.executeUpdate("UPDATE " + t(LIVE) + " SET note = N'uncommitted' WHERE id = 1"); // locks until rollback
+            }
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> impatient.publish(lease(), names, LIVE, 3, baseline, shadow))
+                    .isInstanceOfSatisfying(DatabaseFailureException.class,
+                            e -> assertThat(e.kind()).isEqualTo(DatabaseFailureException.Kind.TRANSIENT));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
+            writer.rollback();
+        }
+        assertThat(ids(LIVE)).containsExactly(1L, 2L);
+        assertThat(tableExists(names.backupTable())).isFalse();
+
+        assertThat(impatient.publish(lease(), names, LIVE, 3, baseline, shadow).rows()).isEqualTo(3);
+        assertThat(ids(LIVE)).containsExactly(10L, 11L, 12L);
+    }
+
+    @Test
+    void concurrentPublishesSwapOnceAndReturnTheSameReceipt() throws Exception {
+        unconstrainedLoadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        LiveTargetBaseline baseline = baseline();
+        TableFingerprint shadow = shadowPrint();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Connection second = engine.connect(database)) {
+            MssqlShadowPublisher other = new MssqlShadowPublisher(second, stateSchema, Duration.ofSeconds(30));
+            Future<PublicationReceipt> a = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3, baseline, shadow));
+            Future<PublicationReceipt> b = pool.submit(() -> other.publish(lease(), names, LIVE, 3, baseline, shadow));
+            assertThat(a.get()).isEqualTo(b.get());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(ids(LIVE)).containsExactly(10L, 11L, 12L);
+        assertThat(ids(names.backupTable())).containsExactly(1L, 2L);
+        assertThat(single("SELECT CONVERT(nvarchar(20), COUNT(*)) FROM " + q(stateSchema) + ".publication_receipt")).isEqualTo("1");
+    }
+
+    @Test
     void validateRefusesAMissingTable() {
         assertThatThrownBy(() -> publisher.validate(schema, "nothing_here", List.of("id"), 0))
                 .isInstanceOf(IllegalStateException.class)
@@ -387,6 +441,15 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
     }
 
     // ---- helpers ----
+
+    /** Live rows 1, 2 and a shadow loaded with 10, 11, 12, on a table without indexes or constraints to rename. */
+    private void unconstrainedLoadedShadow() {
+        run("CREATE TABLE " + t(LIVE) + " (id bigint NOT NULL, code nvarchar(100) NOT NULL, note nvarchar(max) NULL)");
+        insertRows(LIVE, 1, 2);
+        publisher.prepareShadow(runKey, names, LIVE);
+        insertRows(names.shadowTable(), 10, 11, 12);
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+    }
 
     private void createRichLiveTable() {
         run("CREATE TABLE " + t(LIVE) + " ("
