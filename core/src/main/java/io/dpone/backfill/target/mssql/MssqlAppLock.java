@@ -28,6 +28,10 @@ public final class MssqlAppLock {
     private static final String ACQUIRE = "DECLARE @result int;"
             + " EXEC @result = sys.sp_getapplock @Resource = ?, @LockMode = N'Exclusive', @LockOwner = N'Session',"
             + " @LockTimeout = ?; SELECT @result AS result";
+    // Transaction-owned: released by COMMIT or ROLLBACK, so a crash or a failed swap can never leave it held.
+    private static final String ACQUIRE_IN_TRANSACTION = "DECLARE @result int;"
+            + " EXEC @result = sys.sp_getapplock @Resource = ?, @LockMode = N'Exclusive', @LockOwner = N'Transaction',"
+            + " @LockTimeout = ?; SELECT @result AS result";
     private static final String RELEASE = "DECLARE @result int;"
             + " EXEC @result = sys.sp_releaseapplock @Resource = ?, @LockOwner = N'Session'; SELECT @result AS result";
 
@@ -57,6 +61,20 @@ public final class MssqlAppLock {
      */
     public static void acquire(Connection connection, String name, Duration timeout) throws SQLException {
         int result = call(connection, ACQUIRE, resourceName(name), Math.toIntExact(timeout.toMillis()));
+        if (!granted(result)) {
+            throw new DatabaseFailureException(Kind.TRANSIENT, "LockNotGranted", "application lock " + name
+                    + " was not granted within " + timeout.toMillis() + " ms (sp_getapplock returned " + result
+                    + ": " + meaning(result) + ")", null);
+        }
+    }
+
+    /**
+     * Takes the exclusive lock owned by the caller's open transaction ({@code @LockOwner = 'Transaction'}, which
+     * SQL Server refuses outside one), waiting at most {@code timeout}; it ends with the transaction. A result
+     * below zero throws the same transient failure as {@link #acquire}.
+     */
+    public static void acquireInTransaction(Connection connection, String name, Duration timeout) throws SQLException {
+        int result = call(connection, ACQUIRE_IN_TRANSACTION, resourceName(name), Math.toIntExact(timeout.toMillis()));
         if (!granted(result)) {
             throw new DatabaseFailureException(Kind.TRANSIENT, "LockNotGranted", "application lock " + name
                     + " was not granted within " + timeout.toMillis() + " ms (sp_getapplock returned " + result

@@ -286,6 +286,30 @@ final class MssqlLedgerStatements {
                 + " published_at FROM " + publicationReceipt + " WHERE run_key = ?";
     }
 
+    /**
+     * run key, receipt id, schema, live table, backup table, shadow table, rows, lease epoch, published fingerprint:
+     * the publication receipt, written inside the swap's transaction after the lease fence; OUTPUT returns the row.
+     */
+    String insertPublicationReceipt() {
+        return "INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
+                + " shadow_table, rows_published, lease_epoch, published_fingerprint)"
+                + " OUTPUT inserted.run_key, inserted.receipt_id, inserted.target_schema, inserted.live_table,"
+                + " inserted.backup_table, inserted.shadow_table, inserted.rows_published, inserted.published_at"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    }
+
+    /** {@code ?} = run key: the published table's fingerprint at publication (null in older receipts). */
+    String publishedFingerprint() {
+        return "SELECT published_fingerprint FROM " + publicationReceipt + " WHERE run_key = ?";
+    }
+
+    /** run key, receipt id, reason, lease epoch, accepted writes (null: none): OUTPUT returns the row. */
+    String insertRollbackReceipt() {
+        return "INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
+                + " OUTPUT inserted.run_key, inserted.receipt_id, inserted.reason, inserted.rolled_back_at,"
+                + " inserted.accepted_writes VALUES (?, ?, ?, ?, ?)";
+    }
+
     /** {@code ?} = run key. */
     String handoffReceipt() {
         return "SELECT run_key, receipt_id, anchor_xmin, committed_at FROM " + handoffReceipt + " WHERE run_key = ?";

@@ -1,0 +1,71 @@
+package io.dpone.backfill.target.mssql.ledger;
+
+import io.dpone.backfill.core.engine.LeaseLostException;
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.PublicationReceipt;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.target.TableFingerprint;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The ledger rows the SQL Server publisher reads and writes inside its own transactions (the lease fence and the
+ * publication and rollback receipts), through {@link MssqlLedgerStatements} on the publisher's connection, so they
+ * commit or vanish with the swap they describe.
+ */
+public final class MssqlPublicationLedger {
+    private final MssqlLedgerStatements statements;
+    private final MssqlLedgerSql sql;
+
+    public MssqlPublicationLedger(Connection connection, String stateSchema) {
+        this.statements = new MssqlLedgerStatements(stateSchema);
+        this.sql = new MssqlLedgerSql(connection);
+    }
+
+    /** Whether the ledger's tables exist (a shadow can be prepared before the first ledger write). */
+    public boolean present() throws SQLException {
+        return sql.one(MssqlLedgerStatements.tableExists(), rs -> rs.getInt("present") == 1,
+                statements.campaignObjectName()).orElse(false);
+    }
+
+    /** Proves the campaign lease in the caller's transaction; zero rows updated means it was lost. */
+    public void fenceSwap(CampaignLease lease) throws SQLException {
+        if (sql.update(statements.proveLease(), lease.runKey(), lease.owner(), lease.epoch()) != 1) {
+            throw new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
+                    + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
+                    + " expired; nothing was changed");
+        }
+    }
+
+    public Optional<PublicationReceipt> publicationReceipt(String runKey) throws SQLException {
+        return sql.one(statements.publicationReceipt(), MssqlLedgerRows::publication, runKey);
+    }
+
+    /** The published table's content at publication, or null for a receipt written without one. */
+    public TableFingerprint publishedFingerprint(String runKey) throws SQLException {
+        return sql.one(statements.publishedFingerprint(), rs -> TableFingerprint.decode(rs.getString(1)), runKey)
+                .orElse(null);
+    }
+
+    /** Inside the swap's transaction, after {@link #fenceSwap}. */
+    public PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
+                                                TableFingerprint published) throws SQLException {
+        return sql.one(statements.insertPublicationReceipt(), MssqlLedgerRows::publication, lease.runKey(),
+                UUID.randomUUID().toString(), names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows,
+                lease.epoch(), published.encoded()).orElseThrow();
+    }
+
+    public Optional<RollbackReceipt> rollbackReceipt(String runKey) throws SQLException {
+        return sql.one(statements.rollbackReceipt(), MssqlLedgerRows::rollback, runKey);
+    }
+
+    /** Inside the swap-back's transaction, after {@link #fenceSwap}; {@code acceptedWrites} null when none. */
+    public RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
+        return sql.one(statements.insertRollbackReceipt(), MssqlLedgerRows::rollback, lease.runKey(),
+                UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();
+    }
+}

@@ -1,0 +1,66 @@
+package io.dpone.backfill.target.mssql.publish;
+
+import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.target.mssql.ledger.MssqlPublicationLedger;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Recreates the live table's primary key, unique constraints, checks and rowstore indexes on the validated shadow
+ * under temporary names ({@link MssqlShadowNames#onShadow}), clustered first. Each object is built in its own
+ * transaction under the target lock, so a crash keeps what was finished; a rerun re-derives the list from the
+ * catalog and skips what the shadow already has. Foreign keys are not rebuilt: publication refuses a live table
+ * that has one (the shadow lacks it), rather than publish without it.
+ */
+final class MssqlShadowIndexBuilder {
+    private final Connection connection;
+    private final String stateSchema;
+    private final Duration lockTimeout;
+
+    MssqlShadowIndexBuilder(Connection connection, String stateSchema, Duration lockTimeout) {
+        this.connection = connection;
+        this.stateSchema = stateSchema;
+        this.lockTimeout = lockTimeout;
+    }
+
+    void build(String runKey, ArtifactNames names, String liveTable) {
+        String schema = names.schema();
+        List<MssqlCarriedObject> objects = MssqlShadowTransaction.run(connection, "list indexes of " + liveTable,
+                schema, liveTable, lockTimeout, c -> {
+                    MssqlPublicationLedger ledger = new MssqlPublicationLedger(c, stateSchema);
+                    if (ledger.present() && ledger.publicationReceipt(runKey).isPresent()) {
+                        return List.<MssqlCarriedObject>of(); // Published: the shadow is the live table now.
+                    }
+                    if (!MssqlTables.isTable(c, schema, liveTable)) {
+                        throw new IllegalStateException("live target table " + schema + "." + liveTable + " does not exist");
+                    }
+                    ownedShadow(c, runKey, names);
+                    return new MssqlCatalogObjects(c).of(schema, liveTable).stream()
+                            .filter(o -> MssqlShadowDdl.deferred(o.kind())).toList();
+                });
+        for (MssqlCarriedObject object : objects) {
+            String name = MssqlShadowNames.onShadow(names, object.name());
+            MssqlShadowTransaction.run(connection, "build " + object.name() + " on the shadow", schema, liveTable,
+                    lockTimeout, c -> {
+                        ownedShadow(c, runKey, names);
+                        boolean present = new MssqlCatalogObjects(c).of(schema, names.shadowTable()).stream()
+                                .anyMatch(o -> o.name().equals(name) && o.kind() == object.kind());
+                        if (!present) {
+                            MssqlShadowTransaction.execute(c, MssqlShadowDdl.create(object, schema, names.shadowTable(), name));
+                        }
+                        return null;
+                    });
+        }
+    }
+
+    private static void ownedShadow(Connection c, String runKey, ArtifactNames names) throws SQLException {
+        if (!MssqlTables.exists(c, names.schema(), names.shadowTable())) {
+            throw new IllegalStateException("shadow " + names.schema() + "." + names.shadowTable()
+                    + " does not exist: prepare it before building its indexes");
+        }
+        MssqlShadowCreator.requireOwned(c, names.schema(), names.shadowTable(), runKey);
+    }
+}
