@@ -57,6 +57,7 @@ final class MssqlDoctorPrivileges {
                     + " (the published table must accept the same writes)");
         }
         stateSchema();
+        catalogVisibility();
         findings.add(Finding.ok("target.privileges.applock", "application locks (sp_getapplock) need no permission"
                 + " beyond the database's public role"));
         if (!problem) {
@@ -77,6 +78,21 @@ final class MssqlDoctorPrivileges {
         } else if (!allowed(HAS_SCHEMA, state, "ALTER")) {
             deny("state.schema.alter-denied", "cannot create the ledger tables in state schema " + state,
                     "GRANT ALTER ON SCHEMA::" + MssqlIdentifiers.quote(state) + " TO " + grantee() + ";");
+        }
+    }
+
+    /**
+     * SQL Server shows a user only the catalog rows of objects it holds a permission on: without VIEW DEFINITION,
+     * views, foreign keys and triggers bound to the live table, or a table holding the shadow's name, may be hidden
+     * from this doctor. It does not block (nothing the campaign does needs it), so it is a WARNING.
+     */
+    private void catalogVisibility() throws SQLException {
+        if (!allowed(HAS_DATABASE, "VIEW DEFINITION")) {
+            findings.add(Finding.warning("target.catalog.partly-visible", "database user " + user + " lacks VIEW"
+                    + " DEFINITION: objects it holds no permission on are hidden from the catalog views, so bound"
+                    + " views, foreign keys, triggers and taken artifact names may go unreported",
+                    "GRANT VIEW DEFINITION TO " + grantee() + "; then rerun doctor (or run doctor once as a user"
+                            + " that has it)."));
         }
     }
 

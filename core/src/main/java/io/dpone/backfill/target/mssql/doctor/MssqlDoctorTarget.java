@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql.doctor;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.target.mssql.MssqlIdentifiers;
 
@@ -108,7 +109,27 @@ final class MssqlDoctorTarget {
             findings.add(Finding.ok("target.table.ok", "target table " + shown + " is a user table with the"
                     + " unique key columns " + spec.getUniqueKey()));
         }
+        if (spec.getPublication().getMode() == PublicationMode.SHADOW_SWAP) {
+            occupancy(live);
+        }
         return Optional.of(live);
+    }
+
+    /**
+     * A shadow swap replaces the live table: rows it holds stay only in the backup. Read only when the user may
+     * (the privilege check reports a missing SELECT).
+     */
+    private void occupancy(LiveTarget live) throws SQLException {
+        if (!Integer.valueOf(1).equals(sql.integer("SELECT HAS_PERMS_BY_NAME(?, N'OBJECT', N'SELECT')", live.qualified()))) {
+            return;
+        }
+        if (Integer.valueOf(1).equals(sql.integer("SELECT CASE WHEN EXISTS (SELECT 1 FROM " + live.qualified()
+                + ") THEN 1 ELSE 0 END"))) {
+            findings.add(Finding.warning("target.table.not-empty", "live target " + live.shown() + " holds rows:"
+                    + " the shadow swap replaces them (they stay in the backup), and any write to it after preparation"
+                    + " blocks publication", "Confirm that the published table should not contain today's rows, and"
+                    + " stop writers of " + live.shown() + " for the campaign."));
+        }
     }
 
     /** Reports each refused shape; true when any was found. */

@@ -82,7 +82,11 @@ class MssqlDoctorIT {
 
         DoctorReport report = check(spec());
 
-        assertThat(report.findings()).as(report.toString()).allMatch(f -> f.severity() == Severity.OK);
+        assertThat(report.hasErrors()).as(report.toString()).isFalse();
+        // Babelfish 4.3's HAS_PERMS_BY_NAME answers 0 for VIEW DEFINITION even for sysadmin; SQL Server answers 1.
+        List<String> engineGaps = engine.kind() == EngineKind.BABELFISH ? List.of("target.catalog.partly-visible") : List.of();
+        assertThat(report.findings()).as(report.toString())
+                .allMatch(f -> f.severity() == Severity.OK || engineGaps.contains(f.code()));
         assertThat(codes(report)).contains("source.connection.ok", "source.table.readable", "source.chunk-column.ok",
                 "source.unique-key.enforced", "target.connection.ok", "target.table.ok", "target.privileges.ok",
                 "target.privileges.applock", "target.columns.compatible", "target.bindings.none", "target.grants.none",
@@ -117,6 +121,16 @@ class MssqlDoctorIT {
         BackfillCampaignSpec view = spec();
         view.getTarget().setTable("orders_view");
         assertError(check(view), "target.table.not-a-table", "VIEW");
+    }
+
+    @Test
+    void aLiveTableWithRowsIsWarnedAbout() throws SQLException {
+        exec(target, "INSERT INTO dbo.orders (id, customer, placed_at) VALUES (NEWID(), N'someone', SYSDATETIMEOFFSET())");
+
+        DoctorReport report = check(spec());
+
+        assertWarning(report, "target.table.not-empty", "dbo.orders");
+        assertThat(report.hasErrors()).as(report.toString()).isFalse();
     }
 
     @Test
@@ -179,6 +193,7 @@ class MssqlDoctorIT {
             assertError(report, "state.database.create-schema-denied", STATE);
             assertThat(report.findings()).filteredOn(f -> f.code().equals("target.schema.alter-denied"))
                     .extracting(Finding::recommendedAction).containsExactly("GRANT ALTER ON SCHEMA::[dbo] TO [" + login[0] + "];");
+            assertWarning(report, "target.catalog.partly-visible", "VIEW DEFINITION");
             assertThat(codes(report)).contains("target.privileges.applock")
                     .doesNotContain("target.table.select-denied", "target.privileges.ok");
 
@@ -254,7 +269,7 @@ class MssqlDoctorIT {
 
     @Test
     void changeTrackingIsWarnedAbout() throws SQLException {
-        skipOnBabelfish("Babelfish 4.3 has no change tracking (ALTER DATABASE ... SET CHANGE_TRACKING)");
+        skipOnBabelfish("Babelfish 4.3 supports neither ALTER DATABASE ... SET CHANGE_TRACKING nor ALTER TABLE ... ENABLE CHANGE_TRACKING");
         exec(target, "ALTER DATABASE [" + targetDb + "] SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 1 DAYS)");
         exec(target, "ALTER TABLE dbo.orders ENABLE CHANGE_TRACKING");
 
@@ -272,7 +287,7 @@ class MssqlDoctorIT {
 
     @Test
     void temporalTablesAndSparseColumnSetsAreRefusedNamingTheFeature() throws SQLException {
-        skipOnBabelfish("Babelfish 4.3 has no system-versioned temporal tables and no sparse column sets");
+        skipOnBabelfish("Babelfish 4.3 supports neither PERIOD FOR SYSTEM_TIME (temporal tables) nor COLUMN_SET FOR ALL_SPARSE_COLUMNS");
         exec(target, "DROP TABLE dbo.orders");
         exec(target, "CREATE TABLE dbo.orders (id uniqueidentifier NOT NULL PRIMARY KEY, customer nvarchar(max) NOT NULL,"
                 + " amount decimal(12,2) NULL, placed_at datetimeoffset(6) NOT NULL, note nvarchar(40) NULL,"
