@@ -19,8 +19,10 @@ import io.dpone.backfill.target.mssql.types.MssqlTypeMap;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -45,10 +47,15 @@ final class MssqlDoctorColumns {
     }
 
     void check(LiveTarget live) throws SQLException {
-        String sourceSchema = spec.getSource().getSchema();
-        String sourceTable = spec.getSource().getTable();
-        TableShape sourceShape = new PostgresSourceCatalog(source).shape(sourceSchema, sourceTable);
-        SourceColumnPlanner planner = new SourceColumnPlanner(source);
+        TableShape sourceShape = new PostgresSourceCatalog(source).shape(spec.getSource().getSchema(),
+                spec.getSource().getTable());
+        List<String> loaded = live.columns().stream()
+                .filter(c -> !c.computed() && sourceShape.column(c.name()).isPresent()).map(TargetColumn::name).toList();
+        Map<String, SourceColumn> planned = plan(loaded);
+        Map<String, MssqlColumn> into = new HashMap<>();
+        if (!loaded.isEmpty()) {
+            MssqlTableColumns.of(target, live.schema(), live.table(), loaded).forEach(c -> into.put(c.name(), c));
+        }
         int before = findings.size();
         for (TargetColumn column : live.columns()) {
             Optional<ColumnShape> from = sourceShape.column(column.name());
@@ -56,8 +63,8 @@ final class MssqlDoctorColumns {
                 computed(column, from.isPresent());
             } else if (from.isEmpty()) {
                 missingInSource(column);
-            } else {
-                loaded(planner, live, column, from.get());
+            } else if (planned.containsKey(column.name())) {
+                loaded(column, from.get(), planned.get(column.name()), into.get(column.name()));
             }
         }
         uniqueKeyCollations(live);
@@ -67,24 +74,42 @@ final class MssqlDoctorColumns {
         }
     }
 
-    private void loaded(SourceColumnPlanner planner, LiveTarget live, TargetColumn column, ColumnShape from)
-            throws SQLException {
-        SourceColumn planned;
-        try {
-            planned = planner.plan(spec.getSource().getSchema(), spec.getSource().getTable(), List.of(column.name()))
-                    .columns().get(0);
-        } catch (UnsupportedSourceTypeException e) {
-            findings.add(Finding.error("source.column.type-unsupported", "source column " + e.column() + " has type "
-                    + e.type() + ", which the loader cannot read: " + e.getMessage(), "Change the source column's"
-                    + " type, or leave " + e.column() + " out of the reviewed target table (it is then not loaded)."));
-            return;
+    /**
+     * The decoding plan of each loaded column, as the chunk source will make it. The planner stops at the first
+     * unsupported type, so after a refusal each column is planned alone and every unsupported one is reported.
+     */
+    private Map<String, SourceColumn> plan(List<String> columns) throws SQLException {
+        Map<String, SourceColumn> planned = new HashMap<>();
+        if (columns.isEmpty()) {
+            return planned;
         }
-        MssqlColumn into = MssqlTableColumns.of(target, live.schema(), live.table(), List.of(column.name())).get(0);
+        SourceColumnPlanner planner = new SourceColumnPlanner(source);
+        String schema = spec.getSource().getSchema();
+        String table = spec.getSource().getTable();
+        try {
+            planner.plan(schema, table, columns).columns().forEach(c -> planned.put(c.name(), c));
+            return planned;
+        } catch (UnsupportedSourceTypeException first) {
+            for (String column : columns) {
+                try {
+                    planned.put(column, planner.plan(schema, table, List.of(column)).columns().get(0));
+                } catch (UnsupportedSourceTypeException e) {
+                    findings.add(Finding.error("source.column.type-unsupported", "source column " + e.column()
+                            + " has type " + e.type() + ", which the loader cannot read: " + e.getMessage(),
+                            "Change the source column's type, or leave " + e.column() + " out of the reviewed target"
+                                    + " table (it is then not loaded)."));
+                }
+            }
+            return planned;
+        }
+    }
+
+    private void loaded(TargetColumn column, ColumnShape from, SourceColumn planned, MssqlColumn into) {
         MssqlTypeCheck check = MssqlTypeMap.check(planned, into);
         if (!check.isCompatible()) {
             findings.add(Finding.error("target.column.type-incompatible", check.message(), "Align the target"
-                    + " column's type with the source in the reviewed target table (src-docs/sqlserver-type-map.md"
-                    + " lists the accepted pairs), or change the source column."));
+                    + " column's type with the source in the reviewed target table (the SQL Server type map lists"
+                    + " the accepted pairs), or change the source column."));
             return;
         }
         List<String> rules = check.binding().rules();

@@ -136,11 +136,11 @@ class MssqlDoctorIT {
     @Test
     void everyColumnMapsThroughTheSqlServerTypeMap() throws SQLException {
         exec(source, "ALTER TABLE " + sourceSchema + ".orders ADD COLUMN total numeric(12,2), ADD COLUMN flag boolean,"
-                + " ADD COLUMN seq bigint NOT NULL DEFAULT 0, ADD COLUMN spot point, ADD COLUMN code text");
+                + " ADD COLUMN seq bigint NOT NULL DEFAULT 0, ADD COLUMN spot point, ADD COLUMN code text, ADD COLUMN area box");
         for (String column : List.of("total decimal(10,2) NULL", "flag int NULL", "seq bigint IDENTITY(1,1) NOT NULL",
                 "spot nvarchar(100) NULL", "required_extra int NOT NULL", "optional_extra int NULL",
                 "defaulted_extra int NOT NULL CONSTRAINT df_orders_extra DEFAULT 7", "doubled AS (seq * 2)",
-                "code nvarchar(10) NOT NULL")) {
+                "code nvarchar(10) NOT NULL", "area nvarchar(100) NULL")) {
             exec(target, "ALTER TABLE dbo.orders ADD " + column);
         }
 
@@ -151,6 +151,7 @@ class MssqlDoctorIT {
                 .extracting(Finding::message)
                 .anyMatch(m -> m.contains("source column \"flag\" boolean") && m.contains("target column \"flag\" int"));
         assertError(report, "source.column.type-unsupported", "spot");
+        assertError(report, "source.column.type-unsupported", "area");
         assertError(report, "target.column.required-missing-in-source", "required_extra");
         assertThat(report.findings()).filteredOn(f -> f.code().equals("target.column.missing-in-source"))
                 .extracting(Finding::severity).containsOnly(Severity.WARNING).hasSize(2);
