@@ -5,6 +5,7 @@ import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.postgres.PostgresCatalog.Column;
+import io.dpone.backfill.source.postgres.PostgresDoctorConnectivity;
 import io.dpone.backfill.source.postgres.PostgresDoctorSource;
 import io.dpone.backfill.target.TargetDoctor;
 import io.dpone.backfill.target.postgres.doctor.PostgresDoctorTarget.LiveTarget;

@@ -1,4 +1,4 @@
-package io.dpone.backfill.target.postgres.doctor;
+package io.dpone.backfill.source.postgres;
 
 import io.dpone.backfill.core.doctor.Finding;
 
@@ -8,13 +8,16 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
-/** Whether a connection answers a query; every other check of that side depends on it. */
+/**
+ * Whether a PostgreSQL connection answers a query; every other check of that side depends on it. Every route's
+ * source is PostgreSQL, so every target's doctor runs it on the source (and the PostgreSQL target on both sides).
+ */
 public final class PostgresDoctorConnectivity {
     private PostgresDoctorConnectivity() {
     }
 
     /** Adds {@code <side>.connection.ok} or {@code <side>.connection.failed}; returns whether the side is usable. */
-    static boolean check(Connection connection, String side, List<Finding> findings) {
+    public static boolean check(Connection connection, String side, List<Finding> findings) {
         String code = side + ".connection";
         if (connection == null) {
             findings.add(Finding.error(code + ".failed", "no " + side + " connection was given",

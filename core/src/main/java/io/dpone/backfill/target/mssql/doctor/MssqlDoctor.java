@@ -1,0 +1,73 @@
+package io.dpone.backfill.target.mssql.doctor;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.doctor.DoctorReport;
+import io.dpone.backfill.core.doctor.Finding;
+import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.source.postgres.PostgresDoctorConnectivity;
+import io.dpone.backfill.source.postgres.PostgresDoctorSource;
+import io.dpone.backfill.target.TargetDoctor;
+import io.dpone.backfill.target.mssql.doctor.MssqlDoctorTarget.LiveTarget;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Preflight for a PostgreSQL-to-SQL Server campaign: reads the PostgreSQL catalog and the target's sys.* catalog
+ * views, creates and changes nothing, and reports every problem it can find at once. The source checks are the
+ * PostgreSQL source's own ({@link PostgresDoctorSource}). Stable finding codes:
+ * <ul>
+ * <li>{@code source.*} as the PostgreSQL doctor reports them; {@code source.column.type-unsupported};</li>
+ * <li>{@code target.connection.ok|failed};</li>
+ * <li>{@code target.table.missing|not-a-table}, {@code target.unique-key.missing}, refused shapes
+ * {@code target.table.temporal|memory-optimized|ledger|graph|external|filetable|sparse-column-set};</li>
+ * <li>{@code target.column.type-incompatible}, {@code target.column.required-missing-in-source};
+ * {@code target.column.missing-in-source}, {@code target.column.nullability},
+ * {@code target.column.computed-ignores-source}, {@code target.unique-key.collation} (WARNINGs);
+ * {@code target.column.compatible} (with its value guards), {@code target.column.computed},
+ * {@code target.column.identity}, {@code target.columns.compatible} (OK);</li>
+ * <li>{@code target.database.create-table-denied}, {@code target.schema.missing|alter-denied},
+ * {@code target.table.alter-denied|select-denied|insert-denied}, {@code state.schema.alter-denied},
+ * {@code state.database.create-schema-denied}; {@code target.privileges.applock}, {@code target.privileges.ok};</li>
+ * <li>{@code target.binding.schema-bound|inbound-foreign-key|security-policy} (ERRORs),
+ * {@code target.binding.view|trigger|synonym|change-tracking}, {@code target.grants.copied} (WARNINGs),
+ * {@code target.bindings.none}, {@code target.grants.none};</li>
+ * <li>{@code target.shadow.free|owned|foreign|unstamped}, {@code target.backup.free|owned|exists};</li>
+ * <li>{@code <family>.check-failed}: a catalog query itself failed; the other families still ran.</li>
+ * </ul>
+ */
+public final class MssqlDoctor implements TargetDoctor {
+    private static final String PG_CATALOG = "pg_catalog";
+    private static final String SYS_CATALOG = "the sys.* catalog views";
+
+    @Override
+    public DoctorReport check(BackfillCampaignSpec normalisedSpec, ArtifactNames names, Connection source,
+                              Connection target, String runKey) {
+        List<Finding> findings = new ArrayList<>();
+        boolean sourceTable = false;
+        if (PostgresDoctorConnectivity.check(source, "source", findings)) {
+            sourceTable = MssqlDoctorGuard.guarded("source", PG_CATALOG, findings,
+                    () -> new PostgresDoctorSource(source, normalisedSpec, findings).check().isPresent()).orElse(false);
+        }
+        if (!MssqlDoctorConnectivity.check(target, findings)) {
+            return new DoctorReport(findings);
+        }
+        Optional<LiveTarget> live = MssqlDoctorGuard.guarded("target", SYS_CATALOG, findings,
+                () -> new MssqlDoctorTarget(target, normalisedSpec, findings).check()).flatMap(o -> o);
+        MssqlDoctorGuard.run("target.privileges", findings,
+                () -> new MssqlDoctorPrivileges(target, normalisedSpec, findings).check(live.orElse(null)));
+        if (live.isPresent()) {
+            if (sourceTable) {
+                MssqlDoctorGuard.guarded("target.columns", PG_CATALOG + " and " + SYS_CATALOG, findings, () -> {
+                    new MssqlDoctorColumns(source, target, normalisedSpec, findings).check(live.get());
+                    return Boolean.TRUE;
+                });
+            }
+            new MssqlDoctorBindings(target, findings).check(live.get());
+        }
+        MssqlDoctorGuard.run("target.artifacts", findings, () -> new MssqlDoctorArtifacts(target, findings).check(names, runKey));
+        return new DoctorReport(findings);
+    }
+}

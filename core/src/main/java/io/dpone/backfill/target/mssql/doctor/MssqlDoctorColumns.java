@@ -1,0 +1,183 @@
+package io.dpone.backfill.target.mssql.doctor;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.doctor.Finding;
+import io.dpone.backfill.core.doctor.Severity;
+import io.dpone.backfill.core.target.ColumnShape;
+import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
+import io.dpone.backfill.source.postgres.binary.UnsupportedSourceTypeException;
+import io.dpone.backfill.target.mssql.MssqlTableColumns;
+import io.dpone.backfill.target.mssql.doctor.MssqlDoctorTarget.LiveTarget;
+import io.dpone.backfill.target.mssql.doctor.MssqlDoctorTarget.TargetColumn;
+import io.dpone.backfill.target.mssql.types.MssqlColumn;
+import io.dpone.backfill.target.mssql.types.MssqlTypeCheck;
+import io.dpone.backfill.target.mssql.types.MssqlTypeMap;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every live column against the source, through the SQL Server type map the chunk sink uses: each loaded pair is
+ * compatible (with the value guards listed) or refused naming both columns and types; a column the source lacks
+ * must be fillable by the target; text unique-key columns are compared the SQL Server way, which can make keys
+ * distinct in PostgreSQL collide.
+ */
+final class MssqlDoctorColumns {
+    private static final List<String> TEXT_TYPES = List.of("char", "varchar", "nchar", "nvarchar");
+
+    private final Connection source;
+    private final Connection target;
+    private final BackfillCampaignSpec spec;
+    private final List<Finding> findings;
+
+    MssqlDoctorColumns(Connection source, Connection target, BackfillCampaignSpec spec, List<Finding> findings) {
+        this.source = source;
+        this.target = target;
+        this.spec = spec;
+        this.findings = findings;
+    }
+
+    void check(LiveTarget live) throws SQLException {
+        TableShape sourceShape = new PostgresSourceCatalog(source).shape(spec.getSource().getSchema(),
+                spec.getSource().getTable());
+        List<String> loaded = live.columns().stream()
+                .filter(c -> !c.computed() && sourceShape.column(c.name()).isPresent()).map(TargetColumn::name).toList();
+        Map<String, SourceColumn> planned = plan(loaded);
+        Map<String, MssqlColumn> into = new HashMap<>();
+        if (!loaded.isEmpty()) {
+            MssqlTableColumns.of(target, live.schema(), live.table(), loaded).forEach(c -> into.put(c.name(), c));
+        }
+        int before = findings.size();
+        for (TargetColumn column : live.columns()) {
+            Optional<ColumnShape> from = sourceShape.column(column.name());
+            if (column.computed()) {
+                computed(column, from.isPresent());
+            } else if (from.isEmpty()) {
+                missingInSource(column);
+            } else if (planned.containsKey(column.name())) {
+                loaded(column, from.get(), planned.get(column.name()), into.get(column.name()));
+            }
+        }
+        uniqueKeyCollations(live);
+        if (findings.stream().skip(before).noneMatch(f -> f.severity() != Severity.OK)) {
+            findings.add(Finding.ok("target.columns.compatible", "every column of " + live.shown()
+                    + " is loadable from the source"));
+        }
+    }
+
+    /**
+     * The decoding plan of each loaded column, as the chunk source will make it. The planner stops at the first
+     * unsupported type, so after a refusal each column is planned alone and every unsupported one is reported.
+     */
+    private Map<String, SourceColumn> plan(List<String> columns) throws SQLException {
+        Map<String, SourceColumn> planned = new HashMap<>();
+        if (columns.isEmpty()) {
+            return planned;
+        }
+        SourceColumnPlanner planner = new SourceColumnPlanner(source);
+        String schema = spec.getSource().getSchema();
+        String table = spec.getSource().getTable();
+        try {
+            planner.plan(schema, table, columns).columns().forEach(c -> planned.put(c.name(), c));
+            return planned;
+        } catch (UnsupportedSourceTypeException first) {
+            for (String column : columns) {
+                try {
+                    planned.put(column, planner.plan(schema, table, List.of(column)).columns().get(0));
+                } catch (UnsupportedSourceTypeException e) {
+                    findings.add(Finding.error("source.column.type-unsupported", "source column " + e.column()
+                            + " has type " + e.type() + ", which the loader cannot read: " + e.getMessage(),
+                            "Change the source column's type, or leave " + e.column() + " out of the reviewed target"
+                                    + " table (it is then not loaded)."));
+                }
+            }
+            return planned;
+        }
+    }
+
+    private void loaded(TargetColumn column, ColumnShape from, SourceColumn planned, MssqlColumn into) {
+        MssqlTypeCheck check = MssqlTypeMap.check(planned, into);
+        if (!check.isCompatible()) {
+            findings.add(Finding.error("target.column.type-incompatible", check.message(), "Align the target"
+                    + " column's type with the source in the reviewed target table (the SQL Server type map lists"
+                    + " the accepted pairs), or change the source column."));
+            return;
+        }
+        List<String> rules = check.binding().rules();
+        findings.add(Finding.ok("target.column.compatible", check.message() + (rules.isEmpty() ? ""
+                : "; a value breaking a guard fails its chunk, naming the row")));
+        if (column.identity()) {
+            findings.add(Finding.ok("target.column.identity", "identity column " + column.name() + " is loaded with"
+                    + " the source's values; after publication it continues after the highest loaded value"));
+        }
+        if (!column.nullable() && from.nullable()) {
+            findings.add(Finding.warning("target.column.nullability", "column " + column.name() + " is NOT NULL in"
+                    + " the target but allows NULL in the source: a NULL fails its chunk", "Make sure the source"
+                    + " holds no NULLs in this column, or allow NULL in the target."));
+        }
+    }
+
+    /** Computed columns are left out of the load; the target computes them from the loaded columns. */
+    private void computed(TargetColumn column, boolean inSource) {
+        if (inSource) {
+            findings.add(Finding.warning("target.column.computed-ignores-source", "target column " + column.name()
+                    + " is computed by the target: the source's " + column.name() + " values are not loaded",
+                    "Confirm that the computed column's expression gives the values the source holds."));
+        } else {
+            findings.add(Finding.ok("target.column.computed", "target column " + column.name() + " is computed:"
+                    + " the target computes it, it is never loaded"));
+        }
+    }
+
+    private void missingInSource(TargetColumn column) {
+        if (!column.nullable() && !column.hasDefault() && !column.identity()) {
+            findings.add(Finding.error("target.column.required-missing-in-source", "target column " + column.name()
+                    + " is NOT NULL without a default and does not exist in the source: every row would fail",
+                    "Add a default to the target column, allow NULL, or add the column to the source."));
+        } else {
+            String filled = column.identity() ? "identity values generated by the target"
+                    : column.hasDefault() ? "its default" : "NULL";
+            findings.add(Finding.warning("target.column.missing-in-source", "target column " + column.name()
+                    + " does not exist in the source: loaded rows get " + filled, "Confirm that this is what the"
+                    + " published table should hold, or add the column to the source."));
+        }
+    }
+
+    /**
+     * SQL Server compares text with trailing spaces ignored in every collation, and a _CI or _AI collation ignores
+     * case or accents: keys PostgreSQL keeps apart ('a' and 'a ', 'a' and 'A') may be one key in the target.
+     */
+    private void uniqueKeyCollations(LiveTarget live) {
+        for (String key : spec.getUniqueKey()) {
+            Optional<TargetColumn> column = live.column(key);
+            if (column.isEmpty() || !TEXT_TYPES.contains(column.get().typeName().toLowerCase(Locale.ROOT))) {
+                continue;
+            }
+            List<String> ignored = new ArrayList<>();
+            String collation = column.get().collation() == null ? "" : column.get().collation();
+            List<String> parts = List.of(collation.toUpperCase(Locale.ROOT).split("_"));
+            if (parts.contains("CI")) {
+                ignored.add("case");
+            }
+            if (parts.contains("AI")) {
+                ignored.add("accents");
+            }
+            ignored.add("trailing spaces");
+            findings.add(Finding.warning("target.unique-key.collation", "unique key column " + key + " is "
+                    + column.get().typeName() + " with collation " + collation + ", which ignores "
+                    + String.join(", ", ignored) + " when comparing: keys distinct in PostgreSQL may be equal in the"
+                    + " target, and validation would then block publication", "Confirm that the source's keys stay"
+                    + " distinct under that comparison, or give the column a case- and accent-sensitive collation"
+                    + " (for example Latin1_General_100_BIN2) in the reviewed target table."));
+        }
+    }
+}
