@@ -44,14 +44,15 @@ class CampaignRefusalsIT extends OperatorSuite {
     }
 
     @Test
-    void aTargetWithoutAnAdapterIsRefusedBeforeAnyConnection() throws Exception {
+    void aTargetSecretForAnotherEngineIsRefusedNamingTheKeyBeforeAnyConnection() throws Exception {
+        // The campaign says mssql; its target Secret holds a PostgreSQL URL: refused, nothing created anywhere.
         BackfillCampaign mssql = PgCampaign.campaign(OperatorHarness.NS, "mssql", "items_mssql", 8, 2, "");
         mssql.getSpec().getTarget().setType(io.dpone.backfill.core.campaign.TargetType.MSSQL);
         h.apply(mssql);
-        h.awaitPhase("mssql", CampaignPhase.Blocked, Duration.ofSeconds(30));
-        var stalled = ConditionSet.find(h.status("mssql").getConditions(), CampaignConditions.STALLED).orElseThrow();
-        assertThat(stalled.getStatus()).isEqualTo("True");
-        assertThat(stalled.getReason()).isEqualTo("UnsupportedTarget");
+        Await.until(Duration.ofSeconds(30), () -> h.status("mssql") != null && h.status("mssql").getConditions().stream()
+                .anyMatch(c -> "SecretInvalid".equals(c.getReason())), () -> "no SecretInvalid condition: " + h.status("mssql"));
+        var condition = h.status("mssql").getConditions().stream().filter(c -> "SecretInvalid".equals(c.getReason())).findFirst().orElseThrow();
+        assertThat(condition.getMessage()).contains("tgt-db").contains("jdbcUrl must start with jdbc:sqlserver:");
         assertThat(h.pods()).isEmpty();
         assertThat(h.db.target.hasSchema("backfill_state")).isFalse();
     }

@@ -1,0 +1,56 @@
+package io.dpone.backfill.target.mssql;
+
+import io.dpone.backfill.connect.DatabaseEndpoint;
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.lane.ChunkSink;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.target.ChunkLoad;
+import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.target.TargetDoctor;
+import io.dpone.backfill.target.mssql.doctor.MssqlDoctor;
+import io.dpone.backfill.target.mssql.ledger.MssqlLedgerStore;
+import io.dpone.backfill.target.mssql.publish.MssqlShadowPublisher;
+import io.dpone.backfill.target.mssql.publish.MssqlTargetCatalog;
+
+import java.sql.Connection;
+import java.time.Duration;
+
+/** SQL Server (2019+, Azure SQL) as the target: ledger, shadow and receipts in the target database, bulk copy. */
+public final class MssqlTargetAdapter implements TargetAdapter {
+    @Override
+    public TargetType type() {
+        return TargetType.MSSQL;
+    }
+
+    @Override
+    public DatabaseEndpoint endpoint() {
+        return MssqlEndpoint.INSTANCE;
+    }
+
+    @Override
+    public LedgerStore ledger(Connection state, String stateSchema) {
+        return new MssqlLedgerStore(state, stateSchema);
+    }
+
+    @Override
+    public ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout) {
+        return new MssqlShadowPublisher(target, stateSchema, lockTimeout);
+    }
+
+    @Override
+    public TargetCatalog catalog(Connection target) {
+        return new MssqlTargetCatalog(target);
+    }
+
+    @Override
+    public ChunkSink chunkSink(Connection sink, ChunkLoad load) {
+        return new MssqlChunkSink(sink, load);
+    }
+
+    @Override
+    public TargetDoctor doctor() {
+        return new MssqlDoctor();
+    }
+}
