@@ -167,6 +167,18 @@ class MssqlDoctorIT {
     }
 
     @Test
+    void aClrTypedTargetColumnIsIncompatibleAndTheOtherColumnsAreStillChecked() throws SQLException {
+        skipOnBabelfish("Babelfish 4.3 does not support the GEOGRAPHY data type");
+        exec(source, "ALTER TABLE " + sourceSchema + ".orders ADD COLUMN place text");
+        exec(target, "ALTER TABLE dbo.orders ADD place geography NULL");
+
+        DoctorReport report = check(spec());
+
+        assertError(report, "target.column.type-incompatible", "geography");
+        assertThat(report.findings()).filteredOn(f -> f.code().equals("target.column.compatible")).hasSize(5);
+    }
+
+    @Test
     void textUniqueKeyColumnsInAnInsensitiveOrPaddedComparisonAreWarnedAbout() throws SQLException {
         exec(source, "ALTER TABLE " + sourceSchema + ".orders ADD COLUMN ref text NOT NULL DEFAULT ''");
         exec(source, "CREATE UNIQUE INDEX ON " + sourceSchema + ".orders (ref)");
