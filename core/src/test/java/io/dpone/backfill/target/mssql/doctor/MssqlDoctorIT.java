@@ -224,9 +224,15 @@ class MssqlDoctorIT {
         exec(target, "CREATE SCHEMA " + STATE);
         try (Connection weak = connectAs(targetDb, login[0], login[1])) {
             DoctorReport denied = doctor.check(spec(), names(spec()), source, weak, RUN_KEY);
-            assertThat(denied.withSeverity(Severity.ERROR)).hasSize(5);
-            for (Finding error : denied.withSeverity(Severity.ERROR)) {
-                exec(target, error.recommendedAction());
+            assertThat(denied.withSeverity(Severity.ERROR)).as(denied.toString()).extracting(Finding::code)
+                    .containsExactlyInAnyOrder("target.database.create-table-denied", "target.schema.alter-denied",
+                            "target.table.alter-denied", "target.table.insert-denied", "state.schema.alter-denied");
+            // Each action is the one statement a person runs; VIEW DEFINITION lets the catalog show everything.
+            for (Finding finding : denied.findings()) {
+                if (finding.severity() == Severity.ERROR || finding.code().equals("target.catalog.partly-visible")) {
+                    exec(target, finding.recommendedAction().replace(" then rerun doctor (or run doctor once as a"
+                            + " user that has it).", ""));
+                }
             }
 
             DoctorReport granted = doctor.check(spec(), names(spec()), source, weak, RUN_KEY);
