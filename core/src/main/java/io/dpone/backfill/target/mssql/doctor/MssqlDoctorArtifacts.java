@@ -21,7 +21,7 @@ final class MssqlDoctorArtifacts {
     private static final Pattern RUN_KEY = Pattern.compile("(?:^|\\s)run_key=(\\S+)");
     private static final String OBJECT_TYPE = "SELECT RTRIM(o.type) FROM sys.objects o WHERE o.object_id = OBJECT_ID(?)";
     private static final String STAMP_VALUE = "SELECT CONVERT(nvarchar(4000), value) FROM sys.extended_properties"
-            + " WHERE major_id = OBJECT_ID(?) AND minor_id = 0 AND name = N'" + STAMP + "'";
+            + " WHERE class = 1 AND major_id = OBJECT_ID(?) AND minor_id = 0 AND name = N'" + STAMP + "'";
 
     private final List<Finding> findings;
     private final MssqlDoctorSql sql;

@@ -323,21 +323,25 @@ class MssqlDoctorIT {
 
     @Test
     void aForeignOrUnstampedShadowAndATakenBackupNameAreErrorsAndOurOwnShadowIsFine() throws SQLException {
+        // The stamps as MssqlShadowStamp writes them: "run_key=<key>" on a shadow, "backup run_key=<key>" on a backup.
         ArtifactNames names = names(spec());
-        String shadow = "dbo." + names.shadowTable();
-        exec(target, "CREATE TABLE " + shadow + " (id int)");
+        exec(target, "CREATE TABLE dbo." + names.shadowTable() + " (id int)");
         assertError(check(spec()), "target.shadow.unstamped", names.shadowTable());
 
-        stamp(names.shadowTable(), "shadow run_key=another-run");
+        stamp("sp_addextendedproperty", names.shadowTable(), "run_key=another-run");
         assertError(check(spec()), "target.shadow.foreign", "another-run");
 
-        exec(target, "EXEC sp_updateextendedproperty @name = N'dpone_backfill', @value = N'shadow run_key=" + RUN_KEY
-                + "', @level0type = N'SCHEMA', @level0name = N'dbo', @level1type = N'TABLE', @level1name = N'"
-                + names.shadowTable() + "'");
+        stamp("sp_updateextendedproperty", names.shadowTable(), "run_key=" + RUN_KEY);
         assertThat(codes(check(spec()))).contains("target.shadow.owned").doesNotContain("target.shadow.foreign");
 
         exec(target, "CREATE TABLE dbo." + names.backupTable() + " (id int)");
         assertError(check(spec()), "target.backup.exists", names.backupTable());
+
+        stamp("sp_addextendedproperty", names.backupTable(), "backup run_key=another-run");
+        assertError(check(spec()), "target.backup.exists", "another-run");
+
+        stamp("sp_updateextendedproperty", names.backupTable(), "backup run_key=" + RUN_KEY);
+        assertThat(codes(check(spec()))).contains("target.backup.owned").doesNotContain("target.backup.exists");
     }
 
     @Test
@@ -354,6 +358,8 @@ class MssqlDoctorIT {
 
     @Test
     void runKeysAreReadFromTheStampsRunKeyPartOnly() {
+        assertThat(MssqlDoctorArtifacts.runKeyOf("run_key=abc")).contains("abc");
+        assertThat(MssqlDoctorArtifacts.runKeyOf("backup run_key=abc")).contains("abc");
         assertThat(MssqlDoctorArtifacts.runKeyOf("shadow run_key=abc")).contains("abc");
         assertThat(MssqlDoctorArtifacts.runKeyOf("shadow run_key=abc spec=123 created=2026")).contains("abc");
         assertThat(MssqlDoctorArtifacts.runKeyOf("shadow")).isEmpty();
@@ -380,8 +386,8 @@ class MssqlDoctorIT {
         return spec;
     }
 
-    private void stamp(String table, String value) throws SQLException {
-        exec(target, "EXEC sp_addextendedproperty @name = N'dpone_backfill', @value = N'" + value + "',"
+    private void stamp(String procedure, String table, String value) throws SQLException {
+        exec(target, "EXEC " + procedure + " @name = N'dpone_backfill', @value = N'" + value + "',"
                 + " @level0type = N'SCHEMA', @level0name = N'dbo', @level1type = N'TABLE', @level1name = N'" + table + "'");
     }
 
