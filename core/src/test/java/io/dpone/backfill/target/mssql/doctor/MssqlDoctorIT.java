@@ -8,6 +8,8 @@ import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
+import io.dpone.backfill.target.mssql.ledger.MssqlLedgerStore;
+import io.dpone.backfill.target.mssql.publish.MssqlShadowPublisher;
 import io.dpone.backfill.testsupport.mssql.EngineKind;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +23,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -342,6 +345,17 @@ class MssqlDoctorIT {
 
         stamp("sp_updateextendedproperty", names.backupTable(), "backup run_key=" + RUN_KEY);
         assertThat(codes(check(spec()))).contains("target.backup.owned").doesNotContain("target.backup.exists");
+    }
+
+    @Test
+    void theShadowThePublisherPreparesIsOursAndForeignToAnyOtherRunKey() throws SQLException {
+        new MssqlLedgerStore(target, STATE).ensureSchema();
+        new MssqlShadowPublisher(target, STATE, Duration.ofSeconds(5)).prepareShadow(RUN_KEY, names(spec()), "orders");
+
+        assertThat(codes(check(spec()))).contains("target.shadow.owned").doesNotContain("target.shadow.foreign",
+                "target.shadow.unstamped");
+        DoctorReport other = doctor.check(spec(), names(spec()), source, target, "another-run-key");
+        assertError(other, "target.shadow.foreign", RUN_KEY);
     }
 
     @Test
