@@ -21,7 +21,7 @@ final class MssqlDoctorArtifacts {
     private static final Pattern RUN_KEY = Pattern.compile("(?:^|\\s)run_key=(\\S+)");
     private static final String OBJECT_TYPE = "SELECT RTRIM(o.type) FROM sys.objects o WHERE o.object_id = OBJECT_ID(?)";
     private static final String STAMP_VALUE = "SELECT CONVERT(nvarchar(4000), value) FROM sys.extended_properties"
-            + " WHERE major_id = OBJECT_ID(?) AND minor_id = 0 AND name = N'" + STAMP + "'";
+            + " WHERE class = 1 AND major_id = OBJECT_ID(?) AND minor_id = 0 AND name = N'" + STAMP + "'";
 
     private final List<Finding> findings;
     private final MssqlDoctorSql sql;
@@ -46,12 +46,13 @@ final class MssqlDoctorArtifacts {
         }
         Optional<String> stamp = stamp(qualified);
         Optional<String> owner = stamp.flatMap(MssqlDoctorArtifacts::runKeyOf);
-        if (owner.isEmpty()) {
-            findings.add(Finding.error("target.shadow.unstamped", "shadow name " + shown + " is taken by an object"
-                    + " (type " + type.get(0) + ") without a " + STAMP + " run_key stamp", "Inspect it; rename or"
+        if (owner.isEmpty() || !type.get(0).equals("U")) {
+            findings.add(Finding.error("target.shadow.unstamped", "shadow name " + shown + " is taken by "
+                    + (type.get(0).equals("U") ? "a table without a " + STAMP + " run_key stamp"
+                    : "an object that is not a table (sys.objects type " + type.get(0) + ")"), "Inspect it; rename or"
                     + " drop it if nobody needs it, or use artifactScope: campaign. It is never reused or dropped"
                     + " automatically."));
-        } else if (owner.get().equals(runKey) && type.get(0).equals("U")) {
+        } else if (owner.get().equals(runKey)) {
             findings.add(Finding.ok("target.shadow.owned", "shadow " + shown + " belongs to this run key; the"
                     + " campaign resumes into it"));
         } else {

@@ -32,8 +32,6 @@ import java.util.Optional;
  * distinct in PostgreSQL collide.
  */
 final class MssqlDoctorColumns {
-    private static final List<String> TEXT_TYPES = List.of("char", "varchar", "nchar", "nvarchar");
-
     private final Connection source;
     private final Connection target;
     private final BackfillCampaignSpec spec;
@@ -49,8 +47,8 @@ final class MssqlDoctorColumns {
     void check(LiveTarget live) throws SQLException {
         TableShape sourceShape = new PostgresSourceCatalog(source).shape(spec.getSource().getSchema(),
                 spec.getSource().getTable());
-        List<String> loaded = live.columns().stream()
-                .filter(c -> !c.computed() && sourceShape.column(c.name()).isPresent()).map(TargetColumn::name).toList();
+        List<String> loaded = live.columns().stream().filter(c -> !c.computed() && c.systemType()
+                && sourceShape.column(c.name()).isPresent()).map(TargetColumn::name).toList();
         Map<String, SourceColumn> planned = plan(loaded);
         Map<String, MssqlColumn> into = new HashMap<>();
         if (!loaded.isEmpty()) {
@@ -63,6 +61,12 @@ final class MssqlDoctorColumns {
                 computed(column, from.isPresent());
             } else if (from.isEmpty()) {
                 missingInSource(column);
+            } else if (!column.systemType()) {
+                findings.add(Finding.error("target.column.type-incompatible", "source column \"" + column.name()
+                        + "\" " + from.get().type() + " -> target column \"" + column.name() + "\" "
+                        + column.typeName() + ": incompatible, the loader writes no CLR type (geography, geometry,"
+                        + " hierarchyid)", "Give the target column a type the SQL Server type map accepts, or leave"
+                        + " it out of the reviewed target table."));
             } else if (planned.containsKey(column.name())) {
                 loaded(column, from.get(), planned.get(column.name()), into.get(column.name()));
             }
@@ -153,17 +157,17 @@ final class MssqlDoctorColumns {
     }
 
     /**
-     * SQL Server compares text with trailing spaces ignored in every collation, and a _CI or _AI collation ignores
+     * Only character columns have a collation. SQL Server compares text with trailing spaces ignored in every collation, and a _CI or _AI collation ignores
      * case or accents: keys PostgreSQL keeps apart ('a' and 'a ', 'a' and 'A') may be one key in the target.
      */
     private void uniqueKeyCollations(LiveTarget live) {
         for (String key : spec.getUniqueKey()) {
             Optional<TargetColumn> column = live.column(key);
-            if (column.isEmpty() || !TEXT_TYPES.contains(column.get().typeName().toLowerCase(Locale.ROOT))) {
+            if (column.isEmpty() || column.get().collation() == null) {
                 continue;
             }
             List<String> ignored = new ArrayList<>();
-            String collation = column.get().collation() == null ? "" : column.get().collation();
+            String collation = column.get().collation();
             List<String> parts = List.of(collation.toUpperCase(Locale.ROOT).split("_"));
             if (parts.contains("CI")) {
                 ignored.add("case");

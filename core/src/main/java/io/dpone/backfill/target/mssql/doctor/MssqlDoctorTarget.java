@@ -35,9 +35,13 @@ final class MssqlDoctorTarget {
         }
     }
 
-    /** One live column with how the target fills it when a load leaves it out. */
+    /**
+     * One live column with how the target fills it when a load leaves it out. {@code typeName} is the declared
+     * type (an alias type's own name); {@code systemType} is false for CLR types (geography, geometry, hierarchyid),
+     * which have no system type the type map could describe.
+     */
     record TargetColumn(String name, String typeName, boolean nullable, boolean identity, boolean computed,
-                        boolean hasDefault, String collation) {
+                        boolean hasDefault, String collation, boolean systemType) {
     }
 
     /** A sys.tables flag that marks a shape the shadow cannot reproduce, and the feature it names. */
@@ -179,8 +183,10 @@ final class MssqlDoctorTarget {
     private List<TargetColumn> columns(int objectId) throws SQLException {
         List<TargetColumn> columns = new ArrayList<>();
         try (PreparedStatement ps = target.prepareStatement("""
-                SELECT c.name, TYPE_NAME(c.system_type_id), c.is_nullable, c.is_identity, c.is_computed,
-                       CASE WHEN c.default_object_id <> 0 THEN 1 ELSE 0 END, c.collation_name
+                SELECT c.name, TYPE_NAME(c.user_type_id), c.is_nullable, c.is_identity, c.is_computed,
+                       CASE WHEN c.default_object_id <> 0 THEN 1 ELSE 0 END, c.collation_name,
+                       CASE WHEN EXISTS (SELECT 1 FROM sys.types t WHERE t.user_type_id = c.system_type_id
+                                            AND t.user_type_id = t.system_type_id) THEN 1 ELSE 0 END
                   FROM sys.columns c
                  WHERE c.object_id = ?
                  ORDER BY c.column_id""")) {
@@ -188,7 +194,7 @@ final class MssqlDoctorTarget {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     columns.add(new TargetColumn(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getBoolean(4),
-                            rs.getBoolean(5), rs.getBoolean(6), rs.getString(7)));
+                            rs.getBoolean(5), rs.getBoolean(6), rs.getString(7), rs.getBoolean(8)));
                 }
             }
         }
