@@ -102,20 +102,7 @@ public final class PostgresSwapBack {
         PostgresShadowTransaction.blockWriters(c, schema, liveTable);
         TableFingerprint atPublication = ledger.publishedFingerprint(lease.runKey());
         TableFingerprint now = PostgresTableFingerprint.of(c, schema, liveTable);
-        if (atPublication != null && now.equals(atPublication)) {
-            return null;
-        }
-        String change = atPublication == null ? "no fingerprint was recorded at publication, so writes since then cannot be ruled out ("
-                + now.rows() + " row(s) now)" : now.changeSince(atPublication);
-        if (acceptWrites) {
-            return "accepted: " + change;
-        }
-        throw new PublishedTableWrittenException("the published table " + schema + "." + liveTable + " was written after"
-                + " publication (" + change + "): a rollback would move those writes with it to " + schema + "."
-                + names.shadowTable() + " and make the backup " + names.backupTable() + " live again without them;"
-                + " nothing was changed. Replay them onto the backup first, or accept moving them (backfill rollback"
-                + " --accept-writes, or the operator annotation backfill.dpone.io/rollback-accept-writes=true)",
-                atPublication == null ? now.rows() : now.changedRowsSince(atPublication));
+        return PublishedTableWrittenException.writesSincePublication(names, liveTable, atPublication, now, acceptWrites);
     }
 
     private static Relation stamped(PostgresCatalog catalog, String schema, String table, String stamp, String role)
