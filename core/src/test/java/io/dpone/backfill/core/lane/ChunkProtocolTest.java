@@ -88,7 +88,7 @@ class ChunkProtocolTest {
     }
 
     @Test
-    void aCrashBeforeCommitLeavesTheTransactionToRollBackWithTheFencedMarkAlreadyInIt() {
+    void aCrashBeforeCommitComesAfterTheReceiptCountAndBeforeTheFencedMarkAndNothingCommits() {
         FakeSink sink = new FakeSink();
         assertThatThrownBy(() -> protocol(new FakeSource(10), sink, new CrashAt(FaultPoint.BEFORE_COMMIT))
                 .commit(CLAIM, RANGE, new FakeWatch())).isInstanceOf(Crash.class);

@@ -34,8 +34,8 @@ final class MssqlCatalogColumns {
     }
 
     /** The table's columns; empty when no such user table exists. */
-    List<MssqlColumn> of(String schema, String table) throws SQLException {
-        List<MssqlColumn> columns = new ArrayList<>();
+    List<MssqlCatalogColumn> of(String schema, String table) throws SQLException {
+        List<MssqlCatalogColumn> columns = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(COLUMNS)) {
             String name = MssqlObjectNames.twoPart(schema, table);
             ps.setString(1, name);
@@ -43,7 +43,7 @@ final class MssqlCatalogColumns {
             ps.setString(3, name);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    columns.add(new MssqlColumn(rs.getInt("column_id"), rs.getString("name"), rs.getString("type_name"),
+                    columns.add(new MssqlCatalogColumn(rs.getInt("column_id"), rs.getString("name"), rs.getString("type_name"),
                             rs.getInt("max_length"), rs.getInt("precision"), rs.getInt("scale"),
                             rs.getBoolean("is_nullable"), rs.getString("collation_name"), rs.getBoolean("is_identity"),
                             rs.getString("seed"), rs.getString("increment"), rs.getString("default_name"),

@@ -36,7 +36,7 @@ final class MssqlShadowCreator {
             if (ledger.present() && ledger.publicationReceipt(runKey).isPresent()) {
                 return null; // Already published: the shadow became the live table; recreating it would be noise.
             }
-            List<MssqlColumn> columns = new MssqlCatalogColumns(c).of(schema, liveTable);
+            List<MssqlCatalogColumn> columns = new MssqlCatalogColumns(c).of(schema, liveTable);
             if (columns.isEmpty()) {
                 throw new IllegalStateException("live target table " + schema + "." + liveTable
                         + " does not exist (or is not a user table): provision and review it first");

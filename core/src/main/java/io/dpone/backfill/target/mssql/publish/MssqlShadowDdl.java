@@ -20,13 +20,13 @@ final class MssqlShadowDdl {
      * {@code CREATE TABLE} of a heap with the live table's columns. Default constraints are named by
      * {@code defaultNameOf} (constraint names are schema-scoped, so the shadow's cannot reuse the live ones).
      */
-    static String createTable(String schema, String table, List<MssqlColumn> columns, UnaryOperator<String> defaultNameOf) {
+    static String createTable(String schema, String table, List<MssqlCatalogColumn> columns, UnaryOperator<String> defaultNameOf) {
         return "CREATE TABLE " + MssqlObjectNames.twoPart(schema, table) + " ("
                 + columns.stream().map(c -> column(c, defaultNameOf)).collect(Collectors.joining(", ")) + ")";
     }
 
     /** One column's definition inside CREATE TABLE. */
-    static String column(MssqlColumn c, UnaryOperator<String> defaultNameOf) {
+    static String column(MssqlCatalogColumn c, UnaryOperator<String> defaultNameOf) {
         String name = MssqlIdentifiers.quote(c.name());
         if (c.computed()) {
             // Only a persisted computed column may be declared NOT NULL; a virtual one takes its nullability from the expression.

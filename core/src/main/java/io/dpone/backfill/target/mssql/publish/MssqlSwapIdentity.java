@@ -25,8 +25,8 @@ final class MssqlSwapIdentity {
         this.connection = connection;
     }
 
-    void carry(String schema, String liveTable, String shadowTable, List<MssqlColumn> shadowColumns) throws SQLException {
-        MssqlColumn identity = shadowColumns.stream().filter(MssqlColumn::identity).findFirst().orElse(null);
+    void carry(String schema, String liveTable, String shadowTable, List<MssqlCatalogColumn> shadowColumns) throws SQLException {
+        MssqlCatalogColumn identity = shadowColumns.stream().filter(MssqlCatalogColumn::identity).findFirst().orElse(null);
         if (identity == null) {
             return;
         }

@@ -30,7 +30,7 @@ final class MssqlTableFingerprint {
     }
 
     static TableFingerprint of(Connection connection, String schema, String table) throws SQLException {
-        List<MssqlColumn> columns = new MssqlCatalogColumns(connection).of(schema, table);
+        List<MssqlCatalogColumn> columns = new MssqlCatalogColumns(connection).of(schema, table);
         if (columns.isEmpty()) {
             throw new IllegalStateException("cannot fingerprint " + schema + "." + table + ": it does not exist");
         }
@@ -40,7 +40,7 @@ final class MssqlTableFingerprint {
         }
     }
 
-    static String sql(String schema, String table, List<MssqlColumn> columns) {
+    static String sql(String schema, String table, List<MssqlCatalogColumn> columns) {
         String row = columns.stream().map(MssqlTableFingerprint::part).collect(Collectors.joining(", "));
         return "SELECT COUNT_BIG(*) AS row_count, COALESCE(SUM(CAST(CONVERT(bigint, SUBSTRING(HASHBYTES('SHA2_256',"
                 + " CONCAT(N'', " + row + ")), 1, 8)) AS decimal(38,0))), 0) AS content_hash FROM "
@@ -48,13 +48,13 @@ final class MssqlTableFingerprint {
     }
 
     /** One column's canonical text: {@code -} for NULL, else its length in bytes, ':', and the value. */
-    static String part(MssqlColumn column) {
+    static String part(MssqlCatalogColumn column) {
         String value = text(column);
         return "CASE WHEN " + MssqlIdentifiers.quote(column.name()) + " IS NULL THEN N'-' ELSE CONCAT(DATALENGTH("
                 + value + "), N':', " + value + ") END";
     }
 
-    private static String text(MssqlColumn column) {
+    private static String text(MssqlCatalogColumn column) {
         String name = MssqlIdentifiers.quote(column.name());
         String type = column.typeName().toLowerCase(java.util.Locale.ROOT);
         String source = switch (type) {

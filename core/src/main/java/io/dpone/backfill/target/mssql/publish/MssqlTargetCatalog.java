@@ -39,7 +39,7 @@ public final class MssqlTargetCatalog implements TargetCatalog {
     }
 
     static TableShape shape(Connection c, String schema, String table) throws SQLException {
-        return new TableShape(new MssqlCatalogColumns(c).of(schema, table).stream().map(MssqlColumn::shape).toList());
+        return new TableShape(new MssqlCatalogColumns(c).of(schema, table).stream().map(MssqlCatalogColumn::shape).toList());
     }
 
     static TableShape liveShape(Connection c, String schema, String table) throws SQLException {

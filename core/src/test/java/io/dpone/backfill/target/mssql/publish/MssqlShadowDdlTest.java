@@ -77,9 +77,9 @@ class MssqlShadowDdlTest {
 
     @Test
     void computedColumnsStayComputedAndOnlyPersistedOnesDeclareNotNull() {
-        MssqlColumn virtual = new MssqlColumn(9, "doubled", "numeric", 17, 38, 3, true, null, false, null, null, null,
+        MssqlCatalogColumn virtual = new MssqlCatalogColumn(9, "doubled", "numeric", 17, 38, 3, true, null, false, null, null, null,
                 null, "([amount]*(2))", false);
-        MssqlColumn persisted = new MssqlColumn(10, "total", "numeric", 17, 38, 3, false, null, false, null, null, null,
+        MssqlCatalogColumn persisted = new MssqlCatalogColumn(10, "total", "numeric", 17, 38, 3, false, null, false, null, null, null,
                 null, "([amount]*(3))", true);
 
         assertThat(MssqlShadowDdl.column(virtual, TEMP)).isEqualTo("[doubled] AS ([amount]*(2))");
@@ -91,7 +91,7 @@ class MssqlShadowDdlTest {
 
     @Test
     void createTableIsAHeapOfTheColumnsInOrder() {
-        List<MssqlColumn> columns = List.of(column("id", "int", 4, 10, 0, false, null, null, null, null, null),
+        List<MssqlCatalogColumn> columns = List.of(column("id", "int", 4, 10, 0, false, null, null, null, null, null),
                 column("n", "nvarchar", 20, 0, 0, true, "SQL_Latin1_General_CP1_CI_AS", null, null, null, null));
 
         assertThat(MssqlShadowDdl.createTable("dbo", "orders__bf_shadow", columns, TEMP)).isEqualTo(
@@ -127,10 +127,10 @@ class MssqlShadowDdlTest {
         assertThat(MssqlShadowNames.onBackup(names, "orders_pk")).hasSize(21).endsWith("_b");
     }
 
-    private static MssqlColumn column(String name, String type, int maxLength, int precision, int scale, boolean nullable,
+    private static MssqlCatalogColumn column(String name, String type, int maxLength, int precision, int scale, boolean nullable,
                                       String collation, String seed, String increment, String defaultName,
                                       String defaultDefinition) {
-        return new MssqlColumn(1, name, type, maxLength, precision, scale, nullable, collation, seed != null, seed,
+        return new MssqlCatalogColumn(1, name, type, maxLength, precision, scale, nullable, collation, seed != null, seed,
                 increment, defaultName, defaultDefinition, null, false);
     }
 }

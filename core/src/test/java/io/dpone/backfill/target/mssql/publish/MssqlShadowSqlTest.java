@@ -22,7 +22,7 @@ class MssqlShadowSqlTest {
 
     @Test
     void fingerprintHashesALengthPrefixedCanonicalTextOfEveryColumnWithPinnedStyles() {
-        List<MssqlColumn> columns = List.of(
+        List<MssqlCatalogColumn> columns = List.of(
                 column("id", "bigint"), column("ratio", "float"), column("at", "datetime2"), column("cash", "money"),
                 column("blob", "varbinary"), column("note", "nvarchar"));
 
@@ -58,7 +58,7 @@ class MssqlShadowSqlTest {
         assertThat(MssqlShadowTransaction.lockName("a.b", "c")).isNotEqualTo(MssqlShadowTransaction.lockName("a", "b.c"));
     }
 
-    private static MssqlColumn column(String name, String type) {
-        return new MssqlColumn(1, name, type, 8, 0, 0, true, null, false, null, null, null, null, null, false);
+    private static MssqlCatalogColumn column(String name, String type) {
+        return new MssqlCatalogColumn(1, name, type, 8, 0, 0, true, null, false, null, null, null, null, null, false);
     }
 }

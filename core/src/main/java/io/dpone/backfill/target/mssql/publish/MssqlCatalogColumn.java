@@ -9,7 +9,7 @@ import io.dpone.backfill.core.target.ColumnShape;
  * them (they may be decimal). {@code defaultName} is the default constraint's name: constraint names are
  * schema-scoped, so the shadow's copy needs another one.
  */
-record MssqlColumn(int columnId, String name, String typeName, int maxLength, int precision, int scale,
+record MssqlCatalogColumn(int columnId, String name, String typeName, int maxLength, int precision, int scale,
                    boolean nullable, String collation, boolean identity, String identitySeed, String identityIncrement,
                    String defaultName, String defaultDefinition, String computedDefinition, boolean persisted) {
 
