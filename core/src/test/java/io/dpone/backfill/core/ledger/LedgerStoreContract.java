@@ -569,6 +569,17 @@ public abstract class LedgerStoreContract {
 
     // --- helpers ---
 
+    /** An error text holding NUL (which PostgreSQL text cannot store) is still recorded, the NUL as a space. */
+    @Test
+    void failChunkRecordsAnErrorThatContainsNul() {
+        String runKey = create(blueprint(1)).runKey();
+        ChunkRecord seen = store.claimable(runKey, MAX_ATTEMPTS, false, 1).get(0);
+        ChunkClaim claim = store.claim(runKey, seen, "lane-a", LONG_TTL).orElseThrow();
+
+        assertThat(store.failChunk(claim, "bad\u0000byte")).isTrue();
+        assertThat(store.chunks(runKey, 0, 1).get(0).lastError()).isEqualTo("bad byte");
+    }
+
     protected static CampaignBlueprint blueprint(int buckets) {
         return blueprint("events_initial_v1", buckets);
     }

@@ -222,16 +222,6 @@ class MssqlLedgerStoreIT extends LedgerStoreContract {
                 Instant.parse("2025-01-03T00:00:00Z")));
     }
 
-    @Test
-    void failChunkRecordsAnErrorThatContainsNulAsTheOtherLedgerDoes() {
-        String runKey = create(blueprint(1)).runKey();
-        var seen = store.claimable(runKey, 3, false, 1).get(0);
-        var claim = store.claim(runKey, seen, "lane-a", LONG_TTL).orElseThrow();
-
-        assertThat(store.failChunk(claim, "bad\u0000byte")).isTrue();
-        assertThat(store.chunks(runKey, 0, 1).get(0).lastError()).isEqualTo("bad byte");
-    }
-
     /** Owners compare in binary, as PostgreSQL's text does, whatever the database's collation. */
     @Test
     void ownersThatDifferOnlyInCaseAreDifferentOwners() {

@@ -183,17 +183,6 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
                 Instant.parse("2025-01-03T00:00:00Z")));
     }
 
-    /** PostgreSQL text cannot hold NUL; an error message with one must not make the failure unrecordable. */
-    @Test
-    void failChunkRecordsAnErrorThatContainsNul() {
-        String runKey = create(blueprint(1)).runKey();
-        var seen = store.claimable(runKey, 3, false, 1).get(0);
-        var claim = store.claim(runKey, seen, "lane-a", LONG_TTL).orElseThrow();
-
-        assertThat(store.failChunk(claim, "bad\u0000byte")).isTrue();
-        assertThat(store.chunks(runKey, 0, 1).get(0).lastError()).isEqualTo("bad byte");
-    }
-
     private void awaitLockWaiter() throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         try (PreparedStatement ps = connect().prepareStatement("SELECT count(*) FROM pg_stat_activity"
