@@ -1,5 +1,7 @@
 package io.dpone.backfill.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PostgresToSqlServerIT {
     private static final int ROWS = 20_000;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
@@ -35,5 +38,28 @@ class PostgresToSqlServerIT {
                 ROWS / seconds, route.engine.kind());
         assertThat(output).contains("HandoffCommitted");
         route.assertPublishedExactlyTheSource();
+    }
+
+    @Test
+    void doctorStatusAndRollbackWorkForSqlServerAsForPostgres() throws Exception {
+        SqlServerRoute route = new SqlServerRoute(dir, "orders_commands_v1", 3000, 8, 2, 10);
+        route.insertOldLiveRow();
+        String doctor = route.cli(0, route.withCampaign("doctor"));
+        assertThat(doctor).doesNotContain("ERROR");
+        assertThat(route.cli(0, route.withCampaign("status"))).contains("not started");
+
+        route.cli(0, route.runArgs("run"));
+        JsonNode status = JSON.readTree(route.cli(0, route.withCampaign("status", "--format", "json")));
+        assertThat(status.path("phase").asText()).isEqualTo("HandoffCommitted");
+        assertThat(status.path("publication").path("validation").asText()).isEqualTo("passed");
+        assertThat(status.path("publication").path("receiptId").asText()).isNotBlank();
+        assertThat(route.count("SELECT COUNT_BIG(*) FROM dbo.orders")).isEqualTo(3000);
+
+        assertThat(route.cli(0, route.withCampaign("rollback", "--reason", "e2e check"))).contains("rolled back");
+        assertThat(route.count("SELECT COUNT_BIG(*) FROM dbo.orders")).as("the old table is live again").isEqualTo(1);
+        assertThat(route.count("SELECT COUNT_BIG(*) FROM dbo.orders WHERE title = N'the old table'")).isEqualTo(1);
+        assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.rollback_receipt")).isEqualTo(1);
+        JsonNode after = JSON.readTree(route.cli(0, route.withCampaign("status", "--format", "json")));
+        assertThat(after.path("publication").path("phase").asText()).isEqualTo("rolled_back");
     }
 }

@@ -120,6 +120,34 @@ final class SqlServerRoute {
         this.blueprint = CampaignBlueprint.of(CampaignReader.read(campaignFile));
     }
 
+    /** One row the reviewed live table held before the campaign: a rollback must bring it back. */
+    void insertOldLiveRow() throws SQLException {
+        try (Connection c = engine.connect(database); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO dbo.orders (id, amount, title, paid" + (sqlServer ? ", placed_at" : "")
+                    + ") VALUES (-1, 0, N'the old table', 0" + (sqlServer ? ", SYSDATETIMEOFFSET()" : "") + ")");
+        }
+    }
+
+    /** Runs the packaged CLI as a user would, in this route's directory, and returns its output. */
+    String cli(int expectedExit, String... args) throws Exception {
+        try (LaunchedProcess p = LaunchedProcess.start(dir, env(), args)) {
+            int code = p.awaitExit(Duration.ofMinutes(5));
+            assertThat(code).as(String.join(" ", args) + "\n" + p.output()).isEqualTo(expectedExit);
+            return p.output();
+        }
+    }
+
+    /** {@code command campaign.yaml --secrets secrets.yaml extra...}. */
+    String[] withCampaign(String command, String... extra) {
+        String[] args = new String[3 + extra.length + 1];
+        args[0] = command;
+        args[1] = campaignFile.toString();
+        args[2] = "--secrets";
+        args[3] = secretsFile.toString();
+        System.arraycopy(extra, 0, args, 4, extra.length);
+        return args;
+    }
+
     /** Environment for `backfill` processes: leases of {@code leaseSeconds} so takeovers happen quickly. */
     Map<String, String> env() {
         Map<String, String> env = new HashMap<>();
