@@ -1,8 +1,6 @@
 package io.dpone.backfill.e2e;
 
-import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.engine.EngineTimings;
-import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.testsupport.postgres.CampaignYaml;
@@ -85,14 +83,7 @@ final class CampaignFixture {
     /** Takes the campaign from nothing to Loading in this JVM, then lets go of the lease for the next driver. */
     void prepareToLoading() throws Exception {
         try (CampaignSession s = CampaignSession.open(blueprint, app -> source.connect(), app -> target.connect(), TIMINGS, "e2e-prep")) {
-            s.engine().open(s.preflight(blueprint, null));
-            CampaignLease lease = s.ledger().acquireLease(blueprint.identity().runKey(), "e2e-prep", TIMINGS.leaseTtl()).orElseThrow();
-            for (int i = 0; s.engine().step(lease).phase() != CampaignPhase.Loading; i++) {
-                if (i == 20) {
-                    throw new AssertionError("campaign did not reach Loading");
-                }
-            }
-            s.ledger().releaseLease(lease);
+            CampaignPreparation.toLoading(s, blueprint, TIMINGS);
         }
     }
 
