@@ -10,6 +10,7 @@ import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.support.PgCampaign;
 import io.dpone.backfill.operator.support.TestOperator;
 import io.dpone.backfill.postgres.PostgresEndpoint;
+import io.dpone.backfill.target.mssql.MssqlEndpoint;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -78,6 +79,18 @@ class LanePodFactoryTest {
         assertThat(env.get("BACKFILL_SOURCE_HOST").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("host");
         assertThat(env.get("BACKFILL_SOURCE_PORT").getValue()).isEqualTo("5432");
         assertThat(env).doesNotContainKey("BACKFILL_SOURCE_PASSWORD");
+    }
+
+    @Test
+    void aSqlServerSecretWithHostPortAndDatabaseComposesAJdbcSqlserverUrlForThePod() {
+        ConnectionSecret target = new ConnectionSecret("tgt-db", Set.of("host", "database", "user", "password"),
+                MssqlEndpoint.INSTANCE);
+        Map<String, EnvVar> env = new java.util.HashMap<>();
+        target.environment("TARGET").forEach(v -> env.put(v.getName(), v));
+        assertThat(env.get("BACKFILL_TARGET_JDBC_URL").getValue())
+                .isEqualTo("jdbc:sqlserver://$(BACKFILL_TARGET_HOST):$(BACKFILL_TARGET_PORT);databaseName=$(BACKFILL_TARGET_DATABASE)");
+        assertThat(env.get("BACKFILL_TARGET_PORT").getValue()).isEqualTo("1433");
+        assertThat(env.get("BACKFILL_TARGET_PASSWORD").getValueFrom().getSecretKeyRef().getKey()).isEqualTo("password");
     }
 
     @Test
