@@ -17,11 +17,7 @@ class CampaignCommandsIT {
     Path dir;
 
     private static String[] withCampaign(CampaignFixture f, String command, String... more) {
-        String[] base = {command, f.campaignFile.toString(), "--secrets", f.secretsFile.toString()};
-        String[] all = new String[base.length + more.length];
-        System.arraycopy(base, 0, all, 0, base.length);
-        System.arraycopy(more, 0, all, base.length, more.length);
-        return all;
+        return f.files.withCampaign(command, more);
     }
 
     @Test

@@ -31,6 +31,7 @@ final class CampaignFixture {
     final Path campaignFile;
     final Path secretsFile;
     final CampaignBlueprint blueprint;
+    final CampaignFiles files;
 
     CampaignFixture(Path dir, String backfillId, int rows, int buckets, int lanes) throws Exception {
         this.dir = dir;
@@ -38,19 +39,8 @@ final class CampaignFixture {
         ItemsTable.createWithOldRow(target);
         this.campaignFile = Files.writeString(dir.resolve("campaign.yaml"), CampaignYaml.campaign(backfillId)
                 .chunk(CampaignYaml.uuidChunks(buckets)).parallelWorkers(lanes).shadowSwap().render());
-        this.secretsFile = Files.writeString(dir.resolve("secrets.yaml"), """
-                apiVersion: v1
-                kind: Secret
-                metadata: {name: src-db}
-                stringData:
-                  jdbcUrl: "%s"
-                ---
-                apiVersion: v1
-                kind: Secret
-                metadata: {name: tgt-db}
-                stringData:
-                  jdbcUrl: "%s"
-                """.formatted(source.jdbcUrl(), target.jdbcUrl()));
+        this.secretsFile = CampaignFiles.writeSecrets(dir, source.jdbcUrl(), target.jdbcUrl(), null, null);
+        this.files = new CampaignFiles(dir, campaignFile, secretsFile);
         this.blueprint = CampaignBlueprint.of(CampaignReader.read(campaignFile));
     }
 
@@ -101,15 +91,11 @@ final class CampaignFixture {
 
     /** Runs the packaged CLI as a user would, in this fixture's directory, and returns its output. */
     String cli(int expectedExit, String... args) throws Exception {
-        try (LaunchedProcess p = LaunchedProcess.start(dir, env(), args)) {
-            int code = p.awaitExit(Duration.ofSeconds(120));
-            org.assertj.core.api.Assertions.assertThat(code).as(String.join(" ", args) + "\n" + p.output()).isEqualTo(expectedExit);
-            return p.output();
-        }
+        return files.cli(env(), Duration.ofSeconds(120), expectedExit, args);
     }
 
     String[] runArgs(String command) {
-        return new String[]{command, campaignFile.toString(), "--secrets", secretsFile.toString(), "--log-dir", dir.resolve("lanes").toString()};
+        return files.runArgs(command);
     }
 
     static void deleteQuietly(Path p) throws IOException {

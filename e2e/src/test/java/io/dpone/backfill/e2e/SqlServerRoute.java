@@ -42,6 +42,7 @@ final class SqlServerRoute {
     final Path campaignFile;
     final Path secretsFile;
     final CampaignBlueprint blueprint;
+    final CampaignFiles files;
     final int rows;
     private final int leaseSeconds;
 
@@ -99,21 +100,9 @@ final class SqlServerRoute {
                   state: {schema: backfill_state}
                   publication: {mode: shadow_swap}
                 """.formatted(backfillId, buckets, rows, lanes));
-        this.secretsFile = Files.writeString(dir.resolve("secrets.yaml"), """
-                apiVersion: v1
-                kind: Secret
-                metadata: {name: src-db}
-                stringData:
-                  jdbcUrl: "%s"
-                ---
-                apiVersion: v1
-                kind: Secret
-                metadata: {name: tgt-db}
-                stringData:
-                  jdbcUrl: "%s"
-                  user: "%s"
-                  password: "%s"
-                """.formatted(source.jdbcUrl(), engine.jdbcUrl(database), engine.user(), engine.password()));
+        this.secretsFile = CampaignFiles.writeSecrets(dir, source.jdbcUrl(), engine.jdbcUrl(database), engine.user(),
+                engine.password());
+        this.files = new CampaignFiles(dir, campaignFile, secretsFile);
 
         this.blueprint = CampaignBlueprint.of(CampaignReader.read(campaignFile));
     }
@@ -128,22 +117,11 @@ final class SqlServerRoute {
 
     /** Runs the packaged CLI as a user would, in this route's directory, and returns its output. */
     String cli(int expectedExit, String... args) throws Exception {
-        try (LaunchedProcess p = LaunchedProcess.start(dir, env(), args)) {
-            int code = p.awaitExit(Duration.ofMinutes(5));
-            assertThat(code).as(String.join(" ", args) + "\n" + p.output()).isEqualTo(expectedExit);
-            return p.output();
-        }
+        return files.cli(env(), Duration.ofMinutes(5), expectedExit, args);
     }
 
-    /** {@code command campaign.yaml --secrets secrets.yaml extra...}. */
     String[] withCampaign(String command, String... extra) {
-        String[] args = new String[3 + extra.length + 1];
-        args[0] = command;
-        args[1] = campaignFile.toString();
-        args[2] = "--secrets";
-        args[3] = secretsFile.toString();
-        System.arraycopy(extra, 0, args, 4, extra.length);
-        return args;
+        return files.withCampaign(command, extra);
     }
 
     /** Environment for `backfill` processes: leases of {@code leaseSeconds} so takeovers happen quickly. */
@@ -175,8 +153,7 @@ final class SqlServerRoute {
     }
 
     String[] runArgs(String command) {
-        return new String[]{command, campaignFile.toString(), "--secrets", secretsFile.toString(), "--log-dir",
-                dir.resolve("lanes").toString()};
+        return files.runArgs(command);
     }
 
     /** Takes the campaign from nothing to Loading in this JVM, then lets go of the lease for the next driver. */

@@ -50,8 +50,6 @@ public final class MssqlChunkSink implements ChunkSink {
     public ChunkTransaction begin(ChunkClaim claim) throws SQLException {
         bindOnce();
         boolean autoCommit = sink.getAutoCommit();
-        // A zombie lane's uncommitted receipt for this chunk blocks ours: wait at most one lease, then fail (1222).
-        receipts.configureSession(load.receiptWait());
         sink.setAutoCommit(false);
         return new Transaction(claim, autoCommit);
     }
@@ -64,6 +62,9 @@ public final class MssqlChunkSink implements ChunkSink {
         if (bindings != null) {
             return;
         }
+        // Session settings, set once for the lane's sink connection: a zombie lane's uncommitted receipt for a chunk
+        // blocks ours at most one lease (then 1222), and any error aborts the whole chunk transaction.
+        receipts.configureSession(load.receiptWait());
         List<SourceColumn> sources = new SourceColumnPlanner(load.source())
                 .plan(load.sourceSchema(), load.sourceTable(), load.columns()).columns();
         List<MssqlColumn> targets = MssqlTableColumns.of(sink, load.loadSchema(), load.loadTable(), load.columns());
