@@ -205,6 +205,22 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
         return PostgresLedgerSchema.table(schema, name);
     }
 
+    /** A current ledger takes no table lock in ensureSchema, so a driver starting never waits on (or deadlocks with) a writer. */
+    @Test
+    void ensureSchemaOnACurrentLedgerDoesNotWaitForATransactionWritingIt() throws SQLException {
+        String runKey = create(blueprint(4)).runKey();
+        try (Connection writer = connect(); Statement w = writer.createStatement()) {
+            writer.setAutoCommit(false);
+            w.execute("UPDATE " + table("chunk") + " SET attempts = attempts WHERE run_key = '" + runKey + "'");
+            try (Connection starter = connect(); Statement s = starter.createStatement()) {
+                s.execute("SET lock_timeout = '2s'");
+                new PostgresLedgerStore(starter, schema).ensureSchema();
+            } finally {
+                writer.rollback();
+            }
+        }
+    }
+
     private Connection connect() {
         try {
             Connection c = SharedEmbeddedPostgres.get().connect(database);
