@@ -104,4 +104,8 @@ ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS rows_estimated bigint;
 -- so without this a long chunk would look like no progress until it commits.
 ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS rows_copied bigint NOT NULL DEFAULT 0;
 
+-- When the current holder took the campaign lease (ADR 0016): a driver waiting for the driver lock says who
+-- holds the campaign and since when.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS lease_since timestamptz;
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;
