@@ -21,6 +21,29 @@ public sealed interface CampaignClaim {
      * lease, e.g. between a release of the lease and of the lock).
      */
     record Held(String owner, Instant since, Instant leaseExpires) implements CampaignClaim {
+        /**
+         * The host in the owner id: the CLI's owners read {@code role@host:pid:id}; an operator's owner is its pod
+         * name, which is its host. Null when the row names no owner.
+         */
+        public String host() {
+            if (owner == null) {
+                return null;
+            }
+            int at = owner.indexOf('@');
+            if (at < 0) {
+                return owner;
+            }
+            int colon = owner.indexOf(':', at + 1);
+            return owner.substring(at + 1, colon < 0 ? owner.length() : colon);
+        }
+
+        /** One line for a person: who holds the campaign, where, since when, until when its lease row runs. */
+        public String summary() {
+            if (owner == null) {
+                return "a driver whose lease row is already released (it is letting go of the campaign)";
+            }
+            return owner + " on host " + host() + ", holding the lease since " + since + " (renewed until " + leaseExpires + ")";
+        }
     }
 
     static Taken taken(CampaignLease lease) {
