@@ -77,6 +77,15 @@ final class CampaignFixture {
         }
     }
 
+    /** Committed chunks, 0 while the driver has not created the ledger yet. */
+    long committedChunks() {
+        try {
+            return target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
+        } catch (SQLException notYet) {
+            return 0;
+        }
+    }
+
     /** The published table must equal the source exactly, values included, with one publication receipt. */
     void assertPublishedExactlyTheSource() throws SQLException {
         List<String> expected = ItemsTable.rows(source);

@@ -119,7 +119,7 @@ class DriverCrashIT {
         env.put("BACKFILL_LANE_FAULT", "after-commit:5");
         try (LaunchedProcess driver = LaunchedProcess.start(dir, env, f.runArgs("run"))) {
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (committedChunks(f) < 2) {
+            while (f.committedChunks() < 2) {
                 assertThat(System.nanoTime()).as(driver.output()).isLessThan(deadline);
                 Thread.sleep(50);
             }
@@ -140,15 +140,6 @@ class DriverCrashIT {
             assertThat(rerun.awaitExit(Duration.ofSeconds(120))).as(rerun.output()).isZero();
         }
         f.assertPublishedExactlyTheSource();
-    }
-
-    /** Committed chunks, 0 while the driver has not created the ledger yet. */
-    private static long committedChunks(CampaignFixture f) {
-        try {
-            return f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
-        } catch (java.sql.SQLException notYet) {
-            return 0;
-        }
     }
 
     private static java.util.List<ProcessHandle> laneProcesses(CampaignFixture f) {
