@@ -119,15 +119,7 @@ class DriverCrashIT {
         CampaignFixture f = new CampaignFixture(dir, "driver_orphans", 60_000, 64, 2);
         Map<String, String> env = f.env();
         env.put("BACKFILL_LANE_FAULT", "after-commit:5");
-        try (LaunchedProcess driver = LaunchedProcess.start(dir, env, f.runArgs("run"))) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (f.committedChunks() < 2) {
-                assertThat(System.nanoTime()).as(driver.output()).isLessThan(deadline);
-                Thread.sleep(50);
-            }
-            driver.signal("KILL");
-            driver.awaitExit(Duration.ofSeconds(10));
-        }
+        f.killRunOnceCommitted(env, 2);
         // One lane froze itself after committing chunk 5 (or never reached it); the others notice the dead driver.
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (lanesOf(f) > frozenLanes(f)) {

@@ -25,27 +25,16 @@ class ResumeAfterDriverCrashIT {
         // A lease row that outlives the test by far: only the takeover by the driver lock can let the resume in.
         Map<String, String> env = f.env();
         env.put("BACKFILL_LEASE_TTL_SECONDS", "600");
-        try (LaunchedProcess driver = LaunchedProcess.start(dir, env, f.runArgs("run"))) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (f.committedChunks() < 2) {
-                assertThat(System.nanoTime()).as(driver.output()).isLessThan(deadline);
-                Thread.sleep(50);
-            }
-            driver.signal("KILL");
-            driver.awaitExit(Duration.ofSeconds(10));
-        }
+        f.killRunOnceCommitted(env, 2);
         assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.campaign"
                 + " WHERE phase = 'Loading' AND lease_expires > now() + interval '5 minutes'"))
                 .as("the dead driver's lease row is far from expiry").isEqualTo(1);
 
         long started = System.nanoTime();
-        try (LaunchedProcess resume = LaunchedProcess.start(dir, env, f.runArgs("resume"))) {
-            assertThat(resume.awaitExit(Duration.ofSeconds(180))).as(resume.output()).isZero();
-            System.out.printf("resume after SIGKILL of the driver reached HandoffCommitted in %.1f s%n",
-                    (System.nanoTime() - started) / 1e9);
-            assertThat(resume.output()).contains("took the campaign over from driver@").contains("HandoffCommitted")
-                    .doesNotContain("another driver holds the campaign lease");
-        }
+        String resumed = f.files.cli(env, Duration.ofSeconds(180), 0, f.runArgs("resume"));
+        System.out.printf("resume after SIGKILL of the driver reached HandoffCommitted in %.1f s%n", (System.nanoTime() - started) / 1e9);
+        assertThat(resumed).contains("took the campaign over from driver@").contains("HandoffCommitted")
+                .doesNotContain("another driver holds the campaign lease");
         f.assertPublishedExactlyTheSource();
         assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(64);
         assertThat(f.target.queryForLong("SELECT lease_epoch FROM backfill_state.campaign")).as("one takeover").isEqualTo(2);
@@ -84,9 +73,7 @@ class ResumeAfterDriverCrashIT {
             assertThat(first.awaitExit(Duration.ofSeconds(60))).as(first.output()).isNotZero();
         }
         assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.publication_receipt")).isZero();
-        try (LaunchedProcess resume = LaunchedProcess.start(dir, f.env(), f.runArgs("resume"))) {
-            assertThat(resume.awaitExit(Duration.ofSeconds(120))).as(resume.output()).isZero();
-        }
+        f.cli(0, f.runArgs("resume"));
         f.assertPublishedExactlyTheSource();
     }
 

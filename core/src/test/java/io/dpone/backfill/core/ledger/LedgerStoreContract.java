@@ -245,11 +245,7 @@ public abstract class LedgerStoreContract {
     @Test
     void aFreeDriverLockLetsAnotherDriverTakeOverAnUnexpiredLeaseAtOnceWithTheNextEpoch() {
         String runKey = create(blueprint(8)).runKey();
-        LedgerStore crashed = storeOnItsOwnSession();
-        CampaignClaim.Taken first = taken(crashed.claimCampaign(runKey, "driver-a", LONG_TTL));
-        assertThat(first.lease()).isEqualTo(new CampaignLease(runKey, "driver-a", 1));
-        assertThat(first.tookOverFrom()).as("the lease was free").isNull();
-        endSession(crashed, runKey);
+        assertThat(leaseOfACrashedDriver(runKey, "driver-a")).isEqualTo(new CampaignLease(runKey, "driver-a", 1));
 
         CampaignClaim.Taken second = taken(other.claimCampaign(runKey, "driver-b", LONG_TTL));
 
@@ -295,9 +291,7 @@ public abstract class LedgerStoreContract {
     @Test
     void theFormerHoldersFencedWritesFailAfterATakeover() {
         String runKey = create(blueprint(8)).runKey();
-        LedgerStore crashed = storeOnItsOwnSession();
-        CampaignLease former = taken(crashed.claimCampaign(runKey, "driver-a", LONG_TTL)).lease();
-        endSession(crashed, runKey);
+        CampaignLease former = leaseOfACrashedDriver(runKey, "driver-a");
         CampaignLease current = taken(other.claimCampaign(runKey, "driver-b", LONG_TTL)).lease();
 
         // The former driver's other connections (its publisher's) may still reach the database: its lease writes nothing.
@@ -326,9 +320,7 @@ public abstract class LedgerStoreContract {
     @Test
     void aNewSessionOfTheSameOwnerTakesTheNextEpochAndFencesTheOldOne() {
         String runKey = create(blueprint(8)).runKey();
-        LedgerStore crashed = storeOnItsOwnSession();
-        CampaignLease before = taken(crashed.claimCampaign(runKey, "operator-0", LONG_TTL)).lease();
-        endSession(crashed, runKey);
+        CampaignLease before = leaseOfACrashedDriver(runKey, "operator-0");
 
         CampaignClaim.Taken after = taken(other.claimCampaign(runKey, "operator-0", LONG_TTL));
 
@@ -366,6 +358,15 @@ public abstract class LedgerStoreContract {
         assertThat(taken.tookOverFrom()).isEqualTo("older-driver");
         assertThat(taken.lease().epoch()).isEqualTo(lockless.epoch() + 1);
         assertThat(other.renewLease(lockless, LONG_TTL)).as("fenced by the epoch").isFalse();
+    }
+
+    /** A driver claims the free campaign on a session of its own, then crashes: its lease row stays live for a minute. */
+    private CampaignLease leaseOfACrashedDriver(String runKey, String owner) {
+        LedgerStore crashed = storeOnItsOwnSession();
+        CampaignClaim.Taken claim = taken(crashed.claimCampaign(runKey, owner, LONG_TTL));
+        assertThat(claim.tookOverFrom()).as("the lease was free").isNull();
+        endSession(crashed, runKey);
+        return claim.lease();
     }
 
     private static CampaignClaim.Taken taken(CampaignClaim claim) {
