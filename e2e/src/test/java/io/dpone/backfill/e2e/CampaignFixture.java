@@ -79,17 +79,7 @@ final class CampaignFixture {
 
     /** Starts `backfill run` with {@code env} and SIGKILLs it once {@code chunks} chunks are committed, lanes loading. */
     void killRunOnceCommitted(Map<String, String> env, int chunks) throws Exception {
-        try (LaunchedProcess driver = LaunchedProcess.start(dir, env, runArgs("run"))) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (committedChunks() < chunks) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("fewer than " + chunks + " chunks committed within 60 s:\n" + driver.output());
-                }
-                Thread.sleep(50);
-            }
-            driver.signal("KILL");
-            driver.awaitExit(Duration.ofSeconds(10));
-        }
+        LaunchedProcess.killOnceCommitted(dir, env, runArgs("run"), this::committedChunks, chunks);
     }
 
     /** Committed chunks, 0 while the driver has not created the ledger yet. */
