@@ -10,6 +10,7 @@ import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.ChunkProtocol;
 import io.dpone.backfill.core.lane.LaneWorker;
+import io.dpone.backfill.core.lane.RowEncoding;
 import io.dpone.backfill.core.lane.ShapeProbe;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -63,7 +64,8 @@ public final class LaneSession implements AutoCloseable {
         ChunkProtocol committer = new ChunkProtocol(
                 new PostgresChunkSource(source, blueprint.plan(), spec.getSource().getSchema(), spec.getSource().getTable(), columns),
                 adapter.chunkSink(sink, new ChunkLoad(stateSchema, schema, loadTable, columns,
-                        spec.getUniqueKey(), receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable())), faults);
+                        spec.getUniqueKey(), receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable(),
+                        RowEncoding.fromWire(campaign.rowEncoding()))), faults);
         String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
             @Override

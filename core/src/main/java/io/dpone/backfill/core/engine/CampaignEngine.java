@@ -54,6 +54,7 @@ public final class CampaignEngine {
     private final SourceCatalog source;
     private final ArtifactNames names;
     private final FaultPoints faults;
+    private final RowEncodingChoice encodings;
     /** The verdict of {@link #open}'s pre-flight, recorded at preparation; null until open() checked. */
     private PreflightResult preflight;
 
@@ -64,7 +65,14 @@ public final class CampaignEngine {
     /** {@code faults}: the engine's own crash-test points ({@link FaultPoint#BEFORE_PUBLISH}), for every driver. */
     public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source,
                           FaultPoints faults) {
+        this(blueprint, ledger, publisher, source, faults, null);
+    }
+
+    /** {@code encodings}: the target adapter's choice of row encoding, recorded at preparation; null records none. */
+    public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source,
+                          FaultPoints faults, RowEncodingChoice encodings) {
         this.faults = faults;
+        this.encodings = encodings;
         this.blueprint = blueprint;
         this.spec = blueprint.definition().spec();
         this.ledger = ledger;
@@ -184,6 +192,10 @@ public final class CampaignEngine {
         LiveTargetBaseline baseline = new LiveTargetBaseline(liveShape, content);
         if (!ledger.recordShapes(lease, sourceShape.digest(), loadShape.digest(), baseline.json())) {
             throw new LeaseLostException("could not record table shapes: campaign lease lost");
+        }
+        // Recorded after the shapes on every preparation attempt, so both always describe the same tables.
+        if (encodings != null && !ledger.recordRowEncoding(lease, encodings.choose(loadShape.loadColumnsFrom(sourceShape)).wireName())) {
+            throw new LeaseLostException("could not record the row encoding: campaign lease lost");
         }
         ChunkRowEstimates estimates = estimateRows();
         if (estimates.present() && !ledger.recordChunkEstimates(lease, estimates.rows())) {

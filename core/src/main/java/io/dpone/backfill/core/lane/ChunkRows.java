@@ -8,7 +8,10 @@ public interface ChunkRows extends AutoCloseable {
     /** Moves to the next row; false once the chunk is exhausted (or the protocol stopped the stream). */
     boolean next() throws Exception;
 
-    /** The current row in {@link RowEncoding#POSTGRES_COPY_TEXT}; valid until the next call to {@link #next}. */
+    /**
+     * The current row in {@link RowEncoding#POSTGRES_COPY_TEXT} or {@link RowEncoding#POSTGRES_COPY_BINARY} (as asked
+     * of the source); valid until the next call to {@link #next}.
+     */
     byte[] copyBytes();
 
     /**

@@ -5,6 +5,7 @@ import io.dpone.backfill.core.lane.ChunkSource;
 import io.dpone.backfill.core.lane.RowEncoding;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.postgres.PostgresBinaryCopy;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.source.postgres.binary.BinaryCopyReader;
 import io.dpone.backfill.source.postgres.binary.CopyOutInputStream;
@@ -16,6 +17,7 @@ import org.postgresql.copy.CopyOut;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -49,6 +51,8 @@ public final class PostgresChunkSource implements ChunkSource {
         return switch (encoding) {
             case POSTGRES_COPY_TEXT -> new CopyRows(source.unwrap(PGConnection.class).getCopyAPI()
                     .copyOut(selectPrefix + predicate + ") TO STDOUT"));
+            case POSTGRES_COPY_BINARY -> new BinaryTupleRows(source.unwrap(PGConnection.class).getCopyAPI()
+                    .copyOut(selectPrefix + predicate + ") TO STDOUT (FORMAT binary)"), columns.size());
             case VALUES -> new DecodedRows(BinaryCopyReader.start(source, valuePlan(), predicate));
         };
     }
@@ -113,6 +117,72 @@ public final class PostgresChunkSource implements ChunkSource {
          * An unfinished COPY is cancelled on the server and drained, so the lane's source connection serves the
          * next chunk (pgjdbc's own cancelCopy leaves the COPY's rest on the socket).
          */
+        @Override
+        public void close() throws IOException, SQLException {
+            new CopyOutInputStream(out, source.unwrap(PGConnection.class)).close();
+        }
+    }
+
+    /**
+     * Binary COPY tuples passed through as they come: the stream's header is cut from the first message and its
+     * trailer ends the rows. Each message must hold exactly one tuple of the loaded columns (how PostgreSQL sends
+     * them), checked by its field count, because rows are counted by message.
+     */
+    private final class BinaryTupleRows implements ChunkRows {
+        private final CopyOut out;
+        private final int columns;
+        private boolean first = true;
+        private boolean ended;
+        private byte[] row;
+        private long tuples;
+
+        BinaryTupleRows(CopyOut out, int columns) {
+            this.out = out;
+            this.columns = columns;
+        }
+
+        @Override
+        public boolean next() throws SQLException {
+            if (ended) {
+                return false;
+            }
+            byte[] message = out.readFromCopy();
+            if (message == null) {
+                throw new IllegalStateException("the source's binary COPY ended without its trailer");
+            }
+            int offset = 0;
+            if (first) {
+                first = false;
+                offset = PostgresBinaryCopy.headerLength(message);
+            }
+            int fields = PostgresBinaryCopy.fieldCount(message, offset);
+            if (fields == -1) {
+                ended = true;
+                row = null;
+                // The server's CopyDone follows the trailer; reading it ends the COPY cleanly.
+                if (out.readFromCopy() != null) {
+                    throw new IllegalStateException("the source's binary COPY sent data after its trailer");
+                }
+                if (out.getHandledRowCount() != tuples) {
+                    throw new IllegalStateException("the source's binary COPY reports " + out.getHandledRowCount()
+                            + " rows but sent " + tuples + " tuple messages");
+                }
+                return false;
+            }
+            if (fields != columns) {
+                throw new IllegalStateException("binary COPY tuple has " + fields + " fields, the load has " + columns + " columns");
+            }
+            row = offset == 0 ? message : Arrays.copyOfRange(message, offset, message.length);
+            tuples++;
+            return true;
+        }
+
+        @Override
+        public byte[] copyBytes() {
+            return row;
+        }
+
+        /** Drains the stream (a finished one has nothing left) or cancels an unfinished one, as for text rows. */
         @Override
         public void close() throws IOException, SQLException {
             new CopyOutInputStream(out, source.unwrap(PGConnection.class)).close();
