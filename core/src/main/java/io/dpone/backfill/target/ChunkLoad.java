@@ -1,6 +1,6 @@
 package io.dpone.backfill.target;
 
-import io.dpone.backfill.core.lane.RowEncoding;
+import io.dpone.backfill.core.encoding.RowEncoding;
 
 import java.sql.Connection;
 import java.time.Duration;

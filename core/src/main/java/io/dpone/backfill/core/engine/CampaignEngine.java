@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.engine;
 
+import io.dpone.backfill.core.encoding.RowEncodingChoice;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.PublicationMode;

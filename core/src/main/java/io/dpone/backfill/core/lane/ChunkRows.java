@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 /**
  * The rows of one chunk range as the source streams them: one row at a time, never the chunk in memory. Closing
  * before the end cancels the source's read.

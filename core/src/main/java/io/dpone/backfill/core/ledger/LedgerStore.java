@@ -53,7 +53,7 @@ public interface LedgerStore {
     boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest, String liveBaselineJson);
 
     /**
-     * Records how lanes move rows ({@link io.dpone.backfill.core.lane.RowEncoding#wireName()}), fenced by the lease.
+     * Records how lanes move rows ({@link io.dpone.backfill.core.encoding.RowEncoding#wireName()}), fenced by the lease.
      * Overwrites: preparation records it after the shapes each time it runs, so both always describe the same tables.
      */
     boolean recordRowEncoding(CampaignLease lease, String rowEncoding);

@@ -2,7 +2,7 @@ package io.dpone.backfill.source.postgres;
 
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSource;
-import io.dpone.backfill.core.lane.RowEncoding;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.postgres.PostgresBinaryCopy;

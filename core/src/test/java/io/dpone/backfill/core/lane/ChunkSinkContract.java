@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.digest.CanonicalJson;
 import io.dpone.backfill.core.fault.FaultPoints;

@@ -1,6 +1,6 @@
 package io.dpone.backfill.target.postgres;
 
-import io.dpone.backfill.core.lane.RowEncoding;
+import io.dpone.backfill.core.encoding.RowEncoding;
 
 /** The same chunk sink contract with binary COPY tuples passed through, as preparation records for identical types. */
 class PostgresBinaryChunkSinkIT extends PostgresChunkSinkIT {

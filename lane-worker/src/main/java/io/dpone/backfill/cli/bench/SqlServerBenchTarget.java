@@ -4,7 +4,7 @@ import io.dpone.backfill.cli.scratch.ScratchSchema;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.lane.ChunkRows;
-import io.dpone.backfill.core.lane.RowEncoding;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
 import io.dpone.backfill.target.mssql.MssqlBulkLoad;

@@ -1,6 +1,7 @@
-package io.dpone.backfill.core.engine;
+package io.dpone.backfill.core.encoding;
 
-import io.dpone.backfill.core.lane.RowEncoding;
+import io.dpone.backfill.core.engine.DatabaseFailureException;
+import io.dpone.backfill.core.encoding.RowEncoding;
 
 import java.util.List;
 
@@ -11,6 +12,6 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface RowEncodingChoice {
-    /** Fails with a {@link DatabaseFailureException} when a catalog cannot be read. */
+    /** Fails with a {@link io.dpone.backfill.core.engine.DatabaseFailureException} when a catalog cannot be read. */
     RowEncoding choose(List<String> loadColumns);
 }

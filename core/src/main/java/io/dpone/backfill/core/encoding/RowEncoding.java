@@ -1,4 +1,4 @@
-package io.dpone.backfill.core.lane;
+package io.dpone.backfill.core.encoding;
 
 /**
  * How a chunk's rows travel from the source to the sink. The sink names the one it takes and the source produces
