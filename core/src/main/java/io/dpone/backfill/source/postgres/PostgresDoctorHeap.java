@@ -19,10 +19,17 @@ final class PostgresDoctorHeap {
 
     private final Connection source;
     private final List<Finding> findings;
+    private final long largeTableBlocks;
 
     PostgresDoctorHeap(Connection source, List<Finding> findings) {
+        this(source, findings, LARGE_TABLE_BLOCKS);
+    }
+
+    /** {@code largeTableBlocks} smaller than the default lets a test see the recommendation on a small table. */
+    PostgresDoctorHeap(Connection source, List<Finding> findings, long largeTableBlocks) {
         this.source = source;
         this.findings = findings;
+        this.largeTableBlocks = largeTableBlocks;
     }
 
     void check(String schema, String table, ChunkKind kind) throws SQLException {
@@ -45,7 +52,7 @@ final class PostgresDoctorHeap {
             }
             return;
         }
-        if (kind == ChunkKind.UUID && heap.blocks() >= LARGE_TABLE_BLOCKS && refusals.isEmpty()) {
+        if (kind == ChunkKind.UUID && heap.blocks() >= largeTableBlocks && refusals.isEmpty()) {
             findings.add(Finding.warning("source.chunk-kind.physical-recommended", "source table " + schema + "."
                     + table + " has " + heap.blocks() + " blocks and random uuid keys: each uuid chunk's rows are"
                     + " scattered over nearly every page, so the campaign reads the heap about once per chunk",
