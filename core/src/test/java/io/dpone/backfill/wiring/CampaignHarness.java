@@ -36,6 +36,8 @@ final class CampaignHarness implements AutoCloseable {
     final ConcurrentLinkedQueue<String> laneLog = new ConcurrentLinkedQueue<>();
     private final ExecutorService laneThreads = Executors.newCachedThreadPool();
     private final List<Future<LaneExit>> lanes = new ArrayList<>();
+    /** The fault points lanes started from now on pass through; a test may hook work in between chunks. */
+    FaultPoints laneFaults = FaultPoints.NONE;
 
     /** The suites' campaign on {@code public.items}: three lanes, two attempts a chunk; {@code extra} spec lines as they are. */
     static CampaignYaml campaign(String backfillId, String chunk, String extra) {
@@ -57,7 +59,7 @@ final class CampaignHarness implements AutoCloseable {
             lanes.add(laneThreads.submit(() -> {
                 try (LaneSession lane = LaneSession.open(b.definition().spec().getTarget().getType(), sourceConnector,
                         targetConnector, b.identity().runKey(), index, "lane-" + index + "-" + System.nanoTime(),
-                        b.definition().spec().getState().getSchema(), FAST, FaultPoints.NONE,
+                        b.definition().spec().getState().getSchema(), FAST, laneFaults,
                         line -> laneLog.add("lane " + index + ": " + line))) {
                     return lane.worker().run();
                 }
