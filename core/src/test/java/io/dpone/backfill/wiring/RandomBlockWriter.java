@@ -43,6 +43,8 @@ final class RandomBlockWriter implements AutoCloseable {
 
     /** One transaction of {@code operations} writes, each on a row of a random block of the heap. */
     synchronized void batch(int operations) throws SQLException {
+        // The xact counter also holds earlier transactions' counts until they are flushed: count this one's delta.
+        long hotBefore = hotUpdatesPending();
         long blocks = blocks();
         for (int i = 0; i < operations; i++) {
             int op = random.nextInt(10);
@@ -65,13 +67,21 @@ final class RandomBlockWriter implements AutoCloseable {
              ResultSet rs = s.executeQuery("SELECT pg_stat_get_xact_tuples_hot_updated('public.items'::regclass),"
                      + " pg_current_xact_id()::text")) {
             rs.next();
-            hotUpdates += rs.getLong(1);
+            hotUpdates += rs.getLong(1) - hotBefore;
             BigInteger xid = new BigInteger(rs.getString(2));
             insertedInBatch.forEach(id -> inserted.put(id, xid));
         }
         connection.commit();
         insertedInBatch.clear();
         batches++;
+    }
+
+    private long hotUpdatesPending() throws SQLException {
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_stat_get_xact_tuples_hot_updated('public.items'::regclass)")) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     private long blocks() throws SQLException {
