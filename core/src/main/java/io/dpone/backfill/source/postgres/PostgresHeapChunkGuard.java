@@ -24,6 +24,8 @@ final class PostgresHeapChunkGuard {
     private final String table;
     private final HeapExtent recorded;
     private final BigInteger anchor;
+    /** The connection's isolation before the chunk, given back after it. */
+    private int isolationBefore = Connection.TRANSACTION_READ_COMMITTED;
 
     PostgresHeapChunkGuard(String schema, String table, HeapExtent recorded, String anchorXmin) {
         this.schema = schema;
@@ -38,6 +40,7 @@ final class PostgresHeapChunkGuard {
 
     /** Begins the chunk's transaction and checks it; on a refusal or an error the transaction is ended again. */
     void begin(Connection source) throws SQLException {
+        isolationBefore = source.getTransactionIsolation();
         source.setAutoCommit(false);
         source.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
         try {
@@ -73,7 +76,7 @@ final class PostgresHeapChunkGuard {
             source.rollback();
         } finally {
             source.setAutoCommit(true);
-            source.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            source.setTransactionIsolation(isolationBefore);
         }
     }
 }
