@@ -76,6 +76,12 @@ final class CampaignHarness implements AutoCloseable {
         return exits;
     }
 
+    /** Opens the campaign (pre-flight checked, as drivers do) and takes its lease as a fresh driver. */
+    static CampaignLease openAndLease(CampaignSession s, CampaignBlueprint b) {
+        s.engine().open(s.preflight(b, null));
+        return s.ledger().acquireLease(b.identity().runKey(), "driver-" + System.nanoTime(), FAST.leaseTtl()).orElseThrow();
+    }
+
     /** Steps the engine until it reaches {@code phase}; fails instead of spinning if the campaign settles elsewhere. */
     static StepResult stepUntil(CampaignSession session, CampaignLease lease, io.dpone.backfill.core.campaign.CampaignPhase phase) {
         for (int i = 0; i < 20; i++) {

@@ -53,8 +53,7 @@ class PhysicalChunksIT {
     }
 
     private CampaignLease lease(CampaignSession s, CampaignBlueprint b) {
-        s.engine().open(s.preflight(b, null));
-        return s.ledger().acquireLease(b.identity().runKey(), "driver-" + System.nanoTime(), CampaignHarness.FAST.leaseTtl()).orElseThrow();
+        return CampaignHarness.openAndLease(s, b);
     }
 
     /**
@@ -171,9 +170,7 @@ class PhysicalChunksIT {
             long before = heapPagesVisited(run.source);
             CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign(backfillId, chunk, SHADOW));
             try (CampaignSession s = run.session(b)) {
-                s.engine().open(s.preflight(b, null));
-                CampaignLease lease = s.ledger().acquireLease(b.identity().runKey(), "driver", CampaignHarness.FAST.leaseTtl()).orElseThrow();
-                assertThat(run.runToSettled(b, s, lease).phase()).as(run.laneLog.toString()).isEqualTo(CampaignPhase.HandoffCommitted);
+                assertThat(run.runToSettled(b, s, CampaignHarness.openAndLease(s, b)).phase()).as(run.laneLog.toString()).isEqualTo(CampaignPhase.HandoffCommitted);
             }
             // Counted before the comparison below, whose ORDER BY id reads the heap once per row through the index.
             double visited = (double) (heapPagesVisited(run.source) - before) / pages;
