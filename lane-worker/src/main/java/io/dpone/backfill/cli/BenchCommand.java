@@ -40,7 +40,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = {"--chunks", "--buckets"}, defaultValue = "64", description = "Chunks of the plan every chunked arm follows (default ${DEFAULT-VALUE}).")
     int chunks;
 
-    @Option(names = "--kind", defaultValue = "uuid", description = "Chunk kind: uuid (a uuid key) or integer (a bigint key) (default ${DEFAULT-VALUE}).")
+    @Option(names = "--kind", defaultValue = "uuid", description = "Chunk kind: uuid (a uuid key), integer (a bigint key) or physical (block ranges; a uuid key) (default ${DEFAULT-VALUE}).")
     String kind;
 
     @Option(names = "--repeat", defaultValue = "1", description = "Runs of each arm, interleaved; the median run is reported (default ${DEFAULT-VALUE}).")
@@ -84,7 +84,7 @@ final class BenchCommand implements Callable<Integer> {
         require(rows >= 1, "--rows must be at least 1");
         require(lanes >= 1 && lanes <= 64, "--lanes must be between 1 and 64");
         require(chunks >= 1 && chunks <= ChunkSpec.MAX_BUCKETS, "--chunks must be between 1 and " + ChunkSpec.MAX_BUCKETS);
-        require(kind.equals("uuid") || kind.equals("integer"), "--kind must be uuid or integer, not " + kind);
+        require(kind.equals("uuid") || kind.equals("integer") || kind.equals("physical"), "--kind must be uuid, integer or physical, not " + kind);
         require(kind.equals("uuid") || chunks <= rows, "--chunks must not exceed --rows with --kind integer");
         require(repeat >= 1 && repeat <= 99, "--repeat must be between 1 and 99");
         require(format.equals("table") || format.equals("json"), "--format must be table or json, not " + format);

@@ -1,7 +1,7 @@
 package io.dpone.backfill.core.encoding;
 
-import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.engine.DatabaseFailureException;
 
 import java.util.List;
 

@@ -1,10 +1,12 @@
 package io.dpone.backfill.source.postgres;
 
+import io.dpone.backfill.core.campaign.ChunkKind;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSource;
-import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.postgres.PostgresBinaryCopy;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.source.postgres.binary.BinaryCopyReader;
@@ -24,7 +26,8 @@ import java.util.stream.Collectors;
 /**
  * A chunk's rows from the PostgreSQL source, on the lane's source connection: {@code COPY (SELECT <load columns>
  * FROM source WHERE <chunk predicate>) TO STDOUT} passed through as text rows, or the same in binary format decoded
- * into values as it streams (for a sink that writes values).
+ * into values as it streams (for a sink that writes values). A physical chunk (block range) is read inside a
+ * transaction {@link PostgresHeapChunkGuard} opens and checks.
  */
 public final class PostgresChunkSource implements ChunkSource {
     private final Connection source;
@@ -33,9 +36,26 @@ public final class PostgresChunkSource implements ChunkSource {
     private final String sourceTable;
     private final List<String> columns;
     private final String selectPrefix;
+    /** Null for key-range plans; physical chunks are read in their own checked transaction. */
+    private final PostgresHeapChunkGuard heapGuard;
     private SourceColumnPlan valuePlan;
 
     public PostgresChunkSource(Connection source, ChunkPlan plan, String sourceSchema, String sourceTable, List<String> columns) {
+        this(source, plan, sourceSchema, sourceTable, columns, null, null);
+    }
+
+    /**
+     * {@code heap} and {@code anchorXmin}: what preparation recorded, for a physical plan (ADR 0015); both null for
+     * key-range plans.
+     */
+    public PostgresChunkSource(Connection source, ChunkPlan plan, String sourceSchema, String sourceTable, List<String> columns,
+                               HeapExtent heap, String anchorXmin) {
+        if (plan.kind() == ChunkKind.PHYSICAL && (heap == null || anchorXmin == null || !plan.resolved())) {
+            throw new IllegalArgumentException("a physical plan is read only with the heap extent and XMin anchor"
+                    + " recorded at preparation");
+        }
+        this.heapGuard = plan.kind() == ChunkKind.PHYSICAL
+                ? new PostgresHeapChunkGuard(sourceSchema, sourceTable, heap, anchorXmin) : null;
         this.source = source;
         this.plan = plan;
         this.sourceSchema = sourceSchema;
@@ -47,7 +67,19 @@ public final class PostgresChunkSource implements ChunkSource {
 
     @Override
     public ChunkRows open(ChunkRange range, RowEncoding encoding) throws SQLException {
-        String predicate = PostgresChunkPredicate.render(plan, range);
+        if (heapGuard == null) {
+            return copy(PostgresChunkPredicate.render(plan, range), encoding);
+        }
+        heapGuard.begin(source);
+        try {
+            return new InHeapTransaction(copy(PostgresHeapPredicate.render(range, heapGuard.anchor()), encoding));
+        } catch (SQLException | RuntimeException e) {
+            heapGuard.end(source);
+            throw e;
+        }
+    }
+
+    private ChunkRows copy(String predicate, RowEncoding encoding) throws SQLException {
         return switch (encoding) {
             case POSTGRES_COPY_TEXT -> new CopyRows(source.unwrap(PGConnection.class).getCopyAPI()
                     .copyOut(selectPrefix + predicate + ") TO STDOUT"));
@@ -63,6 +95,39 @@ public final class PostgresChunkSource implements ChunkSource {
             valuePlan = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, columns);
         }
         return valuePlan;
+    }
+
+    /** A physical chunk's rows; closing them ends the chunk's source transaction after the COPY is drained. */
+    private final class InHeapTransaction implements ChunkRows {
+        private final ChunkRows rows;
+
+        InHeapTransaction(ChunkRows rows) {
+            this.rows = rows;
+        }
+
+        @Override
+        public boolean next() throws Exception {
+            return rows.next();
+        }
+
+        @Override
+        public byte[] copyBytes() {
+            return rows.copyBytes();
+        }
+
+        @Override
+        public Object[] values() {
+            return rows.values();
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                rows.close();
+            } finally {
+                heapGuard.end(source);
+            }
+        }
     }
 
     /** Binary COPY rows decoded as they stream; closing early cancels the COPY and drains it. */

@@ -1,10 +1,10 @@
 package io.dpone.backfill.target.mssql;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.ChunkTransaction;
-import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.JdbcChunkTransaction;

@@ -1,9 +1,9 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.ChunkTransaction;
-import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.postgres.PostgresBinaryCopy;
 import io.dpone.backfill.postgres.PostgresIdentifiers;

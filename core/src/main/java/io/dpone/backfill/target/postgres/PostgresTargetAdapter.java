@@ -2,8 +2,8 @@ package io.dpone.backfill.target.postgres;
 
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
-import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TargetCatalog;

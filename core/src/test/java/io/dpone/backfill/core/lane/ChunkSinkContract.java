@@ -1,8 +1,8 @@
 package io.dpone.backfill.core.lane;
 
-import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.digest.CanonicalJson;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkRecord;

@@ -1,8 +1,8 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.ChunkSinkContract;
-import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
 import io.dpone.backfill.target.ChunkLoad;

@@ -1,7 +1,6 @@
 package io.dpone.backfill.cli.bench;
 
 import io.dpone.backfill.connect.ConnectionSettings;
-import io.dpone.backfill.core.plan.ChunkPlan;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -36,10 +35,10 @@ interface ArmPlace extends AutoCloseable {
     void buildIndexes(Connection target) throws SQLException;
 
     /** Streams ranges of the source into {@link #table()} on {@code target}, the fastest way the engine takes them. */
-    RangeLoader pipe(Connection source, ChunkPlan plan, Connection target) throws SQLException;
+    RangeLoader pipe(Connection source, SourceReads reads, Connection target) throws SQLException;
 
     /** The incident's shape: each range staged, then upserted into the live table, one transaction per range. */
-    RangeLoader stagedUpsert(Connection source, ChunkPlan plan, Connection target, int worker) throws SQLException;
+    RangeLoader stagedUpsert(Connection source, SourceReads reads, Connection target, int worker) throws SQLException;
 
     long count() throws SQLException;
 

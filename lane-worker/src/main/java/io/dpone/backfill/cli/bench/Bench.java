@@ -63,7 +63,9 @@ public final class Bench {
             log.accept(String.format("source public.orders: %,d rows, %,d pages, generated in %.1f s", settings.rows(),
                     source.tablePages(), (System.nanoTime() - t) / 1e9));
             BenchCampaign campaign = new BenchCampaign(table, target.type(), settings.rows(), settings.chunks(), settings.lanes());
-            ArmContext context = new ArmContext(source, table, settings.rows(), settings.lanes(), campaign, campaigns, heaps);
+            var heap = source.heapExtent();
+            SourceReads reads = new SourceReads(campaign.plan(heap), heap, source.anchor());
+            ArmContext context = new ArmContext(source, table, settings.rows(), settings.lanes(), campaign, reads, campaigns, heaps);
             Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
             for (int r = 1; r <= settings.repeat(); r++) {
                 for (String code : settings.arms()) {

@@ -5,6 +5,8 @@ import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.ChunkPlanner;
+import io.dpone.backfill.core.plan.HeapExtent;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,7 +42,11 @@ final class BenchCampaign {
         }
     }
 
-    ChunkPlan plan() throws IOException {
+    /** The campaign's plan; physical block ranges over {@code heap} as preparation would resolve them. */
+    ChunkPlan plan(HeapExtent heap) throws IOException {
+        if (table.kind() == ChunkKind.PHYSICAL) {
+            return ChunkPlanner.physical(chunks, heap.blocks());
+        }
         Path file = Files.createTempFile("backfill-bench", ".yaml");
         try {
             Files.writeString(file, yaml("plan", BenchTable.NAME, "backfill_state", "bench_plan"));
@@ -51,9 +57,11 @@ final class BenchCampaign {
     }
 
     String yaml(String targetSchema, String targetTable, String stateSchema, String backfillId) {
-        String chunk = table.kind() == ChunkKind.INTEGER
-                ? "{column: id, kind: integer, buckets: %d, lowerBound: 1, upperBound: %d}".formatted(chunks, Math.max(rows, chunks))
-                : "{column: id, kind: %s, buckets: %d}".formatted(table.kind().wireName(), chunks);
+        String chunk = switch (table.kind()) {
+            case INTEGER -> "{column: id, kind: integer, buckets: %d, lowerBound: 1, upperBound: %d}".formatted(chunks, Math.max(rows, chunks));
+            case PHYSICAL -> "{kind: physical, buckets: %d}".formatted(chunks);
+            case UUID -> "{column: id, kind: uuid, buckets: %d}".formatted(chunks);
+        };
         return """
                 apiVersion: backfill.dpone.io/v1alpha1
                 kind: BackfillCampaign

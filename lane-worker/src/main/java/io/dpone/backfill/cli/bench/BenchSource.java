@@ -2,7 +2,9 @@ package io.dpone.backfill.cli.bench;
 
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
+import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.postgres.PostgresEndpoint;
+import io.dpone.backfill.source.postgres.PostgresHeapState;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -47,6 +49,18 @@ final class BenchSource implements AutoCloseable {
 
     long tablePages() throws SQLException {
         return cluster.queryForLong(DATABASE, "SELECT pg_relation_size('public." + BenchTable.NAME + "') / current_setting('block_size')::bigint");
+    }
+
+    /** The heap's size and storage identity, as a campaign's preparation records them for physical chunks. */
+    HeapExtent heapExtent() throws SQLException {
+        try (Connection c = connect()) {
+            return PostgresHeapState.read(c, "public", BenchTable.NAME).orElseThrow().extent();
+        }
+    }
+
+    /** An XMin anchor taken after generation: every generated row is older than it. */
+    String anchor() throws SQLException {
+        return cluster.queryForString(DATABASE, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text");
     }
 
     long tableBytes() throws SQLException {

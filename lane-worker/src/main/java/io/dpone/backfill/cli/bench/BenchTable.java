@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 
 /**
  * The benchmark's table: 20 columns of the types real order tables carry (about 255 bytes a row in PostgreSQL),
- * keyed by a random UUID, or by a bigint for {@code integer} chunks. Rows are generated server-side from
+ * keyed by a random UUID (for {@code uuid} and {@code physical} chunks), or by a bigint for {@code integer} chunks. Rows are generated server-side from
  * {@code generate_series} so generation costs no client round trips.
  */
 final class BenchTable {

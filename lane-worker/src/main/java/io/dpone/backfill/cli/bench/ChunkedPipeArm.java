@@ -1,7 +1,5 @@
 package io.dpone.backfill.cli.bench;
 
-import io.dpone.backfill.core.plan.ChunkPlan;
-
 import java.sql.Connection;
 import java.util.List;
 
@@ -20,9 +18,9 @@ final class ChunkedPipeArm implements BenchArm {
     @Override
     public ArmRun run(ArmContext context, ArmPlace place, int repetition) throws Exception {
         place.createBareTable();
-        ChunkPlan plan = context.campaign().plan();
+        SourceReads reads = context.reads();
         return Measured.run(this, context, place, repetition, List.of(), () -> {
-            List<ChunkTiming> chunks = ChunkWorkers.run(context, place, plan, (source, target, worker) -> place.pipe(source, plan, target));
+            List<ChunkTiming> chunks = ChunkWorkers.run(context, place, reads.plan(), (source, target, worker) -> place.pipe(source, reads, target));
             try (Connection target = place.connect()) {
                 place.buildIndexes(target);
             }

@@ -3,10 +3,8 @@ package io.dpone.backfill.cli.bench;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.StateSpec;
 import io.dpone.backfill.core.campaign.TargetType;
-import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
 import io.dpone.backfill.postgres.PostgresEndpoint;
-import io.dpone.backfill.source.postgres.PostgresChunkPredicate;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.postgresql.copy.CopyOut;
@@ -114,10 +112,10 @@ final class PostgresBenchTarget implements BenchTarget {
 
         /** Binary COPY bytes passed through unchanged: the physical floor of moving rows between two servers. */
         @Override
-        public RangeLoader pipe(Connection source, ChunkPlan plan, Connection target) {
+        public RangeLoader pipe(Connection source, SourceReads reads, Connection target) {
             return range -> {
                 CopyOut out = source.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SELECT " + columns
-                        + " FROM public." + BenchTable.NAME + " WHERE " + PostgresChunkPredicate.render(plan, range)
+                        + " FROM public." + BenchTable.NAME + " WHERE " + reads.predicate(range)
                         + ") TO STDOUT (FORMAT binary)");
                 CopyIn in = target.unwrap(PGConnection.class).getCopyAPI()
                         .copyIn("COPY " + qualified + " (" + columns + ") FROM STDIN (FORMAT binary)");
@@ -131,7 +129,7 @@ final class PostgresBenchTarget implements BenchTarget {
 
         /** A temporary staging table per chunk, then INSERT ... ON CONFLICT DO UPDATE: PostgreSQL's MERGE of a chunk. */
         @Override
-        public RangeLoader stagedUpsert(Connection source, ChunkPlan plan, Connection target, int worker) {
+        public RangeLoader stagedUpsert(Connection source, SourceReads reads, Connection target, int worker) {
             String updates = table.columnNames().stream().filter(c -> !c.equals(BenchTable.KEY))
                     .map(c -> c + " = EXCLUDED." + c).collect(Collectors.joining(", "));
             return range -> {
@@ -139,7 +137,7 @@ final class PostgresBenchTarget implements BenchTarget {
                 try (Statement s = target.createStatement()) {
                     s.execute("CREATE TEMP TABLE stage (LIKE " + qualified + ") ON COMMIT DROP");
                     CopyOut out = source.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SELECT " + columns
-                            + " FROM public." + BenchTable.NAME + " WHERE " + PostgresChunkPredicate.render(plan, range)
+                            + " FROM public." + BenchTable.NAME + " WHERE " + reads.predicate(range)
                             + ") TO STDOUT (FORMAT binary)");
                     CopyIn in = target.unwrap(PGConnection.class).getCopyAPI()
                             .copyIn("COPY stage (" + columns + ") FROM STDIN (FORMAT binary)");

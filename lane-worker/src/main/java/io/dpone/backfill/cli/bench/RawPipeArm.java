@@ -1,8 +1,5 @@
 package io.dpone.backfill.cli.bench;
 
-import io.dpone.backfill.core.plan.ChunkPlan;
-import io.dpone.backfill.core.plan.ChunkRange;
-
 import java.sql.Connection;
 import java.util.List;
 
@@ -21,12 +18,10 @@ final class RawPipeArm implements BenchArm {
     @Override
     public ArmRun run(ArmContext context, ArmPlace place, int repetition) throws Exception {
         place.createBareTable();
-        ChunkPlan plan = context.campaign().plan();
-        ChunkPlan whole = new ChunkPlan(plan.kind(), plan.column(), plan.lowerBound(), plan.upperBound(),
-                List.of(new ChunkRange(0, null, null)));
+        SourceReads whole = context.reads().whole();
         return Measured.run(this, context, place, repetition, List.of(), () -> {
             try (Connection source = context.source().connect(); Connection target = place.connect()) {
-                place.pipe(source, whole, target).load(whole.chunk(0));
+                place.pipe(source, whole, target).load(whole.plan().chunk(0));
                 place.buildIndexes(target);
             }
             return List.of();

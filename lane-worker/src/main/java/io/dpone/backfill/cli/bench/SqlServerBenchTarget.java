@@ -3,9 +3,8 @@ package io.dpone.backfill.cli.bench;
 import io.dpone.backfill.cli.scratch.ScratchSchema;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.TargetType;
-import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.encoding.RowEncoding;
-import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
 import io.dpone.backfill.target.mssql.MssqlBulkLoad;
 import io.dpone.backfill.target.mssql.MssqlEndpoint;
@@ -126,8 +125,8 @@ final class SqlServerBenchTarget implements BenchTarget {
 
         /** The source's binary COPY decoded as it streams and bulk-copied: what a lane does, without the ledger. */
         @Override
-        public RangeLoader pipe(Connection source, ChunkPlan plan, Connection target) throws SQLException {
-            PostgresChunkSource chunks = new PostgresChunkSource(source, plan, "public", BenchTable.NAME, table.columnNames());
+        public RangeLoader pipe(Connection source, SourceReads reads, Connection target) throws SQLException {
+            PostgresChunkSource chunks = reads.chunkSource(source, table.columnNames());
             MssqlBulkLoad bulk = MssqlBulkLoad.bind(source, "public", BenchTable.NAME, target, scratch, name,
                     table.columnNames(), List.of(BenchTable.KEY));
             return range -> {
@@ -139,11 +138,11 @@ final class SqlServerBenchTarget implements BenchTarget {
 
         /** A staging table per worker, bulk-loaded per chunk and MERGEd into the live columnstore table. */
         @Override
-        public RangeLoader stagedUpsert(Connection source, ChunkPlan plan, Connection target, int worker) throws SQLException {
+        public RangeLoader stagedUpsert(Connection source, SourceReads reads, Connection target, int worker) throws SQLException {
             String stageName = name + "_stage_" + worker;
             String stage = MssqlIdentifiers.quote(scratch) + "." + MssqlIdentifiers.quote(stageName);
             execute(table.sqlServerDdl(stage));
-            PostgresChunkSource chunks = new PostgresChunkSource(source, plan, "public", BenchTable.NAME, table.columnNames());
+            PostgresChunkSource chunks = reads.chunkSource(source, table.columnNames());
             MssqlBulkLoad bulk = MssqlBulkLoad.bind(source, "public", BenchTable.NAME, target, scratch, stageName,
                     table.columnNames(), List.of(BenchTable.KEY));
             String merge = merge(stage);

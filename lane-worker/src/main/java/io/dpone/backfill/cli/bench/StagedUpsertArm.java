@@ -1,7 +1,5 @@
 package io.dpone.backfill.cli.bench;
 
-import io.dpone.backfill.core.plan.ChunkPlan;
-
 import java.util.List;
 
 /**
@@ -22,8 +20,8 @@ final class StagedUpsertArm implements BenchArm {
     @Override
     public ArmRun run(ArmContext context, ArmPlace place, int repetition) throws Exception {
         place.createLiveTable();
-        ChunkPlan plan = context.campaign().plan();
+        SourceReads reads = context.reads();
         return Measured.run(this, context, place, repetition, List.of(),
-                () -> ChunkWorkers.run(context, place, plan, (source, target, worker) -> place.stagedUpsert(source, plan, target, worker)));
+                () -> ChunkWorkers.run(context, place, reads.plan(), (source, target, worker) -> place.stagedUpsert(source, reads, target, worker)));
     }
 }
