@@ -29,7 +29,12 @@ interface ArmPlace extends AutoCloseable {
     void createBareTable() throws SQLException;
 
     /** The reviewed live table: the bare table with its primary key and secondary index. */
-    void createLiveTable() throws SQLException;
+    default void createLiveTable() throws SQLException {
+        createBareTable();
+        try (Connection c = connect()) {
+            buildIndexes(c);
+        }
+    }
 
     /** Builds the live table's primary key and secondary index on a loaded bare table. */
     void buildIndexes(Connection target) throws SQLException;

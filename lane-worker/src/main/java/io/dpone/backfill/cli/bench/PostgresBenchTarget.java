@@ -95,14 +95,6 @@ final class PostgresBenchTarget implements BenchTarget {
         }
 
         @Override
-        public void createLiveTable() throws SQLException {
-            createBareTable();
-            try (Connection c = connect()) {
-                buildIndexes(c);
-            }
-        }
-
-        @Override
         public void buildIndexes(Connection target) throws SQLException {
             try (Statement s = target.createStatement()) {
                 s.execute("ALTER TABLE " + qualified + " ADD PRIMARY KEY (" + BenchTable.KEY + ")");
@@ -113,18 +105,7 @@ final class PostgresBenchTarget implements BenchTarget {
         /** Binary COPY bytes passed through unchanged: the physical floor of moving rows between two servers. */
         @Override
         public RangeLoader pipe(Connection source, SourceReads reads, Connection target) {
-            return range -> {
-                CopyOut out = source.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SELECT " + columns
-                        + " FROM public." + BenchTable.NAME + " WHERE " + reads.predicate(range)
-                        + ") TO STDOUT (FORMAT binary)");
-                CopyIn in = target.unwrap(PGConnection.class).getCopyAPI()
-                        .copyIn("COPY " + qualified + " (" + columns + ") FROM STDIN (FORMAT binary)");
-                byte[] bytes;
-                while ((bytes = out.readFromCopy()) != null) {
-                    in.writeToCopy(bytes, 0, bytes.length);
-                }
-                return in.endCopy();
-            };
+            return range -> binaryCopy(source, reads.predicate(range), target, qualified);
         }
 
         /** A temporary staging table per chunk, then INSERT ... ON CONFLICT DO UPDATE: PostgreSQL's MERGE of a chunk. */
@@ -136,16 +117,7 @@ final class PostgresBenchTarget implements BenchTarget {
                 target.setAutoCommit(false);
                 try (Statement s = target.createStatement()) {
                     s.execute("CREATE TEMP TABLE stage (LIKE " + qualified + ") ON COMMIT DROP");
-                    CopyOut out = source.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SELECT " + columns
-                            + " FROM public." + BenchTable.NAME + " WHERE " + reads.predicate(range)
-                            + ") TO STDOUT (FORMAT binary)");
-                    CopyIn in = target.unwrap(PGConnection.class).getCopyAPI()
-                            .copyIn("COPY stage (" + columns + ") FROM STDIN (FORMAT binary)");
-                    byte[] bytes;
-                    while ((bytes = out.readFromCopy()) != null) {
-                        in.writeToCopy(bytes, 0, bytes.length);
-                    }
-                    in.endCopy();
+                    binaryCopy(source, reads.predicate(range), target, "stage");
                     long rows = s.executeUpdate("INSERT INTO " + qualified + " (" + columns + ") SELECT " + columns
                             + " FROM stage ON CONFLICT (" + BenchTable.KEY + ") DO UPDATE SET " + updates);
                     target.commit();
@@ -157,6 +129,19 @@ final class PostgresBenchTarget implements BenchTarget {
                     target.setAutoCommit(true);
                 }
             };
+        }
+
+        /** The source rows matching {@code predicate} into {@code destination}, as binary COPY bytes; returns the rows. */
+        private long binaryCopy(Connection source, String predicate, Connection target, String destination) throws SQLException {
+            CopyOut out = source.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SELECT " + columns
+                    + " FROM public." + BenchTable.NAME + " WHERE " + predicate + ") TO STDOUT (FORMAT binary)");
+            CopyIn in = target.unwrap(PGConnection.class).getCopyAPI()
+                    .copyIn("COPY " + destination + " (" + columns + ") FROM STDIN (FORMAT binary)");
+            byte[] bytes;
+            while ((bytes = out.readFromCopy()) != null) {
+                in.writeToCopy(bytes, 0, bytes.length);
+            }
+            return in.endCopy();
         }
 
         @Override

@@ -106,14 +106,6 @@ final class SqlServerBenchTarget implements BenchTarget {
         }
 
         @Override
-        public void createLiveTable() throws SQLException {
-            createBareTable();
-            try (Connection c = connect()) {
-                buildIndexes(c);
-            }
-        }
-
-        @Override
         public void buildIndexes(Connection target) throws SQLException {
             try (Statement s = target.createStatement()) {
                 s.execute("ALTER TABLE " + qualified + " ADD CONSTRAINT " + MssqlIdentifiers.quote(name + "_pk")
