@@ -104,6 +104,10 @@ ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS rows_estimated bigint;
 -- so without this a long chunk would look like no progress until it commits.
 ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS rows_copied bigint NOT NULL DEFAULT 0;
 
+-- How lanes move rows (ADR 0017), chosen at preparation: postgres_copy_binary when every loaded column has the
+-- identical built-in type on both sides, else the sink's own encoding. Null in ledgers prepared before it: text.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS row_encoding text;
+
 -- When the current holder took the campaign lease (ADR 0016): a driver waiting for the driver lock says who
 -- holds the campaign and since when.
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS lease_since timestamptz;

@@ -140,6 +140,9 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_
 -- so without this a long chunk would look like no progress until it commits.
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.chunk') AND name = N'rows_copied')
     ALTER TABLE ${schema}.chunk ADD rows_copied bigint NOT NULL CONSTRAINT chunk_rows_copied DEFAULT 0;
+-- How lanes move rows (ADR 0017), chosen at preparation; values for a SQL Server sink.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'row_encoding')
+    ALTER TABLE ${schema}.campaign ADD row_encoding nvarchar(32) NULL;
 GO
 
 -- When the current holder took the campaign lease (ADR 0016): a driver waiting for the driver lock says who

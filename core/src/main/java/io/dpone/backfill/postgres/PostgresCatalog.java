@@ -73,6 +73,10 @@ public final class PostgresCatalog {
     }
 
     public List<Column> columns(long relationOid) throws SQLException {
+        return withCatalogSearchPath(() -> readColumns(relationOid));
+    }
+
+    private List<Column> readColumns(long relationOid) throws SQLException {
         List<Column> columns = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(COLUMNS)) {
             ps.setLong(1, relationOid);
@@ -115,17 +119,68 @@ public final class PostgresCatalog {
         if (relation.isEmpty()) {
             return new TableShape(List.of());
         }
-        List<String> constraints = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(CONSTRAINTS_AND_INDEXES)) {
-            ps.setLong(1, relation.get().oid());
-            ps.setLong(2, relation.get().oid());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    constraints.add(rs.getString(1));
+        List<String> constraints = withCatalogSearchPath(() -> {
+            List<String> found = new ArrayList<>();
+            try (PreparedStatement ps = connection.prepareStatement(CONSTRAINTS_AND_INDEXES)) {
+                ps.setLong(1, relation.get().oid());
+                ps.setLong(2, relation.get().oid());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        found.add(rs.getString(1));
+                    }
                 }
             }
-        }
+            return found;
+        });
         return new TableShape(columnShapes(relation.get().oid()), constraints);
+    }
+
+    /** A catalog read that may run inside a transaction. */
+    private interface CatalogRead<T> {
+        T read() throws SQLException;
+    }
+
+    /**
+     * Runs {@code read} with search_path = pg_catalog, so format_type, pg_get_expr and pg_get_constraintdef print
+     * every user object schema-qualified whatever the session's path is. Without it a shape read by the driver
+     * ("mood") and the same shape read inside the swap transaction, which pins the path ("public.mood"), differ, and
+     * a table with a user-defined type could never be published. Inside a caller's transaction the path is put back.
+     */
+    private <T> T withCatalogSearchPath(CatalogRead<T> read) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        if (autoCommit) {
+            connection.setAutoCommit(false);
+            try {
+                setLocalSearchPath("pg_catalog");
+                T result = read.read();
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        }
+        String previous;
+        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_catalog.current_setting('search_path')");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            previous = rs.getString(1);
+        }
+        setLocalSearchPath("pg_catalog");
+        try {
+            return read.read();
+        } finally {
+            setLocalSearchPath(previous);
+        }
+    }
+
+    private void setLocalSearchPath(String path) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_catalog.set_config('search_path', ?, true)")) {
+            ps.setString(1, path);
+            ps.execute();
+        }
     }
 
     private List<ColumnShape> columnShapes(long oid) throws SQLException {

@@ -1,5 +1,7 @@
 package io.dpone.backfill.target;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
+
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
@@ -12,9 +14,12 @@ import java.util.List;
  * @param keyColumns  the campaign's unique key, to name a row in an error
  * @param receiptWait how long a chunk's transaction waits behind another transaction holding the same chunk's
  *                    receipt (a zombie lane), at most one chunk lease
+ * @param encoding    the row encoding preparation recorded in the ledger, or null when it recorded none (the
+ *                    sink's own default then)
  */
 public record ChunkLoad(String stateSchema, String loadSchema, String loadTable, List<String> columns, List<String> keyColumns,
-                        Duration receiptWait, Connection source, String sourceSchema, String sourceTable) {
+                        Duration receiptWait, Connection source, String sourceSchema, String sourceTable,
+                        RowEncoding encoding) {
     public ChunkLoad {
         columns = List.copyOf(columns);
         keyColumns = List.copyOf(keyColumns);

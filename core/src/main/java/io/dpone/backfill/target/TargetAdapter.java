@@ -2,6 +2,7 @@ package io.dpone.backfill.target;
 
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
@@ -9,6 +10,7 @@ import io.dpone.backfill.core.target.TargetCatalog;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Everything one target engine contributes to a campaign, created over connections the caller opened with
@@ -39,4 +41,11 @@ public interface TargetAdapter {
 
     /** The pre-flight of a route into this target, reading the PostgreSQL source and this target. */
     TargetDoctor doctor();
+
+    /**
+     * How lanes move {@code columns} from the source table into the load table, decided at preparation from both
+     * catalogs and recorded in the ledger (ADR 0017).
+     */
+    RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target, String loadSchema,
+                            String loadTable, List<String> columns);
 }

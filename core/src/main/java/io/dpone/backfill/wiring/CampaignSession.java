@@ -42,7 +42,15 @@ public final class CampaignSession implements AutoCloseable {
         this.ledger = adapter.ledger(state, stateSchema);
         this.publisher = adapter.publisher(target, stateSchema, timings.lockTimeout());
         this.sourceCatalog = new PostgresSourceCatalog(source);
-        this.engine = new CampaignEngine(blueprint, ledger, publisher, sourceCatalog, faults);
+        this.engine = newEngine(blueprint);
+    }
+
+    /** An engine over this session's connections; the operator builds one per reconcile pass. */
+    public CampaignEngine newEngine(CampaignBlueprint blueprint) {
+        var spec = blueprint.definition().spec();
+        return new CampaignEngine(blueprint, ledger, publisher, sourceCatalog, faults,
+                columns -> adapter.rowEncoding(source, spec.getSource().getSchema(), spec.getSource().getTable(), target,
+                        blueprint.artifacts().schema(), blueprint.loadTable(), columns));
     }
 
     public static CampaignSession open(CampaignBlueprint blueprint, Connector sourceConnector, Connector targetConnector,

@@ -6,7 +6,9 @@ import io.dpone.backfill.connect.Connector;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignDefinition;
 import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.engine.PhaseDetail;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.ChunkProtocol;
 import io.dpone.backfill.core.lane.LaneWorker;
@@ -14,6 +16,9 @@ import io.dpone.backfill.core.lane.ShapeProbe;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.ChunkPlanner;
+import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.TargetCatalog;
@@ -52,6 +57,9 @@ public final class LaneSession implements AutoCloseable {
         if (!blueprint.identity().runKey().equals(runKey)) {
             throw new IllegalStateException("the ledger's spec yields run key " + blueprint.identity().runKey() + ", not " + runKey);
         }
+        // Physical chunks are block ranges of the heap preparation measured and recorded with the move to Prepared.
+        HeapExtent heap = PhaseDetail.parse(campaign.detail()).heapExtent();
+        ChunkPlan plan = ChunkPlanner.resolve(spec.getChunk(), heap);
         TargetCatalog targetCatalog = adapter.catalog(sink);
         SourceCatalog sourceCatalog = new PostgresSourceCatalog(source);
         String loadTable = blueprint.loadTable();
@@ -61,9 +69,11 @@ public final class LaneSession implements AutoCloseable {
         // Generated columns are computed by the target and columns the source lacks take their defaults.
         List<String> columns = loadShape.loadColumnsFrom(sourceShape);
         ChunkProtocol committer = new ChunkProtocol(
-                new PostgresChunkSource(source, blueprint.plan(), spec.getSource().getSchema(), spec.getSource().getTable(), columns),
+                new PostgresChunkSource(source, plan, spec.getSource().getSchema(), spec.getSource().getTable(), columns,
+                        heap, campaign.anchorXmin()),
                 adapter.chunkSink(sink, new ChunkLoad(stateSchema, schema, loadTable, columns,
-                        spec.getUniqueKey(), receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable())), faults);
+                        spec.getUniqueKey(), receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable(),
+                        RowEncoding.fromWire(campaign.rowEncoding()))), faults);
         String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
             @Override
@@ -81,7 +91,7 @@ public final class LaneSession implements AutoCloseable {
                 return targetCatalog.liveShape(schema, liveTable).digest();
             }
         };
-        this.worker = new LaneWorker(runKey, owner, laneIndex, ledger, committer, blueprint.plan(), spec, timings, shapes, faults, log);
+        this.worker = new LaneWorker(runKey, owner, laneIndex, ledger, committer, plan, spec, timings, shapes, faults, log);
     }
 
     /** A zombie's receipt can be held for at most one chunk lease: that bounds how long a commit waits for it. */

@@ -36,6 +36,8 @@ final class CampaignHarness implements AutoCloseable {
     final ConcurrentLinkedQueue<String> laneLog = new ConcurrentLinkedQueue<>();
     private final ExecutorService laneThreads = Executors.newCachedThreadPool();
     private final List<Future<LaneExit>> lanes = new ArrayList<>();
+    /** The fault points lanes started from now on pass through; a test may hook work in between chunks. */
+    FaultPoints laneFaults = FaultPoints.NONE;
 
     /** The suites' campaign on {@code public.items}: three lanes, two attempts a chunk; {@code extra} spec lines as they are. */
     static CampaignYaml campaign(String backfillId, String chunk, String extra) {
@@ -57,7 +59,7 @@ final class CampaignHarness implements AutoCloseable {
             lanes.add(laneThreads.submit(() -> {
                 try (LaneSession lane = LaneSession.open(b.definition().spec().getTarget().getType(), sourceConnector,
                         targetConnector, b.identity().runKey(), index, "lane-" + index + "-" + System.nanoTime(),
-                        b.definition().spec().getState().getSchema(), FAST, FaultPoints.NONE,
+                        b.definition().spec().getState().getSchema(), FAST, laneFaults,
                         line -> laneLog.add("lane " + index + ": " + line))) {
                     return lane.worker().run();
                 }
@@ -72,6 +74,12 @@ final class CampaignHarness implements AutoCloseable {
         }
         lanes.clear();
         return exits;
+    }
+
+    /** Opens the campaign (pre-flight checked, as drivers do) and takes its lease as a fresh driver. */
+    static CampaignLease openAndLease(CampaignSession s, CampaignBlueprint b) {
+        s.engine().open(s.preflight(b, null));
+        return s.ledger().acquireLease(b.identity().runKey(), "driver-" + System.nanoTime(), FAST.leaseTtl()).orElseThrow();
     }
 
     /** Steps the engine until it reaches {@code phase}; fails instead of spinning if the campaign settles elsewhere. */

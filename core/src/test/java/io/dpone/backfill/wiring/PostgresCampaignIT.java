@@ -52,8 +52,7 @@ class PostgresCampaignIT {
     }
 
     private CampaignLease lease(CampaignSession s, CampaignBlueprint b) {
-        s.engine().open(s.preflight(b, null));
-        return s.ledger().acquireLease(b.identity().runKey(), "driver-" + System.nanoTime(), CampaignHarness.FAST.leaseTtl()).orElseThrow();
+        return CampaignHarness.openAndLease(s, b);
     }
 
     @Test

@@ -169,7 +169,7 @@ class SkewedEtaIT {
     private static CampaignRecord withoutEstimate(CampaignRecord r) {
         return new CampaignRecord(r.runKey(), r.backfillId(), r.planDigest(), r.configDigest(), r.specJson(), r.phase(),
                 PhaseDetail.parse(r.detail()).withRowsEstimateBasis(null).json(), r.anchorXmin(), r.sourceShapeDigest(),
-                r.targetShapeDigest(), r.liveBaseline(), r.leaseOwner(), r.leaseEpoch(), r.leaseExpires(),
+                r.targetShapeDigest(), r.liveBaseline(), r.rowEncoding(), r.leaseOwner(), r.leaseEpoch(), r.leaseExpires(),
                 r.stopRequested(), r.createdAt(), r.updatedAt());
     }
 }

@@ -58,6 +58,22 @@ class BackfillPlanCliIT {
         assertThat(chunks.get(1).path("predicate").asText()).startsWith("\"id\" >= '");
     }
 
+    @Test
+    void aPhysicalPlanShowsItsChunkCountAndSaysItsRangesArePlannedAtPreparation() throws Exception {
+        String physical = Files.readString(example("pg-to-mssql-orders.yaml")).replace("    column: id\n    kind: uuid\n", "    kind: physical\n");
+        Path file = Files.writeString(inputs.resolve("physical.yaml"), physical);
+        BackfillProcess.Result line = BackfillProcess.run(work, "plan", file.toString());
+        assertThat(line.exitCode()).as(line.stderr()).isZero();
+        assertThat(line.stdout()).contains("512 physical chunks on the source heap's blocks (ranges planned at preparation)");
+
+        BackfillProcess.Result full = BackfillProcess.run(work, "plan", file.toString(), "--format", "json", "--chunks");
+        assertThat(full.exitCode()).as(full.stderr()).isZero();
+        JsonNode doc = JSON.readTree(full.stdout());
+        assertThat(doc.path("chunks").path("kind").asText()).isEqualTo("physical");
+        assertThat(doc.path("chunkList").size()).isEqualTo(512);
+        assertThat(doc.path("chunkList").get(7).path("predicate").asText()).contains("planned at preparation");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', ignoreLeadingAndTrailingWhitespace = false, value = {
             "unknown field|  parallelWorkers: 4|  parallelWorkers: 4\\n  colour: red|spec.colour",

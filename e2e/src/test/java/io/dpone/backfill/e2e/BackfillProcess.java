@@ -5,7 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the packaged {@code backfill} jar as a separate process, the way a user or a pod runs it. */
@@ -20,6 +22,11 @@ final class BackfillProcess {
     }
 
     static Result run(Path workDir, String... args) throws IOException, InterruptedException {
+        return run(workDir, Map.of(), Duration.ofMinutes(2), args);
+    }
+
+    /** Runs the packaged CLI with {@code env} added to this JVM's environment, waiting at most {@code timeout}. */
+    static Result run(Path workDir, Map<String, String> env, Duration timeout, String... args) throws IOException, InterruptedException {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException("missing " + JAR + ": the reactor packages lane-worker before e2e");
         }
@@ -28,9 +35,11 @@ final class BackfillProcess {
         Path out = Files.createTempFile("backfill-out", ".txt");
         Path err = Files.createTempFile("backfill-err", ".txt");
         try {
-            Process p = new ProcessBuilder(command).directory(workDir.toFile())
-                    .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            if (!p.waitFor(2, TimeUnit.MINUTES)) {
+            ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile());
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
                 throw new IllegalStateException("backfill " + String.join(" ", args) + " did not finish");
             }

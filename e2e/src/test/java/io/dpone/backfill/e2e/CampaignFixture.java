@@ -34,11 +34,16 @@ final class CampaignFixture {
     final CampaignFiles files;
 
     CampaignFixture(Path dir, String backfillId, int rows, int buckets, int lanes) throws Exception {
+        this(dir, backfillId, rows, CampaignYaml.uuidChunks(buckets), lanes);
+    }
+
+    /** {@code chunk}: the campaign's {@code spec.chunk} as a YAML flow mapping. */
+    CampaignFixture(Path dir, String backfillId, int rows, String chunk, int lanes) throws Exception {
         this.dir = dir;
         ItemsTable.createWithRows(source, rows);
         ItemsTable.createWithOldRow(target);
         this.campaignFile = Files.writeString(dir.resolve("campaign.yaml"), CampaignYaml.campaign(backfillId)
-                .chunk(CampaignYaml.uuidChunks(buckets)).parallelWorkers(lanes).shadowSwap().render());
+                .chunk(chunk).parallelWorkers(lanes).shadowSwap().render());
         this.secretsFile = CampaignFiles.writeSecrets(dir, source.jdbcUrl(), target.jdbcUrl(), null, null);
         this.files = new CampaignFiles(dir, campaignFile, secretsFile);
         this.blueprint = CampaignBlueprint.of(CampaignReader.read(campaignFile));

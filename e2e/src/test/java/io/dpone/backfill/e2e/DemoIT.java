@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,16 +35,54 @@ class DemoIT {
     }
 
     @Test
-    void benchReportsBothLoadShapesWithLanesOnASmallHeap() throws Exception {
-        try (LaunchedProcess bench = LaunchedProcess.start(dir, Map.of(), "bench", "--rows", "30000", "--buckets", "4")) {
-            assertThat(bench.awaitExit(Duration.ofSeconds(180))).as(bench.output()).isZero();
-            String out = bench.output();
-            JsonNode report = new ObjectMapper().readTree(out.substring(out.lastIndexOf("{\n  \"rows\"")));
-            assertThat(report.path("laneHeap").asText()).isEqualTo("-Xmx32m");
-            assertThat(report.path("shadowSwap").path("publishedRows").asLong()).isEqualTo(30_000);
-            assertThat(report.path("mergeBaseline").path("liveRows").asLong()).as("30,000 merged plus the old row").isEqualTo(30_001);
-            assertThat(report.path("speedupVsMerge").asDouble()).isPositive();
-            assertThat(report.path("shadowSwap").path("p95ChunkSeconds").asDouble()).isPositive();
+    void benchRunsEveryArmOnTheSameTableAndReportsThemSideBySide() throws Exception {
+        Path html = dir.resolve("bench.html");
+        BackfillProcess.Result bench = BackfillProcess.run(dir, Map.of(), Duration.ofMinutes(4), "bench", "--rows", "30000",
+                "--chunks", "4", "--lane-heap", "32m", "--format", "json", "--html", html.toString());
+        assertThat(bench.exitCode()).as(bench.stderr()).isZero();
+        JsonNode report = new ObjectMapper().readTree(bench.stdout());
+        long tablePages = report.path("tablePages").asLong();
+        assertThat(tablePages).isPositive();
+        assertThat(report.path("laneHeap").asText()).isEqualTo("-Xmx32m");
+        JsonNode arms = report.path("arms");
+        assertThat(arms.fieldNames()).toIterable().containsExactly("B0", "B1", "B2", "S");
+        for (String arm : List.of("B0", "B1", "B2", "S")) {
+            JsonNode a = arms.path(arm);
+            assertThat(a.path("rows").asLong()).as(arm).isEqualTo(30_000);
+            assertThat(a.path("seconds").asDouble()).as(arm).isPositive();
+            assertThat(a.path("rowsPerSecond").asLong()).as(arm).isPositive();
+            assertThat(a.path("ratioToB0").asDouble()).as(arm).isPositive();
+            assertThat(a.path("ratioToB2").asDouble()).as(arm).isPositive();
+            assertThat(a.path("heapPagesVisited").asLong()).as(arm + " reads the whole table at least once").isGreaterThanOrEqualTo(tablePages);
+            assertThat(a.path("targetLogBytes").asLong()).as(arm + " writes WAL on the target").isPositive();
+            assertThat(a.path("runs")).as(arm).hasSize(1);
         }
+        assertThat(arms.path("B0").path("ratioToB0").asDouble()).isEqualTo(1.0);
+        assertThat(arms.path("B0").path("heapPagesPerTablePage").asDouble()).as("one stream reads each page once").isEqualTo(1.0);
+        for (String arm : List.of("B1", "B2", "S")) {
+            JsonNode chunks = arms.path(arm).path("chunkSeconds");
+            assertThat(chunks.path("p50").asDouble()).as(arm).isPositive().isLessThanOrEqualTo(chunks.path("p95").asDouble());
+            assertThat(chunks.path("p95").asDouble()).as(arm).isLessThanOrEqualTo(chunks.path("max").asDouble());
+        }
+        JsonNode lanes = arms.path("S").path("lanePeakHeapAfterGcMiB");
+        assertThat(lanes).as("one figure per lane process").hasSize(4);
+        lanes.forEach(l -> assertThat(l.asDouble()).isPositive().isLessThan(32));
+        String page = Files.readString(html);
+        assertThat(page).contains("<svg").contains("B0 ").contains("S ");
+        assertThat(page.split("<polyline", -1)).as("one line per arm").hasSize(5);
+    }
+
+    @Test
+    void benchAndDemoRefuseABadOptionNamingItBeforeStartingAnything() throws Exception {
+        BackfillProcess.Result arms = BackfillProcess.run(dir, "bench", "--arms", "B0,X");
+        assertThat(arms.exitCode()).isEqualTo(2);
+        assertThat(arms.stderr()).contains("--arms: unknown arm X (arms are B0, B1, B2, S)").doesNotContain("bench: source public.orders");
+        BackfillProcess.Result url = BackfillProcess.run(dir, "demo", "--target-url", "jdbc:postgresql://127.0.0.1/x");
+        assertThat(url.exitCode()).isEqualTo(2);
+        assertThat(url.stderr()).contains("--target-url must be a SQL Server JDBC URL starting with jdbc:sqlserver:")
+                .doesNotContain("demo: embedded PostgreSQL 17 on");
+        BackfillProcess.Result kind = BackfillProcess.run(dir, "bench", "--kind", "hash");
+        assertThat(kind.exitCode()).isEqualTo(2);
+        assertThat(kind.stderr()).contains("--kind must be");
     }
 }

@@ -40,6 +40,19 @@ class PostgresToSqlServerIT {
         route.assertPublishedExactlyTheSource();
     }
 
+    /** Physical chunks (ADR 0015) need nothing of the target: the same shared chunk source feeds the bulk copy. */
+    @Test
+    void runWithPhysicalChunksLoadsEveryRowExactlyOnceValueForValue() throws Exception {
+        SqlServerRoute route = new SqlServerRoute(dir, "orders_physical_v1", 5000, "{kind: physical, buckets: 8}", 2, 10);
+        try (LaunchedProcess p = LaunchedProcess.start(dir, route.env(), route.runArgs("run"))) {
+            int code = p.awaitExit(Duration.ofMinutes(5));
+            assertThat(code).as(p.output()).isZero();
+            assertThat(p.output()).contains("HandoffCommitted");
+        }
+        route.assertPublishedExactlyTheSource();
+        assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.chunk_receipt")).isEqualTo(8);
+    }
+
     @Test
     void doctorStatusAndRollbackWorkForSqlServerAsForPostgres() throws Exception {
         SqlServerRoute route = new SqlServerRoute(dir, "orders_commands_v1", 3000, 8, 2, 10);

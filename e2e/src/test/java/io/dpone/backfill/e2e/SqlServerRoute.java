@@ -47,6 +47,12 @@ final class SqlServerRoute {
     private final int leaseSeconds;
 
     SqlServerRoute(Path dir, String backfillId, int rows, int buckets, int lanes, int leaseSeconds) throws Exception {
+        this(dir, backfillId, rows, "{column: id, kind: integer, buckets: %d, lowerBound: 1, upperBound: %d}".formatted(buckets, rows),
+                lanes, leaseSeconds);
+    }
+
+    /** {@code chunk}: the campaign's {@code spec.chunk} as a YAML flow mapping. */
+    SqlServerRoute(Path dir, String backfillId, int rows, String chunk, int lanes, int leaseSeconds) throws Exception {
         this.engine = SqlServerTestEngine.require();
         this.dir = dir;
         this.rows = rows;
@@ -95,11 +101,11 @@ final class SqlServerRoute {
                   source: {type: postgres, connectionSecretRef: {name: src-db}, schema: public, table: orders}
                   target: {type: mssql, connectionSecretRef: {name: tgt-db}, schema: dbo, table: orders}
                   uniqueKey: [id]
-                  chunk: {column: id, kind: integer, buckets: %d, lowerBound: 1, upperBound: %d}
+                  chunk: %s
                   parallelWorkers: %d
                   state: {schema: backfill_state}
                   publication: {mode: shadow_swap}
-                """.formatted(backfillId, buckets, rows, lanes));
+                """.formatted(backfillId, chunk, lanes));
         this.secretsFile = CampaignFiles.writeSecrets(dir, source.jdbcUrl(), engine.jdbcUrl(database), engine.user(),
                 engine.password());
         this.files = new CampaignFiles(dir, campaignFile, secretsFile);

@@ -1,122 +1,111 @@
 package io.dpone.backfill.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dpone.backfill.cli.local.LaneCommandLine;
+import io.dpone.backfill.cli.bench.Bench;
+import io.dpone.backfill.cli.scratch.SqlServerScratch;
 import io.dpone.backfill.connect.ConnectionSettings;
-import io.dpone.backfill.core.manifest.CampaignReader;
-import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.pgembedded.EmbeddedPostgres;
-import io.dpone.backfill.postgres.PostgresEndpoint;
+import io.dpone.backfill.core.campaign.ChunkKind;
+import io.dpone.backfill.core.campaign.ChunkSpec;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 
 /**
- * {@code backfill bench}: measures the shadow_swap campaign against the per-chunk merge it replaces, on the same
- * generated data, chunk plan and number of workers, on an embedded PostgreSQL. Lanes run with a small fixed heap
- * to show that chunks are streamed, never held in memory. Prints one JSON report.
+ * {@code backfill bench}: the campaign measured side by side with the physical floor and with the load it replaces,
+ * on the same generated table, chunk plan and workers (see the runbook, "Reading a bench report").
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmark a shadow_swap campaign against a per-chunk MERGE baseline on an embedded PostgreSQL.",
-                "Lanes run with -Xmx${LANE_HEAP}; the report gives wall times, rows/s, p95 chunk seconds and the speed-up."})
+        description = "Measure a shadow_swap campaign (S) against a raw binary COPY pipe in one stream (B0, the floor),"
+                + " the same pipe per chunk (B1) and per-chunk staging plus upsert into the live table (B2), on one generated"
+                + " 20-column table of an embedded PostgreSQL source. The target is a second embedded PostgreSQL, or the SQL"
+                + " Server of --target-url (BACKFILL_MSSQL_URL), where everything is written in a scratch schema the bench"
+                + " creates and drops. Arms run interleaved; the median of --repeat runs stands for each arm.")
 final class BenchCommand implements Callable<Integer> {
-    static final String LANE_HEAP = "32m";
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--rows", defaultValue = "1000000", description = "Source rows (default ${DEFAULT-VALUE}).")
     long rows;
 
-    @Option(names = "--lanes", defaultValue = "4", description = "Lanes and baseline workers (default ${DEFAULT-VALUE}).")
+    @Option(names = "--lanes", defaultValue = "4", description = "Lanes, and workers of the chunked arms (default ${DEFAULT-VALUE}).")
     int lanes;
 
-    @Option(names = "--buckets", defaultValue = "4", description = "Chunks (default ${DEFAULT-VALUE}): few, large chunks, each larger than a lane's heap, prove streaming.")
-    int buckets;
+    @Option(names = {"--chunks", "--buckets"}, defaultValue = "64", description = "Chunks of the plan every chunked arm follows (default ${DEFAULT-VALUE}).")
+    int chunks;
 
-    @Option(names = "--skip-baseline", description = "Only measure the campaign.")
-    boolean skipBaseline;
+    @Option(names = "--kind", defaultValue = "uuid", description = "Chunk kind: uuid (a uuid key), integer (a bigint key) or physical (block ranges; a uuid key) (default ${DEFAULT-VALUE}).")
+    String kind;
+
+    @Option(names = "--repeat", defaultValue = "1", description = "Runs of each arm, interleaved; the median run is reported (default ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--arms", defaultValue = "B0,B1,B2,S", split = ",", description = "Arms to run, of B0, B1, B2, S (default ${DEFAULT-VALUE}).")
+    List<String> arms;
+
+    @Option(names = "--format", defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--html", description = "Also write a self-contained HTML page with a chart of rows committed over time.")
+    Path html;
+
+    @Option(names = "--lane-heap", defaultValue = "64m", description = "Each lane's -Xmx: chunks larger than it prove streaming (default ${DEFAULT-VALUE}).")
+    String laneHeap;
+
+    @Option(names = "--target-url", description = "A SQL Server to load into (jdbc:sqlserver://...); user and password from"
+            + " BACKFILL_MSSQL_USER and BACKFILL_MSSQL_PASSWORD. Default: BACKFILL_MSSQL_URL, else an embedded PostgreSQL.")
+    String targetUrl;
+
+    @Option(names = "--scratch-schema", description = "Name of the SQL Server scratch schema (must not exist; default backfill_bench_<time>).")
+    String scratchSchema;
 
     @Override
     public Integer call() throws Exception {
-        ObjectNode report = PrettyJson.object();
-        report.put("rows", rows).put("chunks", buckets).put("lanes", lanes).put("laneHeap", "-Xmx" + LANE_HEAP)
-                .put("cores", Runtime.getRuntime().availableProcessors());
-        try (EmbeddedPostgres pg = EmbeddedPostgres.start()) {
-            for (String db : List.of("bench_source", "bench_target", "bench_merge")) {
-                pg.createDatabase(db);
-            }
-            try (Connection source = pg.connect("bench_source"); Connection target = pg.connect("bench_target");
-                 Connection merge = pg.connect("bench_merge")) {
-                DemoData.createSource(source, rows);
-                DemoData.createReviewedTarget(target);
-                DemoData.createReviewedTarget(merge);
-            }
-            // Chunk index from the key's top 32 bits (exact but for keys within 2^96 of a boundary): an estimate of
-            // the largest chunk's COPY text, which a lane with a small heap could never hold whole.
-            report.put("largestChunkTextBytes", pg.queryForLong("bench_source", "SELECT max(s) FROM (SELECT"
-                    + " (('x' || substr(replace(id::text, '-', ''), 1, 8))::bit(32)::bigint * " + buckets + ") >> 32 AS chunk,"
-                    + " sum(octet_length(o::text)) AS s FROM public.orders o GROUP BY 1) t"));
-            Path file = Files.createTempFile("backfill-bench", ".yaml");
-            try {
-                Files.writeString(file, DemoData.campaignYaml(lanes, buckets).replace("demo_orders_v1", "bench_orders_v1"));
-                CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.read(file));
-                campaign(pg, blueprint, report.putObject("shadowSwap"));
-                if (!skipBaseline) {
-                    baseline(pg, blueprint, report.putObject("mergeBaseline"));
-                    double ratio = report.path("mergeBaseline").path("seconds").asDouble() / report.path("shadowSwap").path("seconds").asDouble();
-                    report.put("speedupVsMerge", Math.round(ratio * 100) / 100.0);
-                }
-            } finally {
-                Files.deleteIfExists(file);
-            }
+        Bench.Settings settings = settings();
+        Bench bench = new Bench(settings, (blueprint, source, target) -> DriverRun.execute(blueprint, source, target, null,
+                false, null, false), line -> System.err.println("bench: " + line));
+        Bench.Result result = bench.run();
+        System.out.print("json".equals(format) ? result.json() + System.lineSeparator() : result.table());
+        if (html != null) {
+            Files.writeString(html, result.html());
+            System.err.println("bench: chart written to " + html);
         }
-        System.out.println(PrettyJson.write(report));
         return BackfillCli.EXIT_OK;
     }
 
-    private void campaign(EmbeddedPostgres pg, CampaignBlueprint blueprint, ObjectNode out) throws Exception {
-        System.setProperty(LaneCommandLine.JAVA_OPTS_PROPERTY, "-Xmx" + LANE_HEAP);
-        long started = System.nanoTime();
-        int code = DriverRun.execute(blueprint, new ConnectionSettings(pg.jdbcUrl("bench_source"), null, null, PostgresEndpoint.INSTANCE),
-                new ConnectionSettings(pg.jdbcUrl("bench_target"), null, null, PostgresEndpoint.INSTANCE), null, false, null, false);
-        double seconds = (System.nanoTime() - started) / 1e9;
-        if (code != BackfillCli.EXIT_OK) {
-            throw new IllegalStateException("the benchmark campaign did not reach its handoff (exit " + code + ")");
+    /** Every option checked before anything starts; a bad one is named. */
+    private Bench.Settings settings() {
+        require(rows >= 1, "--rows must be at least 1");
+        require(lanes >= 1 && lanes <= 64, "--lanes must be between 1 and 64");
+        require(chunks >= 1 && chunks <= ChunkSpec.MAX_BUCKETS, "--chunks must be between 1 and " + ChunkSpec.MAX_BUCKETS);
+        require(kind.equals("uuid") || kind.equals("integer") || kind.equals("physical"), "--kind must be uuid, integer or physical, not " + kind);
+        require(kind.equals("uuid") || chunks <= rows, "--chunks must not exceed --rows with --kind integer");
+        require(repeat >= 1 && repeat <= 99, "--repeat must be between 1 and 99");
+        require(format.equals("table") || format.equals("json"), "--format must be table or json, not " + format);
+        require(laneHeap.matches("[0-9]+[kKmMgG]?"), "--lane-heap must be a JVM size such as 64m, not " + laneHeap);
+        List<String> known = Bench.armCodes();
+        List<String> asked = arms.stream().map(String::trim).map(String::toUpperCase).toList();
+        for (String arm : asked) {
+            require(known.contains(arm), "--arms: unknown arm " + arm + " (arms are " + String.join(", ", known) + ")");
         }
-        double loading = Double.parseDouble(pg.queryForString("bench_target",
-                "SELECT extract(epoch FROM max(finished_at) - min(started_at)) FROM backfill_state.chunk"));
-        double p95 = Double.parseDouble(pg.queryForString("bench_target", "SELECT percentile_cont(0.95) WITHIN GROUP"
-                + " (ORDER BY extract(epoch FROM finished_at - started_at)) FROM backfill_state.chunk"));
-        out.put("seconds", round(seconds)).put("loadingSeconds", round(loading))
-                .put("rowsPerSecond", Math.round(rows / seconds)).put("loadingRowsPerSecond", Math.round(rows / loading))
-                .put("p95ChunkSeconds", round(p95))
-                .put("publishedRows", pg.queryForLong("bench_target", "SELECT count(*) FROM public.orders"));
+        require(asked.stream().distinct().count() == asked.size(), "--arms names an arm twice");
+        String url = targetUrl != null ? targetUrl : System.getenv("BACKFILL_MSSQL_URL");
+        ConnectionSettings sqlServer = url == null || url.isBlank() ? null
+                : SqlServerScratch.settings(url, targetUrl != null ? "--target-url" : "BACKFILL_MSSQL_URL", this::require);
+        String scratch = SqlServerScratch.schemaName(scratchSchema, "backfill_bench_", this::require);
+        ChunkKind chunkKind = Arrays.stream(ChunkKind.values()).filter(k -> k.wireName().equals(kind)).findFirst().orElseThrow();
+        return new Bench.Settings(rows, lanes, chunks, chunkKind, repeat, asked, laneHeap, sqlServer, scratch);
     }
 
-    private void baseline(EmbeddedPostgres pg, CampaignBlueprint blueprint, ObjectNode out) throws Exception {
-        List<String> columns = List.of("id", "customer_id", "amount", "currency", "note", "created_at", "active",
-                "discount", "attributes", "payload");
-        Supplier<Connection> source = () -> connect(pg, "bench_source");
-        Supplier<Connection> target = () -> connect(pg, "bench_merge");
-        double seconds = MergeBaseline.run(blueprint.plan(), lanes, source, target, columns, "id");
-        out.put("seconds", round(seconds)).put("rowsPerSecond", Math.round(rows / seconds))
-                .put("liveRows", pg.queryForLong("bench_merge", "SELECT count(*) FROM public.orders"));
-    }
-
-    private static Connection connect(EmbeddedPostgres pg, String db) {
-        try {
-            return pg.connect(db);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
+    private void require(boolean condition, String message) {
+        if (!condition) {
+            throw new CommandLine.ParameterException(spec.commandLine(), message);
         }
-    }
-
-    private static double round(double v) {
-        return Math.round(v * 100) / 100.0;
     }
 }

@@ -1,80 +1,147 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.cli.scratch.ScratchSchema;
+import io.dpone.backfill.cli.scratch.SqlServerScratch;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
 import io.dpone.backfill.postgres.PostgresEndpoint;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.Statement;
 import java.util.concurrent.Callable;
 
 /**
  * {@code backfill demo}: the whole product on embedded defaults. Starts a real PostgreSQL 17, creates a sample source
  * with realistic types and a reviewed target, runs a 4-lane shadow_swap campaign to the XMin handoff with lanes as
- * child processes, prints the evidence and checks the published table against the source.
+ * child processes, prints the evidence and checks the published table against the source. With a SQL Server URL
+ * the target is that server, in a scratch schema the demo creates, names and (unless kept) drops.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run a complete shadow_swap campaign on an embedded PostgreSQL (source and target databases) and print the evidence.")
+        description = "Run a complete shadow_swap campaign from an embedded PostgreSQL and print the evidence. The target"
+                + " is a second database of that PostgreSQL, or the SQL Server of --target-url (BACKFILL_MSSQL_URL), in a new"
+                + " scratch schema.")
 final class DemoCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--rows", defaultValue = "1000000", description = "Source rows to generate (default ${DEFAULT-VALUE}).")
     long rows;
 
     @Option(names = "--lanes", defaultValue = "4", description = "Parallel lanes (default ${DEFAULT-VALUE}).")
     int lanes;
 
-    @Option(names = "--buckets", defaultValue = "64", description = "Chunks (default ${DEFAULT-VALUE}).")
+    @Option(names = {"--chunks", "--buckets"}, defaultValue = "64", description = "Chunks (default ${DEFAULT-VALUE}).")
     int buckets;
+
+    @Option(names = "--target-url", description = "A SQL Server to load into (jdbc:sqlserver://...); user and password from"
+            + " BACKFILL_MSSQL_USER and BACKFILL_MSSQL_PASSWORD. Default: BACKFILL_MSSQL_URL, else the embedded PostgreSQL.")
+    String targetUrl;
+
+    @Option(names = "--scratch-schema", description = "Name of the SQL Server scratch schema (must not exist; default backfill_demo_<time>).")
+    String scratchSchema;
+
+    @Option(names = "--keep-scratch", description = "Keep the SQL Server scratch schema (published table, backup, ledger) to look at.")
+    boolean keepScratch;
 
     @Override
     public Integer call() throws Exception {
+        require(rows >= 1, "--rows must be at least 1");
+        require(lanes >= 1 && lanes <= 64, "--lanes must be between 1 and 64");
+        require(buckets >= 1 && buckets <= 16_384, "--chunks must be between 1 and 16384");
+        String url = targetUrl != null ? targetUrl : System.getenv("BACKFILL_MSSQL_URL");
+        ConnectionSettings sqlServer = url == null || url.isBlank() ? null
+                : SqlServerScratch.settings(url, targetUrl != null ? "--target-url" : "BACKFILL_MSSQL_URL", this::require);
+        String scratch = SqlServerScratch.schemaName(scratchSchema, "backfill_demo_", this::require);
+        ScratchSchema schema = sqlServer == null ? null : new ScratchSchema(sqlServer, scratch);
+        if (schema != null) {
+            // First, before anything else starts: an existing schema (or an unreachable server) stops the demo here.
+            schema.create();
+        }
         long started = System.nanoTime();
         try (EmbeddedPostgres pg = EmbeddedPostgres.start()) {
             log("embedded PostgreSQL 17 on 127.0.0.1:" + pg.port());
             pg.createDatabase("demo_source");
-            pg.createDatabase("demo_target");
-            try (Connection source = pg.connect("demo_source"); Connection target = pg.connect("demo_target")) {
+            try (Connection source = pg.connect("demo_source")) {
                 long t = System.nanoTime();
                 DemoData.createSource(source, rows);
                 log(String.format("source public.orders: %,d rows generated in %.1f s", rows, (System.nanoTime() - t) / 1e9));
-                DemoData.createReviewedTarget(target);
             }
-            String campaign = DemoData.campaignYaml(lanes, buckets);
-            Path file = Files.createTempFile("backfill-demo", ".yaml");
-            try {
-                Files.writeString(file, campaign);
-                CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.read(file));
-                log("campaign: " + PlanReport.summaryLine(blueprint));
-                int code = DriverRun.execute(blueprint, new ConnectionSettings(pg.jdbcUrl("demo_source"), null, null, PostgresEndpoint.INSTANCE),
-                        new ConnectionSettings(pg.jdbcUrl("demo_target"), null, null, PostgresEndpoint.INSTANCE), null, false, null);
-                if (code != BackfillCli.EXIT_OK) {
-                    log("the campaign did not reach its handoff (exit " + code + ")");
-                    return code;
-                }
-                verify(pg);
-            } finally {
-                Files.deleteIfExists(file);
+            ConnectionSettings sourceSettings = new ConnectionSettings(pg.jdbcUrl("demo_source"), null, null, PostgresEndpoint.INSTANCE);
+            int code = schema == null ? onPostgres(pg, sourceSettings) : onSqlServer(pg, sourceSettings, sqlServer, schema);
+            if (code != BackfillCli.EXIT_OK) {
+                return code;
             }
         }
         log(String.format("demo finished in %.1f s", (System.nanoTime() - started) / 1e9));
         return BackfillCli.EXIT_OK;
     }
 
-    /** Independent of the ledger: the published table holds exactly the source's keys, each once. */
-    private void verify(EmbeddedPostgres pg) throws Exception {
-        long sourceRows = pg.queryForLong("demo_source", "SELECT count(*) FROM public.orders");
-        long liveRows = pg.queryForLong("demo_target", "SELECT count(*) FROM public.orders");
-        long distinct = pg.queryForLong("demo_target", "SELECT count(DISTINCT id) FROM public.orders");
-        String digest = "SELECT md5(string_agg(id::text || amount::text, ',' ORDER BY id)) FROM public.orders";
-        boolean same = String.valueOf(pg.queryForString("demo_source", digest)).equals(pg.queryForString("demo_target", digest));
-        log(String.format("verified: source %,d rows, published %,d rows, %,d distinct keys, key+amount digest %s",
-                sourceRows, liveRows, distinct, same ? "equal" : "DIFFERENT"));
-        if (sourceRows != liveRows || distinct != liveRows || !same) {
-            throw new IllegalStateException("the published table does not match the source");
+    private int onPostgres(EmbeddedPostgres pg, ConnectionSettings source) throws Exception {
+        pg.createDatabase("demo_target");
+        try (Connection target = pg.connect("demo_target")) {
+            DemoData.createReviewedTarget(target);
+        }
+        int code = runCampaign(DemoData.campaignYaml(lanes, buckets), source,
+                new ConnectionSettings(pg.jdbcUrl("demo_target"), null, null, PostgresEndpoint.INSTANCE));
+        if (code == BackfillCli.EXIT_OK) {
+            DemoVerification.postgres(pg).report(DemoCommand::log);
+        }
+        return code;
+    }
+
+    private int onSqlServer(EmbeddedPostgres pg, ConnectionSettings source, ConnectionSettings server, ScratchSchema schema)
+            throws Exception {
+        String scratch = schema.name();
+        log("target: SQL Server " + server.redacted() + ", scratch schema " + scratch + " (table, ledger, shadow and backup)");
+        try {
+            try (Connection target = server.open("backfill-demo"); Statement s = target.createStatement()) {
+                for (String sql : DemoData.sqlServerTarget(scratch)) {
+                    s.execute(sql);
+                }
+            }
+            int code = runCampaign(DemoData.campaignYaml(lanes, buckets, "mssql", scratch, scratch), source, server);
+            if (code == BackfillCli.EXIT_OK) {
+                DemoVerification.sqlServer(pg, server, scratch).report(DemoCommand::log);
+            }
+            return code;
+        } finally {
+            if (keepScratch) {
+                log("scratch schema " + scratch + " kept (--keep-scratch)");
+            } else {
+                schema.drop();
+                log("scratch schema " + scratch + " dropped");
+            }
+        }
+    }
+
+    private int runCampaign(String campaign, ConnectionSettings source, ConnectionSettings target) throws Exception {
+        Path file = Files.createTempFile("backfill-demo", ".yaml");
+        try {
+            Files.writeString(file, campaign);
+            CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.read(file));
+            log("campaign: " + PlanReport.summaryLine(blueprint));
+            int code = DriverRun.execute(blueprint, source, target, null, false, null);
+            if (code != BackfillCli.EXIT_OK) {
+                log("the campaign did not reach its handoff (exit " + code + ")");
+            }
+            return code;
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private void require(boolean condition, String message) {
+        if (!condition) {
+            throw new CommandLine.ParameterException(spec.commandLine(), message);
         }
     }
 

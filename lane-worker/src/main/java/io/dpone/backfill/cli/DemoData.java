@@ -1,8 +1,11 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.target.mssql.MssqlIdentifiers;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /** The demo's sample source, reviewed target and campaign. */
 final class DemoData {
@@ -46,7 +49,25 @@ final class DemoData {
         }
     }
 
+    /** The reviewed SQL Server target: the reference design's clustered columnstore, a nonclustered key, one index. */
+    static List<String> sqlServerTarget(String schema) {
+        String table = MssqlIdentifiers.quote(schema) + ".[orders]";
+        return List.of("CREATE TABLE " + table + " (id uniqueidentifier NOT NULL, customer_id bigint NOT NULL,"
+                        + " amount decimal(12,2) NOT NULL, currency nvarchar(3) NOT NULL, note nvarchar(200) NULL,"
+                        + " created_at datetimeoffset(6) NOT NULL, active bit NOT NULL, discount decimal(5,2) NULL,"
+                        + " attributes nvarchar(max) NULL, payload varbinary(16) NULL)",
+                "CREATE CLUSTERED COLUMNSTORE INDEX orders_cci ON " + table,
+                "ALTER TABLE " + table + " ADD CONSTRAINT orders_pk PRIMARY KEY NONCLUSTERED (id)",
+                "CREATE NONCLUSTERED INDEX orders_customer ON " + table + " (customer_id)",
+                "INSERT INTO " + table + " (id, customer_id, amount, currency, note, created_at, active)"
+                        + " VALUES ('00000000-0000-0000-0000-000000000001', 0, 0, N'EUR', N'the old table', SYSDATETIMEOFFSET(), 1)");
+    }
+
     static String campaignYaml(int lanes, int buckets) {
+        return campaignYaml(lanes, buckets, "postgres", "public", "backfill_state");
+    }
+
+    static String campaignYaml(int lanes, int buckets, String targetType, String targetSchema, String stateSchema) {
         return """
                 apiVersion: backfill.dpone.io/v1alpha1
                 kind: BackfillCampaign
@@ -58,13 +79,15 @@ final class DemoData {
                     connectionSecretRef: {name: demo-source}
                     table: orders
                   target:
-                    type: postgres
+                    type: %s
                     connectionSecretRef: {name: demo-target}
+                    schema: %s
                     table: orders
                   uniqueKey: [id]
                   chunk: {column: id, kind: uuid, buckets: %d}
                   parallelWorkers: %d
+                  state: {schema: %s}
                   publication: {mode: shadow_swap, artifactScope: campaign}
-                """.formatted(buckets, lanes);
+                """.formatted(targetType, targetSchema, buckets, lanes, stateSchema);
     }
 }

@@ -54,7 +54,9 @@ final class DriverRun {
             Thread killLanes = new Thread(launcher::close, "kill-lanes-on-exit");
             Runtime.getRuntime().addShutdownHook(killLanes);
             System.err.println("backfill: campaign " + blueprint.definition().name() + " run key " + runKey + ", lane logs in " + logs);
-            LocalDriver driver = new LocalDriver(blueprint, session, timings, launcher, ProgressDisplay.forStdout(),
+            // Without the evidence on stdout (bench), stdout is another report's: progress goes to stderr.
+            LocalDriver driver = new LocalDriver(blueprint, session, timings, launcher,
+                    printEvidence ? ProgressDisplay.forStdout() : ProgressDisplay.forStderr(),
                     line -> System.err.println("backfill: " + line), driverWait);
             int code = driver.run(resume, session.preflight(blueprint, skipPreflightBy));
             if (printEvidence) {

@@ -53,6 +53,9 @@ final class Evidence {
         if (p.getEtaBasis() != null) {
             progress.put("eta_basis", p.getEtaBasis());
         }
+        // How the lanes moved rows (ADR 0017): binary pass-through, COPY text or decoded values.
+        ledger.findByRunKey(blueprint.identity().runKey()).map(c -> c.rowEncoding())
+                .ifPresent(encoding -> progress.put("row_encoding", encoding));
         PublicationStatus pub = status.getPublication();
         ObjectNode publication = backfill.putObject("publication");
         publication.put("mode", pub.getMode());

@@ -1,6 +1,7 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.connect.CampaignConnections;
+import io.dpone.backfill.cli.local.LaneHeapWatch;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.engine.EngineTimings;
@@ -50,10 +51,14 @@ final class LaneCommand implements Callable<Integer> {
                 TargetAdapters.of(type).endpoint());
         String owner = "lane-" + lane + "@" + LocalDriver.host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
+        LaneHeapWatch heap = LaneHeapWatch.startIfRequested();
         try (LaneSession session = LaneSession.open(type, source::open, target::open, runKey, lane, owner, stateSchema, timings,
                 EnvironmentFaultPoints.fromEnvironment(), line -> System.err.println(LocalTime.now().truncatedTo(ChronoUnit.MILLIS) + " lane " + lane + ": " + line))) {
             LaneExit exit = session.worker().run(DriverWatch.fromEnvironment());
             System.err.println("lane " + lane + ": exiting (" + exit + ")");
+            if (heap != null) {
+                heap.writeReport(lane);
+            }
             return exit.exitCode();
         }
     }

@@ -11,13 +11,20 @@ import io.dpone.backfill.source.postgres.PostgresChunkPredicate;
 /** Renders a plan: one summary line, or a bounded JSON document (per-chunk detail only on request). */
 public final class PlanReport {
 
+    /** A physical plan's ranges follow from the heap's size, which only preparation measures (ADR 0015). */
+    static final String UNRESOLVED = "block range of the source heap, planned at preparation from its size";
+
     private PlanReport() {
+    }
+
+    private static String chunkedOn(CampaignBlueprint b) {
+        return b.plan().resolved() ? b.plan().column() : "the source heap's blocks (ranges planned at preparation)";
     }
 
     public static String summaryLine(CampaignBlueprint b) {
         BackfillCampaignSpec s = b.definition().spec();
         return String.format("plan %s: %d %s chunks on %s, %d workers, %s into %s %s.%s; run key %s; shadow %s, backup %s",
-                b.definition().name(), b.plan().size(), b.plan().kind().wireName(), b.plan().column(),
+                b.definition().name(), b.plan().size(), b.plan().kind().wireName(), chunkedOn(b),
                 s.getParallelWorkers(), s.getPublication().getMode().wireName(), s.getTarget().getType().wireName(),
                 s.getTarget().getSchema(), s.getTarget().getTable(), b.identity().runKey(),
                 b.artifacts().schema() + "." + b.artifacts().shadowTable(),
@@ -75,7 +82,7 @@ public final class PlanReport {
                 n.put("id", c.id());
                 n.put("lower", plan.boundText(c.lowerInclusive()));
                 n.put("upper", plan.boundText(c.upperExclusive()));
-                n.put("predicate", PostgresChunkPredicate.render(plan, c));
+                n.put("predicate", plan.resolved() ? PostgresChunkPredicate.render(plan, c) : UNRESOLVED);
             }
         }
         return PrettyJson.write(root);

@@ -28,6 +28,10 @@ final class ProgressDisplay {
         return new ProgressDisplay(System.out, System.console() != null);
     }
 
+    static ProgressDisplay forStderr() {
+        return new ProgressDisplay(System.err, System.console() != null);
+    }
+
     void update(BackfillCampaignStatus status) {
         String line = line(status);
         String phase = String.valueOf(status.getPhase());

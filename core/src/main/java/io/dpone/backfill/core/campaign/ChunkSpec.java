@@ -14,12 +14,14 @@ public class ChunkSpec {
     public static final int MAX_BUCKETS = 16_384;
     public static final int DEFAULT_BUCKETS = 64;
 
-    @Required
     @Size(min = 1, max = 63)
-    @JsonPropertyDescription("Non-null, range-addressable source column the ranges are cut on.")
+    @JsonPropertyDescription("uuid and integer kinds (required there): the NOT NULL source column the ranges are cut on."
+            + " Must be absent for kind physical, whose ranges are heap blocks.")
     private String column;
     @Required
-    @JsonPropertyDescription("uuid (full 128-bit space) or integer (lowerBound..upperBound, open-ended ends).")
+    @JsonPropertyDescription("uuid (full 128-bit space of chunk.column), integer (lowerBound..upperBound of chunk.column, open-ended"
+            + " ends) or physical (block ranges of the source heap planned at preparation, PostgreSQL 14+; rows changed"
+            + " after the XMin anchor are left to incremental sync).")
     private ChunkKind kind;
     @Min(1)
     @Max(MAX_BUCKETS)

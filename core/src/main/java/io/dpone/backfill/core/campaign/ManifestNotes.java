@@ -32,10 +32,11 @@ final class ManifestNotes {
         n.put("spec.target.schema", new Note(IDENTIFIER, "`dbo` (mssql), `public` (postgres)", "[identifier rules](#identifier-rules) of the target"));
         n.put("spec.target.table", new Note(IDENTIFIER, null, "the reviewed, provisioned live table; may not be the source table itself (same Secret, schema and table)"));
         n.put("spec.uniqueKey", new Note("list of identifiers", null, "distinct columns; checked against both engines' limits; validated for NULLs and duplicates before publication"));
-        n.put("spec.chunk.column", new Note(IDENTIFIER, null, "non-null, range-addressable source column"));
-        n.put("spec.chunk.kind", rule("`uuid`: the whole 128-bit space; `integer`: planned bounds with open-ended first and last chunks"));
+        n.put("spec.chunk.column", new Note(IDENTIFIER, "required for `uuid` and `integer`", "non-null, range-addressable source column; forbidden for `physical`"));
+        n.put("spec.chunk.kind", rule("`uuid`: the whole 128-bit space; `integer`: planned bounds with open-ended first and last chunks;"
+                + " `physical`: block ranges of the heap planned at preparation, only row versions older than the XMin anchor (ADR 0015)"));
         n.put("spec.chunk.buckets", rule("for `integer`, at most `upperBound - lowerBound + 1`"));
-        n.put("spec.chunk.lowerBound", new Note(null, "required for `integer`", "forbidden for `uuid`; keys below it land in the first chunk"));
+        n.put("spec.chunk.lowerBound", new Note(null, "required for `integer`", "forbidden for `uuid` and `physical`; keys below it land in the first chunk"));
         n.put("spec.chunk.upperBound", new Note(null, "required for `integer`", "at least `lowerBound`; keys above it land in the last chunk"));
         n.put("spec.innerMode", rule("`incremental_merge`, `replace`, `partition_replace` belong to incremental pipelines and are rejected"));
         n.put("spec.onlyNewRows", rule("must be `false`: an initial load copies every row"));

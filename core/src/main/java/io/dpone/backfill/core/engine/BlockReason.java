@@ -20,6 +20,8 @@ public enum BlockReason {
     VALIDATION_FAILED("ValidationFailed"),
     /** The XMin anchor can no longer start incremental sync. */
     ANCHOR_UNUSABLE("AnchorUnusable"),
+    /** The source cannot be read in physical chunks exactly once (ADR 0015): the message says why. */
+    PHYSICAL_UNSUPPORTED("PhysicalChunksUnsupported"),
     /** The ledger lacks a record the phase requires (a receipt, a baseline): it was changed outside the engine. */
     LEDGER_INCOMPLETE("LedgerIncomplete");
 

@@ -2,12 +2,14 @@ package io.dpone.backfill.core.engine;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.campaign.RetryPolicy;
 import io.dpone.backfill.core.digest.CanonicalJson;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
+import io.dpone.backfill.core.encoding.RowEncodingChoice;
 import io.dpone.backfill.core.fault.FaultPoint;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -18,8 +20,12 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.ChunkPlanner;
+import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.AnchorCheck;
 import io.dpone.backfill.core.source.ChunkRowEstimates;
+import io.dpone.backfill.core.source.HeapExtentRefusedException;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
@@ -54,6 +60,7 @@ public final class CampaignEngine {
     private final SourceCatalog source;
     private final ArtifactNames names;
     private final FaultPoints faults;
+    private final RowEncodingChoice encodings;
     /** The verdict of {@link #open}'s pre-flight, recorded at preparation; null until open() checked. */
     private PreflightResult preflight;
 
@@ -64,7 +71,14 @@ public final class CampaignEngine {
     /** {@code faults}: the engine's own crash-test points ({@link FaultPoint#BEFORE_PUBLISH}), for every driver. */
     public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source,
                           FaultPoints faults) {
+        this(blueprint, ledger, publisher, source, faults, null);
+    }
+
+    /** {@code encodings}: the target adapter's choice of row encoding, recorded at preparation; null records none. */
+    public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source,
+                          FaultPoints faults, RowEncodingChoice encodings) {
         this.faults = faults;
+        this.encodings = encodings;
         this.blueprint = blueprint;
         this.spec = blueprint.definition().spec();
         this.ledger = ledger;
@@ -165,6 +179,15 @@ public final class CampaignEngine {
             return block(lease, campaign, BlockReason.TABLE_MISSING, "target table " + names.schema() + "." + spec.getTarget().getTable()
                     + " does not exist: provision and review it before the campaign");
         }
+        HeapExtent heap = null;
+        if (physical()) {
+            // Measured after the anchor: blocks added later belong to the open-ended last chunk (ADR 0015).
+            try {
+                heap = source.heapExtent(spec.getSource().getSchema(), spec.getSource().getTable());
+            } catch (HeapExtentRefusedException e) {
+                return block(lease, campaign, BlockReason.PHYSICAL_UNSUPPORTED, e.getMessage());
+            }
+        }
         // Columns the target fills itself (nullable, default, identity, generated) may be absent in the source.
         List<String> missing = liveShape.requiredMissingIn(sourceShape);
         if (!missing.isEmpty()) {
@@ -185,12 +208,18 @@ public final class CampaignEngine {
         if (!ledger.recordShapes(lease, sourceShape.digest(), loadShape.digest(), baseline.json())) {
             throw new LeaseLostException("could not record table shapes: campaign lease lost");
         }
-        ChunkRowEstimates estimates = estimateRows();
+        // Recorded after the shapes on every preparation attempt, so both always describe the same tables.
+        if (encodings != null && !ledger.recordRowEncoding(lease, encodings.choose(loadShape.loadColumnsFrom(sourceShape)).wireName())) {
+            throw new LeaseLostException("could not record the row encoding: campaign lease lost");
+        }
+        ChunkRowEstimates estimates = estimateRows(ChunkPlanner.resolve(spec.getChunk(), heap));
         if (estimates.present() && !ledger.recordChunkEstimates(lease, estimates.rows())) {
             throw new LeaseLostException("could not record chunk row estimates: campaign lease lost");
         }
-        String detail = PhaseDetail.parse(campaign.detail()).withPreflight(preflight)
-                .withRowsEstimateBasis(estimates.basis()).json();
+        PhaseDetail prepared = PhaseDetail.parse(campaign.detail()).withPreflight(preflight)
+                .withRowsEstimateBasis(estimates.basis());
+        // Recorded with the move to Prepared, in one fenced write: lanes start later and plan from it.
+        String detail = (heap == null ? prepared : prepared.withHeapExtent(heap)).json();
         advance(lease, CampaignPhase.Planned, CampaignPhase.Prepared, detail);
         return StepResult.progressed(CampaignPhase.Prepared,
                 shadowSwap() ? "shadow " + names.shadowTable() + " prepared" : "direct load into the live table prepared", NOW);
@@ -200,16 +229,16 @@ public final class CampaignEngine {
      * Rows per chunk for the ETA (ADR 0012). Advisory: an estimate that fails or does not match the plan is recorded
      * as "none" with the reason and the ETA falls back to averages; it never blocks preparation.
      */
-    private ChunkRowEstimates estimateRows() {
+    private ChunkRowEstimates estimateRows(ChunkPlan plan) {
         ChunkRowEstimates e;
         try {
-            e = source.estimateChunkRows(spec.getSource().getSchema(), spec.getSource().getTable(), blueprint.plan());
+            e = source.estimateChunkRows(spec.getSource().getSchema(), spec.getSource().getTable(), plan);
         } catch (RuntimeException ex) {
             return ChunkRowEstimates.none("the source estimate failed: " + ex.getMessage());
         }
-        if (e.present() && e.rows().size() != blueprint.plan().size()) {
+        if (e.present() && e.rows().size() != plan.size()) {
             return ChunkRowEstimates.none("the source estimated " + e.rows().size() + " chunks for a plan of "
-                    + blueprint.plan().size());
+                    + plan.size());
         }
         return e;
     }
@@ -260,8 +289,7 @@ public final class CampaignEngine {
         ChunkCounts counts = ledger.counts(runKey(), maxAttempts());
         ValidationResult v = publisher.validate(names.schema(), loadTable(), spec.getUniqueKey(), counts.rowsLoaded());
         // The receipts only describe rows some chunk covered: rows no chunk covers must be counted in the source.
-        SourceCoverage coverage = source.uncoveredRows(spec.getSource().getSchema(), spec.getSource().getTable(),
-                spec.getChunk().getColumn());
+        SourceCoverage coverage = coverage();
         // Direct mode appends to a table that may already hold rows: it must hold at least what the receipts say.
         boolean passed = coverage.complete() && (shadowSwap() ? v.passed()
                 : v.nullKeys() == 0 && v.duplicateKeys() == 0 && v.actualRows() >= v.expectedRows());
@@ -338,7 +366,7 @@ public final class CampaignEngine {
         TableShape sourceShape = source.shape(sourceSchema, sourceTable);
         if (campaign.sourceShapeDigest() != null && !campaign.sourceShapeDigest().equals(sourceShape.digest())) {
             // A chunk column that became nullable may already hold rows no chunk covers: say how many.
-            SourceCoverage coverage = source.uncoveredRows(sourceSchema, sourceTable, spec.getChunk().getColumn());
+            SourceCoverage coverage = coverage();
             return "source table " + sourceTable + " changed shape since preparation"
                     + (coverage.complete() ? "" : "; " + coverage.describe());
         }
@@ -401,6 +429,18 @@ public final class CampaignEngine {
 
     private LeaseLostException lost() {
         return new LeaseLostException("campaign lease for " + runKey() + " was lost or the phase moved under us; another driver owns it");
+    }
+
+    /** Rows of the source no chunk covers: NULL chunk keys for key ranges; none by construction for block ranges. */
+    private SourceCoverage coverage() {
+        if (physical()) {
+            return SourceCoverage.blockRanges();
+        }
+        return source.uncoveredRows(spec.getSource().getSchema(), spec.getSource().getTable(), spec.getChunk().getColumn());
+    }
+
+    private boolean physical() {
+        return spec.getChunk().getKind() == ChunkKind.PHYSICAL;
     }
 
     private boolean suspended() {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.core.campaign.PreflightStatus;
 import io.dpone.backfill.core.doctor.PreflightResult;
+import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ValidationResult;
 
@@ -112,6 +113,24 @@ public final class PhaseDetail {
         }
         JsonNode rows = n.get("uncoveredRows");
         return new SourceCoverage(rows == null || rows.isNull() ? null : rows.asLong(), n.path("basis").asText(null));
+    }
+
+    /** The heap physical chunks are planned over, recorded once at preparation (ADR 0015). */
+    public PhaseDetail withHeapExtent(HeapExtent extent) {
+        ObjectNode copy = node.deepCopy();
+        ObjectNode n = copy.putObject("heap");
+        n.put("blocks", extent.blocks());
+        n.put("storage", extent.storage());
+        return new PhaseDetail(copy);
+    }
+
+    /** Null before preparation, and for key-range campaigns. */
+    public HeapExtent heapExtent() {
+        JsonNode n = node.get("heap");
+        if (n == null || !n.path("blocks").canConvertToLong() || !n.path("storage").isTextual()) {
+            return null;
+        }
+        return new HeapExtent(n.path("blocks").asLong(), n.path("storage").asText());
     }
 
     /** What the chunk row estimates of preparation rest on ({@code none: ...} when there are none). */

@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 /**
  * The rows of one chunk range as the source streams them: one row at a time, never the chunk in memory. Closing
  * before the end cancels the source's read.
@@ -8,7 +9,10 @@ public interface ChunkRows extends AutoCloseable {
     /** Moves to the next row; false once the chunk is exhausted (or the protocol stopped the stream). */
     boolean next() throws Exception;
 
-    /** The current row in {@link RowEncoding#POSTGRES_COPY_TEXT}; valid until the next call to {@link #next}. */
+    /**
+     * The current row in {@link RowEncoding#POSTGRES_COPY_TEXT} or {@link RowEncoding#POSTGRES_COPY_BINARY} (as asked
+     * of the source); valid until the next call to {@link #next}.
+     */
     byte[] copyBytes();
 
     /**

@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 
 /** The target half of a lane: one target transaction per chunk on the lane's sink connection. */

@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.plan.ChunkRange;
 
 /** The source half of a lane: the rows of one chunk range of the planned source table, streamed. */

@@ -74,6 +74,12 @@ public interface LedgerStore {
     boolean recordShapes(CampaignLease lease, String sourceShapeDigest, String targetShapeDigest, String liveBaselineJson);
 
     /**
+     * Records how lanes move rows ({@link io.dpone.backfill.core.encoding.RowEncoding#wireName()}), fenced by the lease.
+     * Overwrites: preparation records it after the shapes each time it runs, so both always describe the same tables.
+     */
+    boolean recordRowEncoding(CampaignLease lease, String rowEncoding);
+
+    /**
      * Stores the source's row estimate of every chunk (fenced), {@code rowsPerChunk} in chunk-id order, one per
      * chunk of the plan. Advisory, for the ETA; a replay overwrites with the newer estimate.
      */

@@ -6,7 +6,8 @@ import java.math.BigInteger;
 import java.util.List;
 
 /**
- * The immutable chunk plan: contiguous ranges over the chunk column's whole domain, in key order. It is the retry
+ * The immutable chunk plan: contiguous ranges over the chunk column's whole domain (or, for physical chunks, over
+ * the heap's block numbers), in order. It is the retry
  * authority of a campaign; it never changes once the ledger holds it.
  */
 public record ChunkPlan(ChunkKind kind, String column, Long lowerBound, Long upperBound, List<ChunkRange> chunks) {
@@ -22,7 +23,15 @@ public record ChunkPlan(ChunkKind kind, String column, Long lowerBound, Long upp
         return chunks.get(id);
     }
 
-    /** Bound as text in the kind's own notation (a UUID or a decimal integer); null when open. */
+    /**
+     * False only for a physical plan before preparation measured the heap: its chunks have no bounds yet and must
+     * never be read (a range with no bounds would select the whole table).
+     */
+    public boolean resolved() {
+        return kind != ChunkKind.PHYSICAL || chunks.isEmpty() || chunks.get(0).lowerInclusive() != null;
+    }
+
+    /** Bound as text in the kind's own notation (a UUID, a decimal integer or block number); null when open. */
     public String boundText(BigInteger bound) {
         if (bound == null) {
             return null;

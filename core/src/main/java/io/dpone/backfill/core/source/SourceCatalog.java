@@ -1,6 +1,7 @@
 package io.dpone.backfill.core.source;
 
 import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.target.TableShape;
 
 /** The PostgreSQL source as the engine needs it: the XMin anchor and the table's shape. */
@@ -18,6 +19,12 @@ public interface SourceCatalog {
      * column is NULL. Not counted (and said so) when the catalog declares the column NOT NULL.
      */
     SourceCoverage uncoveredRows(String schema, String table, String chunkColumn);
+
+    /**
+     * The heap's size in blocks and its storage identity, for planning physical chunks at preparation. Throws
+     * {@link HeapExtentRefusedException} when the table cannot be read in physical chunks exactly once.
+     */
+    HeapExtent heapExtent(String schema, String table);
 
     /**
      * Rows per chunk of {@code plan}, estimated cheaply for the ETA: from the source's statistics when they are

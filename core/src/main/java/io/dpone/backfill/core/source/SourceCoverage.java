@@ -13,6 +13,11 @@ public record SourceCoverage(Long uncoveredRows, String basis) {
         return new SourceCoverage(null, "not counted: chunk column " + column + " is NOT NULL in the source catalog");
     }
 
+    /** Physical chunks: every tuple lives in some block, and the block ranges cover {@code [0, infinity)}. */
+    public static SourceCoverage blockRanges() {
+        return new SourceCoverage(null, "not counted: physical chunks are block ranges covering every block of the heap");
+    }
+
     public boolean complete() {
         return uncoveredRows == null || uncoveredRows == 0;
     }

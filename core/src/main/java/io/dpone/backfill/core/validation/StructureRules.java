@@ -98,10 +98,12 @@ final class StructureRules {
         if (!errors.require(chunk, "spec.chunk")) {
             return;
         }
-        if (errors.require(chunk.getColumn(), "spec.chunk.column")) {
+        errors.require(chunk.getKind(), "spec.chunk.kind");
+        if (chunk.getKind() == ChunkKind.PHYSICAL) {
+            physical(chunk, errors);
+        } else if (errors.require(chunk.getColumn(), "spec.chunk.column")) {
             errors.identifier(chunk.getColumn(), "spec.chunk.column", IdentifierLimit.POSTGRES, targetLimit);
         }
-        errors.require(chunk.getKind(), "spec.chunk.kind");
         errors.range(chunk.getBuckets(), 1, ChunkSpec.MAX_BUCKETS, "spec.chunk.buckets");
         if (chunk.getKind() == ChunkKind.UUID) {
             if (chunk.getLowerBound() != null) {
@@ -112,6 +114,22 @@ final class StructureRules {
             }
         } else if (chunk.getKind() == ChunkKind.INTEGER) {
             integerBounds(chunk, errors);
+        }
+    }
+
+    /** Physical chunks are block ranges: a column or key bounds would suggest a key order they do not have. */
+    private static void physical(ChunkSpec chunk, Errors errors) {
+        if (chunk.getColumn() != null) {
+            errors.add("spec.chunk.column", "kind", "must be absent for kind physical: physical chunks are block ranges"
+                    + " of the source heap, not ranges of a column (remove it, or use kind uuid or integer)");
+        }
+        if (chunk.getLowerBound() != null) {
+            errors.add("spec.chunk.lowerBound", "kind", "applies only to kind integer; physical chunks are planned from the"
+                    + " heap's size at preparation");
+        }
+        if (chunk.getUpperBound() != null) {
+            errors.add("spec.chunk.upperBound", "kind", "applies only to kind integer; physical chunks are planned from the"
+                    + " heap's size at preparation");
         }
     }
 

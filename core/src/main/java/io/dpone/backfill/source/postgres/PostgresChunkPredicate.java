@@ -17,6 +17,10 @@ public final class PostgresChunkPredicate {
     }
 
     public static String render(ChunkPlan plan, ChunkRange chunk) {
+        if (!plan.kind().keyed()) {
+            throw new IllegalArgumentException("a physical chunk is a block range read under the XMin anchor rule:"
+                    + " render it with PostgresHeapPredicate");
+        }
         String column = PostgresIdentifiers.quote(plan.column());
         String lower = chunk.lowerInclusive() == null ? null : column + " >= " + literal(plan, chunk.lowerInclusive());
         String upper = chunk.upperExclusive() == null ? null : column + " < " + literal(plan, chunk.upperExclusive());

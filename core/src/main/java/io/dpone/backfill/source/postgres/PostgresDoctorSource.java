@@ -19,8 +19,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Source checks: the table exists and can be read; the chunk column exists, is NOT NULL and fits the chunk kind;
- * the unique key columns exist, are NOT NULL and are enforced unique by a key or unique index.
+ * Source checks: the table exists and can be read; the chunk column exists, is NOT NULL and fits the chunk kind
+ * (physical chunks: the heap can be read in block ranges, {@link PostgresDoctorHeap}); the unique key columns
+ * exist, are NOT NULL and are enforced unique by a key or unique index.
  */
 public final class PostgresDoctorSource {
     private static final Set<String> INTEGER_TYPES = Set.of("smallint", "integer", "bigint");
@@ -60,7 +61,10 @@ public final class PostgresDoctorSource {
         readable(relation.get());
         new PostgresDoctorVisibility(source, findings).check(relation.get());
         List<Column> columns = catalog.columns(relation.get().oid());
-        chunkColumn(columns);
+        if (spec.getChunk().getKind().keyed()) {
+            chunkColumn(columns);
+        }
+        new PostgresDoctorHeap(source, findings).check(schema, table, spec.getChunk().getKind());
         uniqueKey(relation.get(), columns);
         return Optional.of(columns);
     }

@@ -1,8 +1,11 @@
 package io.dpone.backfill.source.postgres;
 
+import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.AnchorCheck;
 import io.dpone.backfill.core.source.ChunkRowEstimates;
+import io.dpone.backfill.core.source.HeapExtentRefusedException;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.TableShape;
@@ -15,6 +18,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -112,8 +116,27 @@ public final class PostgresSourceCatalog implements SourceCatalog {
     }
 
     @Override
+    public HeapExtent heapExtent(String schema, String table) {
+        try {
+            PostgresHeapState state = PostgresHeapState.read(source, schema, table).orElseThrow(() ->
+                    new HeapExtentRefusedException("source table " + schema + "." + table + " does not exist"));
+            List<String> refusals = state.refusals();
+            if (!refusals.isEmpty()) {
+                throw new HeapExtentRefusedException("chunk.kind physical refused for " + schema + "." + table + ": "
+                        + String.join("; ", refusals));
+            }
+            return state.extent();
+        } catch (SQLException e) {
+            throw new PostgresSqlException("measure the heap of source " + schema + "." + table, e);
+        }
+    }
+
+    @Override
     public ChunkRowEstimates estimateChunkRows(String schema, String table, ChunkPlan plan) {
         try {
+            if (plan.kind() == ChunkKind.PHYSICAL) {
+                return new PostgresHeapRowEstimator(source).estimate(schema, table, plan);
+            }
             return new PostgresRowEstimator(source).estimate(schema, table, plan);
         } catch (SQLException e) {
             return ChunkRowEstimates.none("the source estimate failed (SQL state " + e.getSQLState() + "): " + e.getMessage());

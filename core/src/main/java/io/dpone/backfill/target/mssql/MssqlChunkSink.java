@@ -1,26 +1,17 @@
 package io.dpone.backfill.target.mssql;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
-import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.ChunkTransaction;
-import io.dpone.backfill.core.lane.RowEncoding;
 import io.dpone.backfill.core.ledger.ChunkClaim;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
-import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
 import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.JdbcChunkTransaction;
 import io.dpone.backfill.target.mssql.ledger.MssqlChunkReceipts;
-import io.dpone.backfill.target.mssql.types.MssqlColumn;
-import io.dpone.backfill.target.mssql.types.MssqlColumnBinding;
-import io.dpone.backfill.target.mssql.types.MssqlTypeCheck;
-import io.dpone.backfill.target.mssql.types.MssqlTypeMap;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The SQL Server chunk sink: one transaction on the lane's sink connection holding the receipt, the chunk's rows
@@ -32,8 +23,7 @@ public final class MssqlChunkSink implements ChunkSink {
     private final Connection sink;
     private final ChunkLoad load;
     private final MssqlChunkReceipts receipts;
-    private List<MssqlColumnBinding> bindings;
-    private int[] keyIndexes;
+    private MssqlBulkLoad bulkLoad;
 
     public MssqlChunkSink(Connection sink, ChunkLoad load) {
         this.sink = sink;
@@ -59,29 +49,14 @@ public final class MssqlChunkSink implements ChunkSink {
      * (doctor refused it before the campaign started, so only a changed table gets here).
      */
     private void bindOnce() throws SQLException {
-        if (bindings != null) {
+        if (bulkLoad != null) {
             return;
         }
         // Session settings, set once for the lane's sink connection: a zombie lane's uncommitted receipt for a chunk
         // blocks ours at most one lease (then 1222), and any error aborts the whole chunk transaction.
         receipts.configureSession(load.receiptWait());
-        List<SourceColumn> sources = new SourceColumnPlanner(load.source())
-                .plan(load.sourceSchema(), load.sourceTable(), load.columns()).columns();
-        List<MssqlColumn> targets = MssqlTableColumns.of(sink, load.loadSchema(), load.loadTable(), load.columns());
-        List<MssqlColumnBinding> paired = new ArrayList<>();
-        for (int i = 0; i < sources.size(); i++) {
-            MssqlTypeCheck check = MssqlTypeMap.check(sources.get(i), targets.get(i));
-            if (!check.isCompatible()) {
-                throw new SQLException(check.message());
-            }
-            paired.add(check.binding());
-        }
-        int[] keys = new int[load.keyColumns().size()];
-        for (int k = 0; k < keys.length; k++) {
-            keys[k] = load.columns().indexOf(load.keyColumns().get(k));
-        }
-        this.keyIndexes = java.util.Arrays.stream(keys).filter(i -> i >= 0).toArray();
-        this.bindings = List.copyOf(paired);
+        bulkLoad = MssqlBulkLoad.bind(load.source(), load.sourceSchema(), load.sourceTable(), sink, load.loadSchema(),
+                load.loadTable(), load.columns(), load.keyColumns());
     }
 
     private final class Transaction extends JdbcChunkTransaction {
@@ -99,28 +74,7 @@ public final class MssqlChunkSink implements ChunkSink {
 
         @Override
         public long load(ChunkRows rows) throws Exception {
-            MssqlBulkRows bulkRows = new MssqlBulkRows(rows, bindings, keyIndexes);
-            try (SQLServerBulkCopy bulk = new SQLServerBulkCopy(sink)) {
-                SQLServerBulkCopyOptions options = new SQLServerBulkCopyOptions();
-                options.setUseInternalTransaction(false);
-                options.setTableLock(false);
-                options.setBatchSize(0);
-                options.setBulkCopyTimeout(0);
-                options.setKeepIdentity(true);
-                options.setKeepNulls(true);
-                bulk.setBulkCopyOptions(options);
-                bulk.setDestinationTableName(MssqlIdentifiers.quote(load.loadSchema()) + "." + MssqlIdentifiers.quote(load.loadTable()));
-                for (int i = 0; i < load.columns().size(); i++) {
-                    bulk.addColumnMapping(i + 1, load.columns().get(i));
-                }
-                bulk.writeToServer(bulkRows);
-            } catch (SQLException e) {
-                if (bulkRows.failure() != null) {
-                    throw bulkRows.failure();
-                }
-                throw e;
-            }
-            return bulkRows.handedOver();
+            return bulkLoad.write(rows);
         }
 
         /** The bulk copy streams rows to the server as it pulls them; there is nothing buffered to push. */

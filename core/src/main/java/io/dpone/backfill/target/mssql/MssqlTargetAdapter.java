@@ -2,6 +2,7 @@ package io.dpone.backfill.target.mssql;
 
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
@@ -16,6 +17,7 @@ import io.dpone.backfill.target.mssql.publish.MssqlTargetCatalog;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 
 /** SQL Server (2019+, Azure SQL) as the target: ledger, shadow and receipts in the target database, bulk copy. */
 public final class MssqlTargetAdapter implements TargetAdapter {
@@ -52,5 +54,12 @@ public final class MssqlTargetAdapter implements TargetAdapter {
     @Override
     public TargetDoctor doctor() {
         return new MssqlDoctor();
+    }
+
+    /** SQL Server takes decoded values through the bulk copy, whatever the types. */
+    @Override
+    public RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target,
+                                   String loadSchema, String loadTable, List<String> columns) {
+        return RowEncoding.VALUES;
     }
 }

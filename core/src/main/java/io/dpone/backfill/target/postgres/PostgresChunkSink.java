@@ -1,10 +1,11 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.ChunkTransaction;
-import io.dpone.backfill.core.lane.RowEncoding;
 import io.dpone.backfill.core.ledger.ChunkClaim;
+import io.dpone.backfill.postgres.PostgresBinaryCopy;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.target.JdbcChunkTransaction;
 import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
@@ -19,8 +20,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The PostgreSQL chunk sink: the source's COPY text rows pass through untouched into {@code COPY load_table FROM
- * STDIN}, inside one transaction on the sink connection that also holds the chunk's receipt and ledger update.
+ * The PostgreSQL chunk sink: the source's COPY rows (text, or binary tuples when preparation found every loaded
+ * column's type identical on both sides) pass through untouched into {@code COPY load_table FROM STDIN}, inside one transaction on the sink connection that also holds the chunk's receipt and ledger update.
  */
 public final class PostgresChunkSink implements ChunkSink {
     /** Writes to the server in buffers of this size: bounded memory, no chunk held whole. */
@@ -29,6 +30,7 @@ public final class PostgresChunkSink implements ChunkSink {
     private final Connection sink;
     private final PostgresLedgerStatements ledger;
     private final String copyIn;
+    private final RowEncoding encoding;
     private final Duration receiptWait;
 
     /**
@@ -38,16 +40,27 @@ public final class PostgresChunkSink implements ChunkSink {
      */
     public PostgresChunkSink(Connection sink, String stateSchema, String loadSchema, String loadTable, List<String> columns,
                              Duration receiptWait) {
+        this(sink, stateSchema, loadSchema, loadTable, columns, receiptWait, RowEncoding.POSTGRES_COPY_TEXT);
+    }
+
+    /** @param encoding COPY text, or binary when preparation recorded that every loaded column's type is identical */
+    public PostgresChunkSink(Connection sink, String stateSchema, String loadSchema, String loadTable, List<String> columns,
+                             Duration receiptWait, RowEncoding encoding) {
+        if (encoding != RowEncoding.POSTGRES_COPY_TEXT && encoding != RowEncoding.POSTGRES_COPY_BINARY) {
+            throw new IllegalArgumentException("a PostgreSQL sink loads COPY text or binary, not " + encoding);
+        }
         this.sink = sink;
         this.ledger = new PostgresLedgerStatements(sink, stateSchema);
+        this.encoding = encoding;
         String columnList = columns.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "));
-        this.copyIn = "COPY " + PostgresIdentifiers.qualified(loadSchema, loadTable) + " (" + columnList + ") FROM STDIN";
+        this.copyIn = "COPY " + PostgresIdentifiers.qualified(loadSchema, loadTable) + " (" + columnList + ") FROM STDIN"
+                + (encoding == RowEncoding.POSTGRES_COPY_BINARY ? " (FORMAT binary)" : "");
         this.receiptWait = receiptWait;
     }
 
     @Override
     public RowEncoding encoding() {
-        return RowEncoding.POSTGRES_COPY_TEXT;
+        return encoding;
     }
 
     @Override
@@ -87,18 +100,16 @@ public final class PostgresChunkSink implements ChunkSink {
             in = sink.unwrap(PGConnection.class).getCopyAPI().copyIn(copyIn);
             buffer = new byte[FLUSH_BYTES];
             filled = 0;
+            boolean binary = encoding == RowEncoding.POSTGRES_COPY_BINARY;
             try {
+                if (binary) {
+                    append(PostgresBinaryCopy.HEADER);
+                }
                 while (rows.next()) {
-                    byte[] row = rows.copyBytes();
-                    if (filled + row.length > buffer.length) {
-                        writeBuffered();
-                    }
-                    if (row.length > buffer.length) {
-                        in.writeToCopy(row, 0, row.length);
-                    } else {
-                        System.arraycopy(row, 0, buffer, filled, row.length);
-                        filled += row.length;
-                    }
+                    append(rows.copyBytes());
+                }
+                if (binary) {
+                    append(PostgresBinaryCopy.TRAILER);
                 }
                 writeBuffered();
                 return in.endCopy();
@@ -106,6 +117,18 @@ public final class PostgresChunkSink implements ChunkSink {
                 if (in.isActive()) {
                     in.cancelCopy();
                 }
+            }
+        }
+
+        private void append(byte[] row) throws SQLException {
+            if (filled + row.length > buffer.length) {
+                writeBuffered();
+            }
+            if (row.length > buffer.length) {
+                in.writeToCopy(row, 0, row.length);
+            } else {
+                System.arraycopy(row, 0, buffer, filled, row.length);
+                filled += row.length;
             }
         }
 

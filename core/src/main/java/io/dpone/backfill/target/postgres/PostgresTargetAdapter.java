@@ -2,6 +2,7 @@ package io.dpone.backfill.target.postgres;
 
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
@@ -17,6 +18,7 @@ import io.dpone.backfill.target.postgres.publish.PostgresTargetCatalog;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 
 /** PostgreSQL as the target: COPY pass-through from the source, ledger and shadow in the target database. */
 public final class PostgresTargetAdapter implements TargetAdapter {
@@ -48,11 +50,18 @@ public final class PostgresTargetAdapter implements TargetAdapter {
     @Override
     public ChunkSink chunkSink(Connection sink, ChunkLoad load) {
         return new PostgresChunkSink(sink, load.stateSchema(), load.loadSchema(), load.loadTable(), load.columns(),
-                load.receiptWait());
+                load.receiptWait(), load.encoding() == null ? RowEncoding.POSTGRES_COPY_TEXT : load.encoding());
     }
 
     @Override
     public TargetDoctor doctor() {
         return new PostgresDoctor();
+    }
+
+    @Override
+    public RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target,
+                                   String loadSchema, String loadTable, List<String> columns) {
+        return PostgresPassThrough.identicalTypes(source, sourceSchema, sourceTable, target, loadSchema, loadTable, columns)
+                ? RowEncoding.POSTGRES_COPY_BINARY : RowEncoding.POSTGRES_COPY_TEXT;
     }
 }

@@ -165,6 +165,40 @@ class CampaignReaderTest {
     }
 
     @Test
+    void acceptsPhysicalChunksWithoutAColumn() {
+        CampaignDefinition d = CampaignReader.parse(replaceOnce(mssql(), "    column: id\n    kind: uuid\n", "    kind: physical\n"));
+        assertThat(d.spec().getChunk().getKind()).isEqualTo(ChunkKind.PHYSICAL);
+        assertThat(d.spec().getChunk().getColumn()).isNull();
+        assertThat(d.spec().getChunk().getBuckets()).isEqualTo(512);
+    }
+
+    @Test
+    void rejectsAChunkColumnWithPhysicalChunksSayingWhy() {
+        List<FieldError> errors = rejectionOf(replaceOnce(mssql(), "    kind: uuid\n", "    kind: physical\n"));
+        assertThat(errors).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("spec.chunk.column");
+            assertThat(e.rule()).isEqualTo("kind");
+            assertThat(e.message()).contains("must be absent for kind physical").contains("block ranges");
+        });
+    }
+
+    @Test
+    void rejectsIntegerBoundsWithPhysicalChunks() {
+        String physical = replaceOnce(mssql(), "    column: id\n    kind: uuid\n", "    kind: physical\n    lowerBound: 1\n    upperBound: 9\n");
+        assertRejected(physical, "spec.chunk.lowerBound", "kind");
+        assertRejected(physical, "spec.chunk.upperBound", "kind");
+    }
+
+    @Test
+    void rejectsAnUnknownChunkKindListingPhysical() {
+        List<FieldError> errors = rejectionOf(replaceOnce(mssql(), "    kind: uuid\n", "    kind: blocks\n"));
+        assertThat(errors).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("spec.chunk.kind");
+            assertThat(e.message()).contains("physical");
+        });
+    }
+
+    @Test
     void rejectsAMissingChunkColumn() {
         assertRejected(replaceOnce(mssql(), "    column: id\n", ""), "spec.chunk.column", "required");
     }

@@ -14,6 +14,8 @@ import io.dpone.backfill.core.ledger.InMemoryLedger;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.ChunkPlanner;
+import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.AnchorCheck;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ColumnShape;
@@ -202,6 +204,54 @@ class CampaignEngineTest {
 
         assertThatThrownBy(() -> engine.step(stale)).isInstanceOf(LeaseLostException.class);
         assertThat(phase(engine)).isEqualTo(CampaignPhase.Planned);
+    }
+
+    private static CampaignBlueprint physicalBlueprint() {
+        return CampaignBlueprint.of(CampaignReader.parse(CampaignYaml.campaign("t_phys").name("t").secrets("src", "tgt")
+                .table("t").chunk(CampaignYaml.physicalChunks(4)).parallelWorkers(2).maxChunkAttempts(2).shadowSwap().render()));
+    }
+
+    @Test
+    void physicalPreparationMeasuresTheHeapAfterTheAnchorAndRecordsItWithTheMoveToPrepared() {
+        target.heap = new HeapExtent(1234, "16384/16999");
+        CampaignEngine engine = engine(physicalBlueprint());
+        CampaignLease lease = openAndLease(engine);
+        assertThat(PhaseDetail.parse(ledger.findByRunKey(engine.runKey()).orElseThrow().detail()).heapExtent()).isNull();
+
+        StepResult r = engine.step(lease);
+
+        assertThat(r.phase()).isEqualTo(CampaignPhase.Prepared);
+        assertThat(target.calls).containsSubsequence("captureAnchor", "heapExtent", "prepareShadow");
+        PhaseDetail detail = PhaseDetail.parse(ledger.findByRunKey(engine.runKey()).orElseThrow().detail());
+        assertThat(detail.heapExtent()).isEqualTo(new HeapExtent(1234, "16384/16999"));
+        assertThat(ChunkPlanner.resolve(physicalBlueprint().definition().spec().getChunk(), detail.heapExtent()))
+                .isEqualTo(ChunkPlanner.physical(4, 1234));
+    }
+
+    @Test
+    void physicalChunksCoverEveryRowByConstructionAtValidation() {
+        target.coverage = SourceCoverage.counted(5, "rows with a NULL chunk column");
+        CampaignEngine engine = engine(physicalBlueprint());
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        engine.step(lease);
+        lanesCommitEverything(engine.runKey());
+
+        assertThat(stepUntil(engine, lease, CampaignPhase.HandoffCommitted)).contains(CampaignPhase.Published);
+        assertThat(PhaseDetail.parse(ledger.findByRunKey(engine.runKey()).orElseThrow().detail()).coverage())
+                .isEqualTo(SourceCoverage.blockRanges());
+    }
+
+    @Test
+    void aSourceThatCannotBeReadInBlockRangesBlocksPreparationBeforeAnyShadowIsCreated() {
+        target.heapRefusal = "the source relation has relkind 'p', not a plain table ('r')";
+        CampaignEngine engine = engine(physicalBlueprint());
+        StepResult r = engine.step(openAndLease(engine));
+
+        assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
+        assertThat(r.blockReason()).isEqualTo(BlockReason.PHYSICAL_UNSUPPORTED);
+        assertThat(r.message()).contains("relkind 'p'");
+        assertThat(target.calls).doesNotContain("prepareShadow");
     }
 
     @Test

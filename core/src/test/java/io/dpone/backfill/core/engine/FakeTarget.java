@@ -6,8 +6,10 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.AnchorCheck;
 import io.dpone.backfill.core.source.ChunkRowEstimates;
+import io.dpone.backfill.core.source.HeapExtentRefusedException;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
@@ -45,6 +47,9 @@ final class FakeTarget {
     long duplicateKeys;
     SourceCoverage coverage = SourceCoverage.notNullInCatalog("id");
     AnchorCheck anchor = AnchorCheck.ok();
+    /** What heapExtent answers for physical chunks; a non-null refusal makes it refuse with that reason. */
+    HeapExtent heap = new HeapExtent(100, "16384/16384");
+    String heapRefusal;
     String foreignShadowOwner;
     final List<String> calls = new ArrayList<>();
 
@@ -73,6 +78,15 @@ final class FakeTarget {
             @Override
             public SourceCoverage uncoveredRows(String schema, String table, String chunkColumn) {
                 return coverage;
+            }
+
+            @Override
+            public HeapExtent heapExtent(String schema, String table) {
+                calls.add("heapExtent");
+                if (heapRefusal != null) {
+                    throw new HeapExtentRefusedException(heapRefusal);
+                }
+                return heap;
             }
 
             @Override

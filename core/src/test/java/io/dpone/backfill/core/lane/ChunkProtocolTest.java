@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoint;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.ChunkClaim;

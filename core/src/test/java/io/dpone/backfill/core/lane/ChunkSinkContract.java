@@ -2,6 +2,7 @@ package io.dpone.backfill.core.lane;
 
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.digest.CanonicalJson;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkRecord;
@@ -130,7 +131,7 @@ public abstract class ChunkSinkContract {
     @Test
     void aSourceThatFailsMidStreamLeavesNothing() throws SQLException {
         ChunkClaim claim = claim(2, "lane-a");
-        ChunkSource failing = (range, encoding) -> new GeneratedRows(range, 3000, 1500);
+        ChunkSource failing = (range, encoding) -> new GeneratedRows(range, 3000, 1500, encoding);
         assertThatThrownBy(() -> new ChunkProtocol(failing, sink(Duration.ofSeconds(5)), FaultPoints.NONE)
                 .commit(claim, blueprint.plan().chunk(2), watch(false))).hasMessageContaining("source connection reset");
         assertNothingCommitted();
@@ -143,7 +144,7 @@ public abstract class ChunkSinkContract {
     }
 
     private ChunkOutcome commit(ChunkClaim claim, long rows, Duration receiptWait, boolean leaseLost) throws Exception {
-        ChunkSource source = (range, encoding) -> new GeneratedRows(range, rows, -1);
+        ChunkSource source = (range, encoding) -> new GeneratedRows(range, rows, -1, encoding);
         return new ChunkProtocol(source, sink(receiptWait), FaultPoints.NONE)
                 .commit(claim, blueprint.plan().chunk(claim.chunkId()), watch(leaseLost));
     }
@@ -183,12 +184,14 @@ public abstract class ChunkSinkContract {
         private final long base;
         private final long rows;
         private final long failAt;
+        private final RowEncoding encoding;
         private long read;
 
-        GeneratedRows(ChunkRange range, long rows, long failAt) {
+        GeneratedRows(ChunkRange range, long rows, long failAt, RowEncoding encoding) {
             this.base = range.id() * 1_000_000L;
             this.rows = rows;
             this.failAt = failAt;
+            this.encoding = encoding;
         }
 
         @Override
@@ -203,9 +206,15 @@ public abstract class ChunkSinkContract {
             return true;
         }
 
+        /** The row as COPY text, or as a binary COPY tuple (bigint, text) when the sink takes binary. */
         @Override
         public byte[] copyBytes() {
-            return ((base + read) + "\tcode-" + read + "\n").getBytes(StandardCharsets.UTF_8);
+            if (encoding != RowEncoding.POSTGRES_COPY_BINARY) {
+                return ((base + read) + "\tcode-" + read + "\n").getBytes(StandardCharsets.UTF_8);
+            }
+            byte[] code = ("code-" + read).getBytes(StandardCharsets.UTF_8);
+            return java.nio.ByteBuffer.allocate(2 + 4 + 8 + 4 + code.length).putShort((short) 2).putInt(8).putLong(base + read)
+                    .putInt(code.length).put(code).array();
         }
 
         @Override

@@ -47,6 +47,7 @@ public final class InMemoryLedger {
         String sourceShape;
         String targetShape;
         String liveBaseline;
+        String rowEncoding;
         boolean stop;
         String leaseOwner;
         long leaseEpoch;
@@ -57,7 +58,7 @@ public final class InMemoryLedger {
 
         CampaignRecord record() {
             return new CampaignRecord(runKey, backfillId, planDigest, configDigest, specJson, phase, detail, anchor,
-                    sourceShape, targetShape, liveBaseline, leaseOwner, leaseEpoch, leaseExpires, stop, createdAt, updatedAt);
+                    sourceShape, targetShape, liveBaseline, rowEncoding, leaseOwner, leaseEpoch, leaseExpires, stop, createdAt, updatedAt);
         }
     }
 
@@ -356,6 +357,18 @@ public final class InMemoryLedger {
                 c.sourceShape = sourceShapeDigest;
                 c.targetShape = targetShapeDigest;
                 c.liveBaseline = liveBaselineJson;
+                return true;
+            }
+        }
+
+        @Override
+        public boolean recordRowEncoding(CampaignLease lease, String rowEncoding) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = fenced(lease);
+                if (c == null) {
+                    return false;
+                }
+                c.rowEncoding = rowEncoding;
                 return true;
             }
         }

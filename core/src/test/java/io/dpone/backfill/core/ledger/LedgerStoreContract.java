@@ -476,6 +476,21 @@ public abstract class LedgerStoreContract {
     }
 
     @Test
+    void theRowEncodingIsRecordedFencedByTheLeaseAndEachPreparationOverwritesIt() {
+        String runKey = create(blueprint(8)).runKey();
+        Leases leases = staleAndLiveLease(runKey);
+        assertThat(store.findByRunKey(runKey).orElseThrow().rowEncoding()).as("none before preparation").isNull();
+
+        assertThat(store.recordRowEncoding(leases.stale(), "postgres_copy_binary")).isFalse();
+        assertThat(store.findByRunKey(runKey).orElseThrow().rowEncoding()).isNull();
+
+        assertThat(other.recordRowEncoding(leases.live(), "postgres_copy_binary")).isTrue();
+        assertThat(store.findByRunKey(runKey).orElseThrow().rowEncoding()).isEqualTo("postgres_copy_binary");
+        assertThat(other.recordRowEncoding(leases.live(), "postgres_copy_text")).as("a later preparation's choice wins").isTrue();
+        assertThat(store.findByRunKey(runKey).orElseThrow().rowEncoding()).isEqualTo("postgres_copy_text");
+    }
+
+    @Test
     void peekFindsACreatedCampaignAndNothingBeforeAndCreatesNothingItself() {
         CampaignBlueprint b = blueprint(4);
         assertThat(store.peek(b.identity().runKey())).isEmpty();

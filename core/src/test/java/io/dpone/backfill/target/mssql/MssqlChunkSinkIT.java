@@ -76,7 +76,7 @@ class MssqlChunkSinkIT extends ChunkSinkContract {
     @Override
     protected ChunkSink sink(Duration receiptWait) {
         return new MssqlChunkSink(open(), new ChunkLoad(STATE_SCHEMA, "dbo", "load_rows", List.of("id", "code"),
-                List.of("id"), receiptWait, source, "public", "load_source"));
+                List.of("id"), receiptWait, source, "public", "load_source", null));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.ChunkSinkContract;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -47,7 +48,12 @@ class PostgresChunkSinkIT extends ChunkSinkContract {
     @Override
     protected ChunkSink sink(Duration receiptWait) {
         return adapter.chunkSink(open(), new ChunkLoad(STATE_SCHEMA, "public", "load_rows", List.of("id", "code"), List.of("id"),
-                receiptWait, null, "public", "unused"));
+                receiptWait, null, "public", "unused", encoding()));
+    }
+
+    /** The encoding preparation recorded: none (the sink's default, COPY text) here. */
+    protected RowEncoding encoding() {
+        return null;
     }
 
     @Override

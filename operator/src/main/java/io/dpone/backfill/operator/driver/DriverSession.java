@@ -29,7 +29,7 @@ public final class DriverSession implements AutoCloseable {
     }
 
     public CampaignEngine engine(CampaignBlueprint blueprint) {
-        return new CampaignEngine(blueprint, session.ledger(), session.publisher(), session.sourceCatalog(), session.faults());
+        return session.newEngine(blueprint);
     }
 
     public CampaignSession session() {

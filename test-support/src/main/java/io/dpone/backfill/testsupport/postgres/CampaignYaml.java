@@ -31,6 +31,11 @@ public final class CampaignYaml {
         return "{column: id, kind: uuid, buckets: " + buckets + "}";
     }
 
+    /** A plan of {@code buckets} block ranges of the source heap (ADR 0015), as a YAML flow mapping. */
+    public static String physicalChunks(int buckets) {
+        return "{kind: physical, buckets: " + buckets + "}";
+    }
+
     /** {@code metadata.name}; default {@code items}. */
     public CampaignYaml name(String name) {
         this.name = name;

@@ -22,7 +22,7 @@ final class MssqlLedgerRows {
         return new CampaignRecord(rs.getString("run_key"), rs.getString("backfill_id"), rs.getString("plan_digest"),
                 rs.getString("config_digest"), rs.getString("spec_json"), CampaignPhase.valueOf(rs.getString("phase")),
                 rs.getString("detail"), rs.getString("anchor_xmin"), rs.getString("source_shape_digest"),
-                rs.getString("target_shape_digest"), rs.getString("live_baseline"), rs.getString("lease_owner"),
+                rs.getString("target_shape_digest"), rs.getString("live_baseline"), rs.getString("row_encoding"), rs.getString("lease_owner"),
                 rs.getLong("lease_epoch"), instant(rs, "lease_expires"), rs.getBoolean("stop_requested"),
                 instant(rs, "created_at"), instant(rs, "updated_at"));
     }

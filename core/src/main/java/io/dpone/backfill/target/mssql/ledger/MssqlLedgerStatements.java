@@ -18,7 +18,7 @@ final class MssqlLedgerStatements {
     static final int ROWS_PER_STATEMENT = 500;
 
     static final String CAMPAIGN_COLUMNS = "run_key, backfill_id, plan_digest, config_digest, spec_json, phase, detail,"
-            + " anchor_xmin, source_shape_digest, target_shape_digest, live_baseline, lease_owner, lease_epoch, lease_expires,"
+            + " anchor_xmin, source_shape_digest, target_shape_digest, live_baseline, row_encoding, lease_owner, lease_epoch, lease_expires,"
             + " stop_requested, created_at, updated_at";
     /** {@code lease_expired} is judged by the database so that expiry never depends on the JVM's clock. */
     static final String CHUNK_COLUMNS = "chunk_id, lower_bound, upper_bound, state, attempts, owner, epoch, lease_expires,"
@@ -167,6 +167,11 @@ final class MssqlLedgerStatements {
     /** source shape digest, target shape digest, live baseline json, then the lease. */
     String recordShapes() {
         return fenced("source_shape_digest = ?, target_shape_digest = ?, live_baseline = ?", "");
+    }
+
+    /** row encoding, then the lease. */
+    String recordRowEncoding() {
+        return fenced("row_encoding = ?", "");
     }
 
     /** stop (bit), then the lease. */

@@ -264,6 +264,12 @@ public final class MssqlLedgerStore implements LedgerStore {
                 targetShapeDigest, liveBaselineJson));
     }
 
+    @Override
+    public synchronized boolean recordRowEncoding(CampaignLease lease, String rowEncoding) {
+        Objects.requireNonNull(rowEncoding, "rowEncoding");
+        return call("recordRowEncoding", () -> fenced(statements.recordRowEncoding(), lease, rowEncoding));
+    }
+
     /**
      * One transaction: a fenced no-op update of the campaign row proves (and, by its row lock, holds) the lease
      * while every chunk's estimate is written, {@value MssqlLedgerStatements#ROWS_PER_STATEMENT} chunks a statement,

@@ -16,7 +16,7 @@ import java.time.OffsetDateTime;
 /** Column lists and row mappers of the ledger tables, kept beside each other so a select and its mapper agree. */
 public final class PostgresLedgerRows {
     static final String CAMPAIGN_COLUMNS = "run_key, backfill_id, plan_digest, config_digest, spec_json, phase, detail,"
-            + " anchor_xmin, source_shape_digest, target_shape_digest, live_baseline, lease_owner, lease_epoch, lease_expires,"
+            + " anchor_xmin, source_shape_digest, target_shape_digest, live_baseline, row_encoding, lease_owner, lease_epoch, lease_expires,"
             + " stop_requested, created_at, updated_at";
 
     /** {@code lease_expired} is computed by the database so that expiry never depends on the JVM's clock. */
@@ -38,7 +38,7 @@ public final class PostgresLedgerRows {
         return new CampaignRecord(rs.getString("run_key"), rs.getString("backfill_id"), rs.getString("plan_digest"),
                 rs.getString("config_digest"), rs.getString("spec_json"), CampaignPhase.valueOf(rs.getString("phase")),
                 rs.getString("detail"), rs.getString("anchor_xmin"), rs.getString("source_shape_digest"),
-                rs.getString("target_shape_digest"), rs.getString("live_baseline"), rs.getString("lease_owner"), rs.getLong("lease_epoch"),
+                rs.getString("target_shape_digest"), rs.getString("live_baseline"), rs.getString("row_encoding"), rs.getString("lease_owner"), rs.getLong("lease_epoch"),
                 instant(rs, "lease_expires"), rs.getBoolean("stop_requested"), instant(rs, "created_at"),
                 instant(rs, "updated_at"));
     }

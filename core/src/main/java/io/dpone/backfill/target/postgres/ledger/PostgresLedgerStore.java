@@ -223,6 +223,12 @@ public final class PostgresLedgerStore implements LedgerStore {
                 lease, sourceShapeDigest, targetShapeDigest, liveBaselineJson));
     }
 
+    @Override
+    public synchronized boolean recordRowEncoding(CampaignLease lease, String rowEncoding) {
+        Objects.requireNonNull(rowEncoding, "rowEncoding");
+        return call("recordRowEncoding", () -> statements.fenced("row_encoding = ?", "", lease, rowEncoding));
+    }
+
     /**
      * One transaction: a fenced no-op update of the campaign row proves (and holds) the lease while every chunk's
      * estimate is written by one array-driven statement.

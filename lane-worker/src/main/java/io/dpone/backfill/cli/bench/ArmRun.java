@@ -1,0 +1,21 @@
+package io.dpone.backfill.cli.bench;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * What one run of one arm measured: wall seconds, rows in the target afterwards, each chunk's timing (none for a
+ * single stream), source heap pages visited, target log bytes written, and each lane's peak heap after GC (lanes
+ * are processes only in the campaign arm).
+ */
+record ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkTiming> chunks, long heapPagesVisited,
+              OptionalLong logBytes, List<Long> lanePeakHeapBytes) {
+    ArmRun {
+        chunks = List.copyOf(chunks);
+        lanePeakHeapBytes = List.copyOf(lanePeakHeapBytes);
+    }
+
+    double rowsPerSecond() {
+        return rows / seconds;
+    }
+}

@@ -1,0 +1,82 @@
+package io.dpone.backfill.cli.bench;
+
+import io.dpone.backfill.core.campaign.ChunkKind;
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.manifest.CampaignReader;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.ChunkPlanner;
+import io.dpone.backfill.core.plan.HeapExtent;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The benchmark's campaign as a user would write it: 4 lanes (by default), shadow_swap, the chunk kind asked for.
+ * Its chunk plan is also the plan the chunked baselines follow, so every arm moves the same chunks.
+ */
+final class BenchCampaign {
+    private final BenchTable table;
+    private final TargetType targetType;
+    private final long rows;
+    private final int chunks;
+    private final int lanes;
+
+    BenchCampaign(BenchTable table, TargetType targetType, long rows, int chunks, int lanes) {
+        this.table = table;
+        this.targetType = targetType;
+        this.rows = rows;
+        this.chunks = chunks;
+        this.lanes = lanes;
+    }
+
+    /** The campaign that loads {@code place}; {@code label} makes its backfill id, so every run has its own run key. */
+    CampaignBlueprint blueprint(ArmPlace place, String label) throws IOException {
+        Path file = Files.createTempFile("backfill-bench", ".yaml");
+        try {
+            Files.writeString(file, yaml(place.schema(), place.table(), place.stateSchema(), "bench_" + label));
+            return CampaignBlueprint.of(CampaignReader.read(file));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** The campaign's plan; physical block ranges over {@code heap} as preparation would resolve them. */
+    ChunkPlan plan(HeapExtent heap) throws IOException {
+        if (table.kind() == ChunkKind.PHYSICAL) {
+            return ChunkPlanner.physical(chunks, heap.blocks());
+        }
+        Path file = Files.createTempFile("backfill-bench", ".yaml");
+        try {
+            Files.writeString(file, yaml("plan", BenchTable.NAME, "backfill_state", "bench_plan"));
+            return CampaignBlueprint.of(CampaignReader.read(file)).plan();
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    String yaml(String targetSchema, String targetTable, String stateSchema, String backfillId) {
+        String chunk = switch (table.kind()) {
+            case INTEGER -> "{column: id, kind: integer, buckets: %d, lowerBound: 1, upperBound: %d}".formatted(chunks, Math.max(rows, chunks));
+            case PHYSICAL -> "{kind: physical, buckets: %d}".formatted(chunks);
+            case UUID -> "{column: id, kind: uuid, buckets: %d}".formatted(chunks);
+        };
+        return """
+                apiVersion: backfill.dpone.io/v1alpha1
+                kind: BackfillCampaign
+                metadata:
+                  name: bench-orders
+                spec:
+                  backfillId: %s
+                  source: {type: postgres, connectionSecretRef: {name: bench-source}, schema: public, table: %s}
+                  target: {type: %s, connectionSecretRef: {name: bench-target}, schema: %s, table: %s}
+                  uniqueKey: [id]
+                  chunk: %s
+                  parallelWorkers: %d
+                  state: {schema: %s}
+                  publication: {mode: shadow_swap, artifactScope: campaign}
+                """.formatted(backfillId, BenchTable.NAME, targetType.wireName(),
+                targetSchema, targetTable, chunk, lanes, stateSchema);
+    }
+}

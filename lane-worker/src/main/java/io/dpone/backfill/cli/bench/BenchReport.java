@@ -1,0 +1,113 @@
+package io.dpone.backfill.cli.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The bench's result: the setup, then per arm its median run's wall seconds, rows/s, ratios to B0 and B2, chunk
+ * seconds, source heap pages visited against the table's pages, target log bytes and lane peak heap after GC.
+ */
+final class BenchReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final double MIB = 1024.0 * 1024.0;
+
+    private final ObjectNode setup;
+    private final long tablePages;
+    private final Map<String, ArmSummary> arms = new LinkedHashMap<>();
+
+    BenchReport(ObjectNode setup, long tablePages, List<ArmSummary> summaries) {
+        this.setup = setup;
+        this.tablePages = tablePages;
+        summaries.forEach(s -> arms.put(s.arm().code(), s));
+    }
+
+    Map<String, ArmSummary> arms() {
+        return arms;
+    }
+
+    ObjectNode json() {
+        ObjectNode root = setup.deepCopy();
+        ObjectNode out = root.putObject("arms");
+        for (ArmSummary s : arms.values()) {
+            ObjectNode a = out.putObject(s.arm().code());
+            a.put("description", s.arm().description());
+            a.put("seconds", round(s.median().seconds())).put("rows", s.median().rows())
+                    .put("rowsPerSecond", Math.round(s.median().rowsPerSecond()));
+            arm("B0").ifPresent(b0 -> a.put("ratioToB0", round(s.ratioTo(b0))));
+            arm("B2").ifPresent(b2 -> a.put("ratioToB2", round(s.ratioTo(b2))));
+            if (!s.median().chunks().isEmpty()) {
+                a.putObject("chunkSeconds").put("p50", round(s.chunkQuantile(0.5))).put("p95", round(s.chunkQuantile(0.95)))
+                        .put("max", round(s.chunkQuantile(1.0)))
+                        .put("p95OverP50", round(s.chunkQuantile(0.95) / s.chunkQuantile(0.5)));
+            }
+            a.put("heapPagesVisited", s.median().heapPagesVisited())
+                    .put("heapPagesPerTablePage", round(s.median().heapPagesVisited() / (double) tablePages));
+            if (s.median().logBytes().isPresent()) {
+                a.put("targetLogBytes", s.median().logBytes().getAsLong());
+            } else {
+                a.putNull("targetLogBytes");
+            }
+            if (!s.median().lanePeakHeapBytes().isEmpty()) {
+                ArrayNode lanes = a.putArray("lanePeakHeapAfterGcMiB");
+                s.median().lanePeakHeapBytes().forEach(b -> lanes.add(round(b / MIB)));
+                a.put("maxLanePeakHeapAfterGcMiB", round(s.lanePeakHeapBytes() / MIB));
+            }
+            ArrayNode runs = a.putArray("runs");
+            for (ArmRun r : s.runs()) {
+                runs.addObject().put("repetition", r.repetition()).put("seconds", round(r.seconds()))
+                        .put("rowsPerSecond", Math.round(r.rowsPerSecond()));
+            }
+        }
+        return root;
+    }
+
+    String jsonText() {
+        try {
+            return JSON.writeValueAsString(json());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A fixed-width table for a terminal, one arm per line. */
+    String table() {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "%s rows, %s chunks (%s), %s lanes, %s repetition(s), table %,d pages; target %s%n",
+                String.format(Locale.ROOT, "%,d", setup.path("rows").asLong()), setup.path("chunks").asText(),
+                setup.path("kind").asText(), setup.path("lanes").asText(), setup.path("repeat").asText(), tablePages,
+                setup.path("target").asText()));
+        out.append(String.format(Locale.ROOT, "%-4s %9s %11s %7s %7s %22s %16s %12s %12s%n", "arm", "seconds", "rows/s",
+                "xB0", "xB2", "chunk s p50/p95/max", "heap pages (xT)", "target log", "lane heap"));
+        for (ArmSummary s : arms.values()) {
+            ArmRun m = s.median();
+            String chunks = m.chunks().isEmpty() ? "-" : String.format(Locale.ROOT, "%.2f/%.2f/%.2f",
+                    s.chunkQuantile(0.5), s.chunkQuantile(0.95), s.chunkQuantile(1.0));
+            out.append(String.format(Locale.ROOT, "%-4s %9.2f %,11d %7s %7s %22s %16s %12s %12s%n", s.arm().code(), m.seconds(),
+                    Math.round(m.rowsPerSecond()), arm("B0").map(b -> String.format(Locale.ROOT, "%.2f", s.ratioTo(b))).orElse("-"),
+                    arm("B2").map(b -> String.format(Locale.ROOT, "%.2f", s.ratioTo(b))).orElse("-"), chunks,
+                    String.format(Locale.ROOT, "%,d (%.2f)", m.heapPagesVisited(), m.heapPagesVisited() / (double) tablePages),
+                    m.logBytes().isPresent() ? String.format(Locale.ROOT, "%.0f MiB", m.logBytes().getAsLong() / MIB) : "n/a",
+                    m.lanePeakHeapBytes().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f MiB", s.lanePeakHeapBytes() / MIB)));
+        }
+        for (ArmSummary s : arms.values()) {
+            out.append(String.format(Locale.ROOT, "  %-3s %s%n", s.arm().code(), s.arm().description()));
+        }
+        return out.toString();
+    }
+
+    private Optional<ArmSummary> arm(String code) {
+        return Optional.ofNullable(arms.get(code));
+    }
+
+    static double round(double v) {
+        return Double.isFinite(v) ? Math.round(v * 100) / 100.0 : 0;
+    }
+}

@@ -1,0 +1,36 @@
+package io.dpone.backfill.cli.bench;
+
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+
+import java.util.List;
+
+/** S, the product: a shadow_swap campaign run to its handoff with lanes as processes, on the same plan and workers. */
+final class CampaignArm implements BenchArm {
+    @Override
+    public String code() {
+        return "S";
+    }
+
+    @Override
+    public String description() {
+        return "the shadow_swap campaign, end to end to the XMin handoff, lanes as processes";
+    }
+
+    @Override
+    public ArmRun run(ArmContext context, ArmPlace place, int repetition) throws Exception {
+        place.createLiveTable();
+        CampaignBlueprint blueprint = context.campaign().blueprint(place, "r" + repetition + "_s");
+        LaneHeapReports heaps = context.laneHeapReports();
+        heaps.clear();
+        String since = place.clock();
+        ArmRun measured = Measured.run(this, context, place, repetition, List.of(), () -> {
+            int code = context.campaigns().run(blueprint, context.source().settings(), place.settings());
+            if (code != 0) {
+                throw new IllegalStateException("the benchmark campaign did not reach its handoff (exit " + code + ")");
+            }
+            return place.chunkTimings(blueprint.identity().runKey(), since);
+        });
+        return new ArmRun(measured.arm(), repetition, measured.seconds(), measured.rows(), measured.chunks(),
+                measured.heapPagesVisited(), measured.logBytes(), heaps.peaks());
+    }
+}
