@@ -108,4 +108,8 @@ ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS rows_copied bigint NOT NULL
 -- identical built-in type on both sides, else the sink's own encoding. Null in ledgers prepared before it: text.
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS row_encoding text;
 
+-- When the current holder took the campaign lease (ADR 0016): a driver waiting for the driver lock says who
+-- holds the campaign and since when.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS lease_since timestamptz;
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

@@ -145,5 +145,11 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_
     ALTER TABLE ${schema}.campaign ADD row_encoding nvarchar(32) NULL;
 GO
 
+-- When the current holder took the campaign lease (ADR 0016): a driver waiting for the driver lock says who
+-- holds the campaign and since when.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'lease_since')
+    ALTER TABLE ${schema}.campaign ADD lease_since datetime2(3) NULL;
+GO
+
 IF NOT EXISTS (SELECT 1 FROM ${schema}.ledger_version WHERE version = 1)
     INSERT INTO ${schema}.ledger_version (version) VALUES (1);

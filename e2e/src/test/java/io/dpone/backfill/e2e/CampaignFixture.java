@@ -82,6 +82,20 @@ final class CampaignFixture {
         }
     }
 
+    /** Starts `backfill run` with {@code env} and SIGKILLs it once {@code chunks} chunks are committed, lanes loading. */
+    void killRunOnceCommitted(Map<String, String> env, int chunks) throws Exception {
+        LaunchedProcess.killOnceCommitted(dir, env, runArgs("run"), this::committedChunks, chunks);
+    }
+
+    /** Committed chunks, 0 while the driver has not created the ledger yet. */
+    long committedChunks() {
+        try {
+            return target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
+        } catch (SQLException notYet) {
+            return 0;
+        }
+    }
+
     /** The published table must equal the source exactly, values included, with one publication receipt. */
     void assertPublishedExactlyTheSource() throws SQLException {
         List<String> expected = ItemsTable.rows(source);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -94,7 +95,8 @@ class DriverCrashIT {
              LaunchedProcess b = LaunchedProcess.start(dir, f.env(), f.runArgs("run"))) {
             int codeA = a.awaitExit(Duration.ofSeconds(120));
             int codeB = b.awaitExit(Duration.ofSeconds(120));
-            assertThat(Set.of(codeA, codeB)).as(a.output() + "\n----\n" + b.output()).contains(0).isSubsetOf(Set.of(0, 5));
+            // The second waits for the first's session (--wait-for-driver) and then finds the campaign handed off.
+            assertThat(List.of(codeA, codeB)).as(a.output() + "\n----\n" + b.output()).contains(0).isSubsetOf(Set.of(0, 5));
         }
         f.assertPublishedExactlyTheSource();
     }
@@ -117,15 +119,7 @@ class DriverCrashIT {
         CampaignFixture f = new CampaignFixture(dir, "driver_orphans", 60_000, 64, 2);
         Map<String, String> env = f.env();
         env.put("BACKFILL_LANE_FAULT", "after-commit:5");
-        try (LaunchedProcess driver = LaunchedProcess.start(dir, env, f.runArgs("run"))) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (committedChunks(f) < 2) {
-                assertThat(System.nanoTime()).as(driver.output()).isLessThan(deadline);
-                Thread.sleep(50);
-            }
-            driver.signal("KILL");
-            driver.awaitExit(Duration.ofSeconds(10));
-        }
+        f.killRunOnceCommitted(env, 2);
         // One lane froze itself after committing chunk 5 (or never reached it); the others notice the dead driver.
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (lanesOf(f) > frozenLanes(f)) {
@@ -140,15 +134,6 @@ class DriverCrashIT {
             assertThat(rerun.awaitExit(Duration.ofSeconds(120))).as(rerun.output()).isZero();
         }
         f.assertPublishedExactlyTheSource();
-    }
-
-    /** Committed chunks, 0 while the driver has not created the ledger yet. */
-    private static long committedChunks(CampaignFixture f) {
-        try {
-            return f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'");
-        } catch (java.sql.SQLException notYet) {
-            return 0;
-        }
     }
 
     private static java.util.List<ProcessHandle> laneProcesses(CampaignFixture f) {

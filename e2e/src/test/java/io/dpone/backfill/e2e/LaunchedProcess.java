@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,6 +31,25 @@ final class LaunchedProcess implements AutoCloseable {
                 .redirectOutput(output.toFile());
         pb.environment().putAll(env);
         return new LaunchedProcess(pb.start(), output);
+    }
+
+    /**
+     * Starts {@code backfill args} and SIGKILLs it once {@code committed} counts {@code chunks} committed chunks (its
+     * lanes loading), then waits for its exit.
+     */
+    static void killOnceCommitted(Path workDir, Map<String, String> env, String[] args, Callable<Long> committed, int chunks)
+            throws Exception {
+        try (LaunchedProcess driver = start(workDir, env, args)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (committed.call() < chunks) {
+                if (System.nanoTime() > deadline || !driver.process.isAlive()) {
+                    throw new AssertionError("fewer than " + chunks + " chunks committed while it ran:\n" + driver.output());
+                }
+                Thread.sleep(50);
+            }
+            driver.signal("KILL");
+            driver.awaitExit(Duration.ofSeconds(10));
+        }
     }
 
     String output() throws IOException {

@@ -185,6 +185,15 @@ final class SqlServerRoute {
         }
     }
 
+    /** Committed chunks, 0 while the driver has not created the ledger yet. */
+    long committedChunks() {
+        try {
+            return count("SELECT COUNT_BIG(*) FROM backfill_state.chunk WHERE state = N'committed'");
+        } catch (SQLException notYet) {
+            return 0;
+        }
+    }
+
     long count(String sql) throws SQLException {
         try (Connection c = engine.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();

@@ -9,6 +9,7 @@ import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,13 @@ final class DriverRun {
 
     static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
                        boolean resume, String skipPreflightBy, boolean printEvidence) throws Exception {
+        return execute(blueprint, source, target, logDir, resume, skipPreflightBy, printEvidence,
+                Duration.ofSeconds(DriverWaitOption.DEFAULT_SECONDS));
+    }
+
+    /** {@code driverWait}: how long to wait for another driver's live session to let go of the campaign (ADR 0016). */
+    static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
+                       boolean resume, String skipPreflightBy, boolean printEvidence, Duration driverWait) throws Exception {
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         String runKey = blueprint.identity().runKey();
         Path logs = logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir"), "backfill-" + runKey);
@@ -49,7 +57,7 @@ final class DriverRun {
             // Without the evidence on stdout (bench), stdout is another report's: progress goes to stderr.
             LocalDriver driver = new LocalDriver(blueprint, session, timings, launcher,
                     printEvidence ? ProgressDisplay.forStdout() : ProgressDisplay.forStderr(),
-                    line -> System.err.println("backfill: " + line));
+                    line -> System.err.println("backfill: " + line), driverWait);
             int code = driver.run(resume, session.preflight(blueprint, skipPreflightBy));
             if (printEvidence) {
                 System.out.println(Evidence.json(blueprint, session.ledger(), driver.refusal()));

@@ -10,13 +10,13 @@ import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.StepResult;
+import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
-import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;
 
-import java.util.Optional;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * Drives one campaign locally: holds the campaign lease (renewed from its own thread), steps the engine until the
- * campaign settles, and carries out the engine's lane actions with local processes. It re-implements no phase.
+ * Drives one campaign locally: claims the campaign (its driver lock and lease, ADR 0016; the lease renewed from its
+ * own thread), steps the engine until the campaign settles, and carries out the engine's lane actions with local processes. It re-implements no phase.
  */
 final class LocalDriver {
     static final int EXIT_BLOCKED = 3;
@@ -40,16 +40,19 @@ final class LocalDriver {
     private final LocalLaneLauncher lanes;
     private final ProgressDisplay progress;
     private final Consumer<String> log;
+    private final Duration driverWait;
     private final String owner = "driver@" + host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
 
+    /** @param driverWait how long to wait for another driver's live session to let go of the campaign */
     LocalDriver(CampaignBlueprint blueprint, CampaignSession session, EngineTimings timings, LocalLaneLauncher lanes,
-                ProgressDisplay progress, Consumer<String> log) {
+                ProgressDisplay progress, Consumer<String> log, Duration driverWait) {
         this.blueprint = blueprint;
         this.session = session;
         this.timings = timings;
         this.lanes = lanes;
         this.progress = progress;
         this.log = log;
+        this.driverWait = driverWait;
     }
 
     private PreflightResult refusal;
@@ -69,13 +72,14 @@ final class LocalDriver {
             PreflightReport.print(e.result(), log);
             return EXIT_PREFLIGHT_REFUSED;
         }
-        Optional<CampaignLease> acquired = ledger.acquireLease(engine.runKey(), owner, timings.leaseTtl());
-        if (acquired.isEmpty()) {
-            CampaignRecord c = ledger.findByRunKey(engine.runKey()).orElseThrow();
-            log.accept("another driver holds the campaign lease: " + c.leaseOwner() + " until " + c.leaseExpires());
+        CampaignClaim claim = new CampaignClaimWait(ledger, driverWait, log).claim(engine.runKey(), owner, timings.leaseTtl());
+        if (claim instanceof CampaignClaim.Held held) {
+            log.accept("another driver holds the campaign lease: " + held.owner() + " until " + held.leaseExpires()
+                    + "; its database session still holds the campaign, so it is not taken over, whatever the lease says."
+                    + " Stop that driver, or end its session on the server, then resume");
             return EXIT_LEASE_HELD;
         }
-        CampaignLease lease = acquired.get();
+        CampaignLease lease = ((CampaignClaim.Taken) claim).lease();
         AtomicBoolean leaseLost = new AtomicBoolean();
         ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "campaign-lease-renewer");

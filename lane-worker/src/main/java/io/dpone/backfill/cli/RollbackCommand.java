@@ -2,6 +2,7 @@ package io.dpone.backfill.cli;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
@@ -12,7 +13,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
@@ -23,6 +23,9 @@ import java.util.concurrent.Callable;
 final class RollbackCommand implements Callable<Integer> {
     @Mixin
     CampaignOptions campaign;
+
+    @Mixin
+    DriverWaitOption driverWait;
 
     @Option(names = "--reason", required = true, description = "Why: recorded in the rollback receipt.")
     String reason;
@@ -40,13 +43,16 @@ final class RollbackCommand implements Callable<Integer> {
         try (CampaignSession session = CampaignSession.open(blueprint, campaign.source(spec)::open, campaign.target(spec)::open,
                 timings, "backfill-rollback")) {
             String owner = "rollback@" + LocalDriver.host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
-            Optional<CampaignLease> lease = session.ledger().acquireLease(blueprint.identity().runKey(), owner, timings.leaseTtl());
-            if (lease.isEmpty()) {
-                System.err.println("backfill: another driver holds the campaign lease; stop it first");
+            // Like a driver (ADR 0016): a dead driver's campaign is taken over at once, a live one is waited for.
+            CampaignClaim claim = new CampaignClaimWait(session.ledger(), driverWait.bound(), line -> System.err.println("backfill: " + line))
+                    .claim(blueprint.identity().runKey(), owner, timings.leaseTtl());
+            if (claim instanceof CampaignClaim.Held held) {
+                System.err.println("backfill: another driver holds the campaign lease (" + held.summary() + "); stop it first");
                 return LocalDriver.EXIT_LEASE_HELD;
             }
+            CampaignLease lease = ((CampaignClaim.Taken) claim).lease();
             try {
-                RollbackReceipt receipt = session.publisher().rollback(lease.get(), blueprint.artifacts(), spec.getTarget().getTable(),
+                RollbackReceipt receipt = session.publisher().rollback(lease, blueprint.artifacts(), spec.getTarget().getTable(),
                         reason, acceptWrites);
                 System.out.println("rolled back: " + blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
                         + " is the previous table again; receipt " + receipt.receiptId()
@@ -56,7 +62,7 @@ final class RollbackCommand implements Callable<Integer> {
                 System.err.println("backfill: rollback refused: " + e.getMessage());
                 return LocalDriver.EXIT_BLOCKED;
             } finally {
-                session.ledger().releaseLease(lease.get());
+                session.ledger().releaseLease(lease);
             }
         }
     }

@@ -14,10 +14,14 @@ import java.util.concurrent.Callable;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run a campaign to its XMin handoff without Kubernetes: lanes run as local child processes.",
                 "Exit codes: 0 handed off, 2 invalid campaign, 3 blocked, 4 recoverable (see `status`, then `resume`),",
-                "5 another driver holds the campaign, 6 refused by pre-flight (nothing created), 1 other failure."})
+                "5 another driver's live session holds the campaign (after --wait-for-driver), 6 refused by pre-flight",
+                "(nothing created), 1 other failure. A driver that died (its database session is gone) is taken over at once."})
 class RunCommand implements Callable<Integer> {
     @Mixin
     CampaignOptions campaign;
+
+    @Mixin
+    DriverWaitOption driverWait;
 
     @Option(names = "--log-dir", paramLabel = "DIR", description = "Where lane logs go (default: <tmp>/backfill-<runKey>).")
     Path logDir;
@@ -36,6 +40,6 @@ class RunCommand implements Callable<Integer> {
         BackfillCampaignSpec spec = blueprint.definition().spec();
         TargetAdapters.of(spec.getTarget().getType());
         return DriverRun.execute(blueprint, campaign.source(spec), campaign.target(spec), logDir, resume(),
-                skipPreflight ? "--skip-preflight" : null);
+                skipPreflight ? "--skip-preflight" : null, true, driverWait.bound());
     }
 }

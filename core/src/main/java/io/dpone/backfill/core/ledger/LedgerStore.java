@@ -33,11 +33,32 @@ public interface LedgerStore {
      */
     CampaignRecord createCampaign(CampaignBlueprint blueprint, String normalisedSpecJson);
 
-    /** Takes the campaign lease if it is free, expired, or already ours (then renews it); epoch + 1 on takeover. */
+    /**
+     * Takes the campaign lease if it is free, expired, or already ours (then renews it); epoch + 1 on takeover. By
+     * the lease row alone: drivers use {@link #claimCampaign}, which also holds the campaign's driver lock.
+     */
     Optional<CampaignLease> acquireLease(String runKey, String owner, Duration ttl);
 
+    /**
+     * A driver takes the campaign (ADR 0016). First the campaign's driver lock, a lock owned by this store's database
+     * session (PostgreSQL session advisory lock, SQL Server {@code sp_getapplock @LockOwner = 'Session'}), tried
+     * without waiting and then held until {@link #releaseLease} or the end of the session. When it is granted, every
+     * earlier holder's session is gone, so the lease is taken whatever the lease row says, with epoch + 1 (the same
+     * owner too: a new session is a new driver), which fences every write of the earlier holder. When another session
+     * holds it, nothing is written and the holder is returned, even if its lease row has expired. When this store
+     * already holds the lock, the lease is renewed (or, if the row shows another owner, taken only by
+     * {@link #acquireLease}'s rule).
+     */
+    CampaignClaim claimCampaign(String runKey, String owner, Duration ttl);
+
+    /**
+     * Extends a live lease (fenced by owner and epoch). For a lease taken by {@link #claimCampaign}, also only while
+     * this session still holds the driver lock; a false return releases what is left of the lock, so the next claim
+     * needs a new epoch.
+     */
     boolean renewLease(CampaignLease lease, Duration ttl);
 
+    /** Frees the lease (keeping its epoch) and, if this store holds it, the campaign's driver lock. */
     void releaseLease(CampaignLease lease);
 
     /** Moves the phase from {@code from} to {@code to} with its evidence, fenced by the lease. */

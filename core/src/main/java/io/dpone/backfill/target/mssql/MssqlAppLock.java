@@ -69,6 +69,14 @@ public final class MssqlAppLock {
     }
 
     /**
+     * Tries the exclusive session lock without waiting ({@code @LockTimeout = 0}): true when granted, false for any
+     * result below zero (SQL Server answers -1 to a held lock, Babelfish -999). Release it with {@link #release}.
+     */
+    public static boolean tryAcquire(Connection connection, String name) throws SQLException {
+        return granted(call(connection, ACQUIRE, resourceName(name), 0));
+    }
+
+    /**
      * Takes the exclusive lock owned by the caller's open transaction ({@code @LockOwner = 'Transaction'}, which
      * SQL Server refuses outside one), waiting at most {@code timeout}; it ends with the transaction. A result
      * below zero throws the same transient failure as {@link #acquire}.

@@ -32,6 +32,8 @@ public final class InMemoryLedger {
     private final Map<String, PublicationReceipt> publications = new HashMap<>();
     private final Map<String, HandoffReceipt> handoffs = new HashMap<>();
     private final Map<String, RollbackReceipt> rollbacks = new HashMap<>();
+    /** The campaigns' driver locks (ADR 0016) and the session (store) holding each. */
+    private final Map<String, Store> driverLocks = new HashMap<>();
 
     private static final class Campaign {
         String runKey;
@@ -50,6 +52,7 @@ public final class InMemoryLedger {
         String leaseOwner;
         long leaseEpoch;
         Instant leaseExpires;
+        Instant leaseSince;
         Instant createdAt;
         Instant updatedAt;
 
@@ -80,6 +83,12 @@ public final class InMemoryLedger {
     /** A new connection to this ledger. */
     public Store connect() {
         return new Store();
+    }
+
+    /** The store's session ends (its connection closed or the server ended it): its driver locks are free. */
+    public synchronized void endSession(Store store) {
+        store.ended = true;
+        driverLocks.values().removeIf(holder -> holder == store);
     }
 
     /** Writes a chunk receipt as a lane's sink transaction does (receipts do not go through the store). */
@@ -146,7 +155,49 @@ public final class InMemoryLedger {
 
     /** One connection's view of the ledger: every call is one atomic statement or transaction on it. */
     public final class Store implements LedgerStore {
+        private boolean ended;
+
         private Store() {
+        }
+
+        private void requireSession() {
+            if (ended) {
+                throw new IllegalStateException("this store's session has ended");
+            }
+        }
+
+        private boolean holdsDriverLock(String runKey) {
+            return driverLocks.get(runKey) == this;
+        }
+
+        private CampaignClaim holder(Campaign c) {
+            return c == null ? CampaignClaim.heldBy(null, null, null) : CampaignClaim.heldBy(c.leaseOwner, c.leaseSince, c.leaseExpires);
+        }
+
+        @Override
+        public CampaignClaim claimCampaign(String runKey, String owner, Duration ttl) {
+            long millis = ttlMillis(ttl);
+            synchronized (InMemoryLedger.this) {
+                requireSession();
+                Campaign c = campaigns.get(runKey);
+                if (holdsDriverLock(runKey)) {
+                    return acquireLease(runKey, owner, ttl).<CampaignClaim>map(CampaignClaim::taken).orElseGet(() -> holder(c));
+                }
+                if (driverLocks.containsKey(runKey)) {
+                    return holder(c);
+                }
+                if (c == null) {
+                    throw new IllegalStateException("campaign " + runKey + " is not in the ledger");
+                }
+                driverLocks.put(runKey, this);
+                String liveOwner = c.leaseOwner != null && c.leaseExpires != null && !c.leaseExpires.isBefore(now())
+                        ? c.leaseOwner : null;
+                c.leaseEpoch++;
+                c.leaseOwner = owner;
+                c.leaseExpires = now().plusMillis(millis);
+                c.leaseSince = now();
+                return CampaignClaim.tookOver(new CampaignLease(runKey, owner, c.leaseEpoch), liveOwner);
+            }
         }
 
         @Override
@@ -231,6 +282,7 @@ public final class InMemoryLedger {
                 }
                 if (!owner.equals(c.leaseOwner)) {
                     c.leaseEpoch++;
+                    c.leaseSince = now();
                 }
                 c.leaseOwner = owner;
                 c.leaseExpires = now().plusMillis(millis);
@@ -242,8 +294,10 @@ public final class InMemoryLedger {
         public boolean renewLease(CampaignLease lease, Duration ttl) {
             long millis = ttlMillis(ttl);
             synchronized (InMemoryLedger.this) {
+                requireSession();
                 Campaign c = fenced(lease);
                 if (c == null) {
+                    driverLocks.remove(lease.runKey(), this);
                     return false;
                 }
                 c.leaseExpires = now().plusMillis(millis);
@@ -258,7 +312,9 @@ public final class InMemoryLedger {
                 if (c != null && lease.owner().equals(c.leaseOwner) && c.leaseEpoch == lease.epoch()) {
                     c.leaseOwner = null;
                     c.leaseExpires = null;
+                    c.leaseSince = null;
                 }
+                driverLocks.remove(lease.runKey(), this);
             }
         }
 

@@ -15,6 +15,16 @@ class InMemoryLedgerStoreTest extends LedgerStoreContract {
     }
 
     @Override
+    protected LedgerStore storeOnItsOwnSession() {
+        return ledger.connect();
+    }
+
+    @Override
+    protected void endSession(LedgerStore store, String runKey) {
+        ledger.endSession((InMemoryLedger.Store) store);
+    }
+
+    @Override
     protected void writeChunkReceipt(String runKey, int chunkId, String owner, long epoch, long rows) {
         ledger.writeChunkReceipt(runKey, chunkId, rows);
     }

@@ -48,6 +48,15 @@ public abstract class LedgerStoreContract {
     /** Writes a chunk receipt as a lane's sink transaction does; receipts are not written through this port. */
     protected abstract void writeChunkReceipt(String runKey, int chunkId, String owner, long epoch, long rows);
 
+    /** A store on a new connection of its own, as a driver that the test will crash with {@link #endSession}. */
+    protected abstract LedgerStore storeOnItsOwnSession();
+
+    /**
+     * Ends the session of a store from {@link #storeOnItsOwnSession()} as a crash does (its connection is gone), and
+     * returns once the server has let go of what it held for {@code runKey}.
+     */
+    protected abstract void endSession(LedgerStore store, String runKey);
+
     @BeforeEach
     void openLedger() {
         store = newStore();
@@ -229,6 +238,140 @@ public abstract class LedgerStoreContract {
         assertThat(store.renewLease(first, LONG_TTL)).isFalse();
         assertThat(other.acquireLease(runKey, "driver-b", LONG_TTL)).isEmpty();
         assertThat(store.renewLease(second, LONG_TTL)).isTrue();
+    }
+
+    // --- the driver lock (ADR 0016) ---
+
+    @Test
+    void aFreeDriverLockLetsAnotherDriverTakeOverAnUnexpiredLeaseAtOnceWithTheNextEpoch() {
+        String runKey = create(blueprint(8)).runKey();
+        assertThat(leaseOfACrashedDriver(runKey, "driver-a")).isEqualTo(new CampaignLease(runKey, "driver-a", 1));
+
+        CampaignClaim.Taken second = taken(other.claimCampaign(runKey, "driver-b", LONG_TTL));
+
+        assertThat(second.lease()).isEqualTo(new CampaignLease(runKey, "driver-b", 2));
+        assertThat(second.tookOverFrom()).as("driver-a's lease row had a minute left").isEqualTo("driver-a");
+        CampaignRecord row = store.findByRunKey(runKey).orElseThrow();
+        assertThat(row.leaseOwner()).isEqualTo("driver-b");
+        assertThat(row.leaseEpoch()).isEqualTo(2);
+        assertThat(other.renewLease(second.lease(), LONG_TTL)).isTrue();
+    }
+
+    @Test
+    void aHeldDriverLockRefusesAnotherDriverEvenAfterTheLeaseRowExpired() throws InterruptedException {
+        String runKey = create(blueprint(8)).runKey();
+        taken(store.claimCampaign(runKey, "driver-a", SHORT_TTL));
+        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+
+        CampaignClaim refused = other.claimCampaign(runKey, "driver-b", LONG_TTL);
+
+        assertThat(refused).isInstanceOfSatisfying(CampaignClaim.Held.class, held -> {
+            assertThat(held.owner()).isEqualTo("driver-a");
+            assertThat(held.since()).isNotNull();
+            assertThat(held.leaseExpires()).isNotNull().isAfterOrEqualTo(held.since());
+        });
+        assertThat(other.claimCampaign(runKey, "driver-b", LONG_TTL)).as("asked again").isInstanceOf(CampaignClaim.Held.class);
+        CampaignRecord row = other.findByRunKey(runKey).orElseThrow();
+        assertThat(row.leaseOwner()).as("nothing was written").isEqualTo("driver-a");
+        assertThat(row.leaseEpoch()).isEqualTo(1);
+    }
+
+    @Test
+    void closingTheHoldersConnectionFreesTheDriverLock() {
+        String runKey = create(blueprint(8)).runKey();
+        LedgerStore holder = storeOnItsOwnSession();
+        taken(holder.claimCampaign(runKey, "driver-a", LONG_TTL));
+        assertThat(other.claimCampaign(runKey, "driver-b", LONG_TTL)).isInstanceOf(CampaignClaim.Held.class);
+
+        endSession(holder, runKey);
+
+        assertThat(other.claimCampaign(runKey, "driver-b", LONG_TTL)).isInstanceOf(CampaignClaim.Taken.class);
+    }
+
+    @Test
+    void theFormerHoldersFencedWritesFailAfterATakeover() {
+        String runKey = create(blueprint(8)).runKey();
+        CampaignLease former = leaseOfACrashedDriver(runKey, "driver-a");
+        CampaignLease current = taken(other.claimCampaign(runKey, "driver-b", LONG_TTL)).lease();
+
+        // The former driver's other connections (its publisher's) may still reach the database: its lease writes nothing.
+        assertThat(store.transition(former, CampaignPhase.Planned, CampaignPhase.Prepared, "{}")).isFalse();
+        assertThat(store.recordAnchor(former, "100")).isFalse();
+        assertThat(store.recordShapes(former, "source", "target", "{}")).isFalse();
+        assertThat(store.recordChunkEstimates(former, List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L))).isFalse();
+        assertThat(store.setStopRequested(former, true)).isFalse();
+        assertThat(store.requeueFailed(former)).isZero();
+        assertThat(store.recordHandoff(former, new HandoffReceipt(runKey, "handoff-1", "100", null))).isFalse();
+        assertThat(store.renewLease(former, LONG_TTL)).isFalse();
+        store.releaseLease(former);
+
+        CampaignRecord row = other.findByRunKey(runKey).orElseThrow();
+        assertThat(row.phase()).isEqualTo(CampaignPhase.Planned);
+        assertThat(row.anchorXmin()).isNull();
+        assertThat(row.sourceShapeDigest()).isNull();
+        assertThat(row.stopRequested()).isFalse();
+        assertThat(row.leaseOwner()).as("a stale release frees nothing").isEqualTo("driver-b");
+        assertThat(store.handoffReceipt(runKey)).isEmpty();
+        assertThat(other.chunks(runKey, 0, 8)).allSatisfy(c -> assertThat(c.rowsEstimated()).isNull());
+        assertThat(other.transition(current, CampaignPhase.Planned, CampaignPhase.Prepared, "{}")).isTrue();
+    }
+
+    /** A restarted operator container keeps its pod name: a new session is a new driver all the same. */
+    @Test
+    void aNewSessionOfTheSameOwnerTakesTheNextEpochAndFencesTheOldOne() {
+        String runKey = create(blueprint(8)).runKey();
+        CampaignLease before = leaseOfACrashedDriver(runKey, "operator-0");
+
+        CampaignClaim.Taken after = taken(other.claimCampaign(runKey, "operator-0", LONG_TTL));
+
+        assertThat(after.lease().epoch()).isEqualTo(before.epoch() + 1);
+        assertThat(after.tookOverFrom()).isEqualTo("operator-0");
+        assertThat(store.transition(before, CampaignPhase.Planned, CampaignPhase.Prepared, "{}")).isFalse();
+        assertThat(other.transition(after.lease(), CampaignPhase.Planned, CampaignPhase.Prepared, "{}")).isTrue();
+    }
+
+    /** The operator claims again every pass: on the session that holds the lock, that is a renewal. */
+    @Test
+    void claimingAgainOnTheHoldingSessionRenewsAndAReleaseFreesTheLockForTheNextDriver() {
+        String runKey = create(blueprint(8)).runKey();
+        CampaignLease first = taken(store.claimCampaign(runKey, "operator-a", LONG_TTL)).lease();
+        CampaignClaim.Taken again = taken(store.claimCampaign(runKey, "operator-a", LONG_TTL));
+        assertThat(again.lease()).isEqualTo(first);
+        assertThat(again.tookOverFrom()).isNull();
+
+        store.releaseLease(first);
+        CampaignClaim.Taken next = taken(other.claimCampaign(runKey, "driver-b", LONG_TTL));
+
+        assertThat(next.lease().epoch()).isEqualTo(first.epoch() + 1);
+        assertThat(next.tookOverFrom()).as("a released lease is taken from nobody").isNull();
+        assertThat(store.claimCampaign(runKey, "operator-a", LONG_TTL)).isInstanceOf(CampaignClaim.Held.class);
+    }
+
+    /** A lease row held without the driver lock (an older build's driver) is taken by the first driver to get the lock. */
+    @Test
+    void aLeaseHeldWithoutTheDriverLockIsTakenOverByTheFirstDriverThatGetsIt() {
+        String runKey = create(blueprint(8)).runKey();
+        CampaignLease lockless = other.acquireLease(runKey, "older-driver", LONG_TTL).orElseThrow();
+
+        CampaignClaim.Taken taken = taken(store.claimCampaign(runKey, "driver-a", LONG_TTL));
+
+        assertThat(taken.tookOverFrom()).isEqualTo("older-driver");
+        assertThat(taken.lease().epoch()).isEqualTo(lockless.epoch() + 1);
+        assertThat(other.renewLease(lockless, LONG_TTL)).as("fenced by the epoch").isFalse();
+    }
+
+    /** A driver claims the free campaign on a session of its own, then crashes: its lease row stays live for a minute. */
+    private CampaignLease leaseOfACrashedDriver(String runKey, String owner) {
+        LedgerStore crashed = storeOnItsOwnSession();
+        CampaignClaim.Taken claim = taken(crashed.claimCampaign(runKey, owner, LONG_TTL));
+        assertThat(claim.tookOverFrom()).as("the lease was free").isNull();
+        endSession(crashed, runKey);
+        return claim.lease();
+    }
+
+    private static CampaignClaim.Taken taken(CampaignClaim claim) {
+        assertThat(claim).isInstanceOf(CampaignClaim.Taken.class);
+        return (CampaignClaim.Taken) claim;
     }
 
     @Test

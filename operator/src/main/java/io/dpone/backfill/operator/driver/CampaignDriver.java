@@ -11,6 +11,7 @@ import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.StepResult;
+import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerConflictException;
@@ -92,16 +93,20 @@ public final class CampaignDriver {
                 return new DriveOutcome.PreflightRefused(e.result(), blueprint.identity().runKey());
             }
             OperatorActions.markRetriesHandled(client, campaign);
-            Optional<CampaignLease> acquired = session.acquire(settings.instanceId(), settings.timings().leaseTtl());
-            if (acquired.isEmpty()) {
-                CampaignRecord held = session.ledger().findByRunKey(engine.runKey()).orElseThrow();
+            CampaignClaim claim = session.acquire(settings.instanceId(), settings.timings().leaseTtl());
+            if (claim instanceof CampaignClaim.Held held) {
                 sessions.release(key); // no connections held while another driver owns the campaign
-                return new DriveOutcome.Waiting("LeaseHeldElsewhere", "the campaign lease is held by " + held.leaseOwner()
-                        + " until " + held.leaseExpires() + " (another operator or a `backfill run`); this operator takes over when it expires",
-                        settings.timings().leaseTtl().dividedBy(3));
+                return new DriveOutcome.Waiting("LeaseHeldElsewhere", "the campaign is held by " + held.summary()
+                        + " (another operator or a `backfill run`) whose database session is still open; this operator"
+                        + " takes over as soon as that session ends", settings.timings().leaseTtl().dividedBy(3));
             }
-            CampaignLease lease = acquired.get();
+            CampaignClaim.Taken taken = (CampaignClaim.Taken) claim;
+            CampaignLease lease = taken.lease();
             List<DriveOutcome.Note> notes = new ArrayList<>();
+            if (taken.tookOverFrom() != null) {
+                notes.add(new DriveOutcome.Note("CampaignTakenOver", "took the campaign over from " + taken.tookOverFrom()
+                        + " at once: its database session is gone; lease epoch " + lease.epoch() + " fences anything it still writes", false));
+            }
             LanePods pods = requeueFailed(client, campaign, engine, lease, observed, notes);
             List<StepResult> steps = stepUntilWaiting(engine, lease);
             StepResult step = steps.get(steps.size() - 1);

@@ -1,17 +1,18 @@
 package io.dpone.backfill.operator.driver;
 
 import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;
 
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * The operator's hold on one campaign: its database session (source, state and target connections, kept between
- * passes) and the campaign lease, renewed by the {@link LeaseKeeper}. The engine is rebuilt every pass from the
+ * passes), the campaign's driver lock on the state connection, and the campaign lease, renewed by the
+ * {@link LeaseKeeper}; a renewal that finds the lock gone (the connection was lost) is a lost lease. The engine is rebuilt every pass from the
  * current blueprint, so a changed {@code suspend} or lane setting (outside the run key) takes effect at once.
  */
 public final class DriverSession implements AutoCloseable {
@@ -47,12 +48,16 @@ public final class DriverSession implements AutoCloseable {
         return connectionFingerprint;
     }
 
-    /** Takes the campaign lease, or renews it when this operator instance already holds it. */
-    public Optional<CampaignLease> acquire(String owner, Duration ttl) {
-        Optional<CampaignLease> acquired = session.ledger().acquireLease(runKey, owner, ttl);
-        lease = acquired.orElse(null);
+    /**
+     * Claims the campaign on this session's state connection (ADR 0016): its driver lock, held by the connection for
+     * the session's life, and the lease, taken over at once (new epoch) from a driver whose session is gone, renewed
+     * when this session already holds it. A restarted or newly elected operator therefore takes over at once.
+     */
+    public CampaignClaim acquire(String owner, Duration ttl) {
+        CampaignClaim claim = session.ledger().claimCampaign(runKey, owner, ttl);
+        lease = claim instanceof CampaignClaim.Taken taken ? taken.lease() : null;
         leaseLost = false;
-        return acquired;
+        return claim;
     }
 
     /** Called by the lease keeper: false means another driver took the campaign over. */

@@ -73,7 +73,8 @@ public final class StatusAssembler {
         status.setRecommendedAction(bounded(switch (w.reason()) {
             case "SecretNotFound", "SecretInvalid" -> "create or fix the connection Secret: " + w.message();
             case "DatabaseUnavailable", "EngineError" -> "check the database connection; the operator retries: " + w.message();
-            case "LeaseHeldElsewhere" -> "stop the other driver of this campaign, or wait for its lease to expire";
+            case "LeaseHeldElsewhere" -> "stop the other driver of this campaign, or end its database session on the server;"
+                    + " this operator takes over as soon as that session is gone";
             default -> "none: the operator retries";
         }));
         return status;

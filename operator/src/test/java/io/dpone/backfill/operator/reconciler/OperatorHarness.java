@@ -35,7 +35,11 @@ final class OperatorHarness implements AutoCloseable {
     }
 
     TestOperator startOperator(String instanceId) {
-        TestOperator op = new TestOperator(client, NS, instanceId);
+        return startOperator(TestOperator.settings(instanceId));
+    }
+
+    TestOperator startOperator(io.dpone.backfill.operator.config.OperatorSettings settings) {
+        TestOperator op = new TestOperator(client, NS, settings);
         operators.add(op);
         return op;
     }

@@ -44,7 +44,12 @@ public final class TestOperator implements AutoCloseable {
     }
 
     public static OperatorSettings settings(String instanceId) {
-        return new OperatorSettings(instanceId, TIMINGS,
+        return settings(instanceId, TIMINGS);
+    }
+
+    /** The test settings with other campaign lease timings (lanes keep {@link #LANE_ENV}'s). */
+    public static OperatorSettings settings(String instanceId, EngineTimings timings) {
+        return new OperatorSettings(instanceId, timings,
                 new OperatorSettings.LaneDefaults("backfill-lane:test", "IfNotPresent", List.of("backfill"),
                         new ResourceAmounts("100m", "256Mi"), new ResourceAmounts("1", "512Mi"), null, 65532),
                 LANE_ENV, Duration.ofMillis(500), Duration.ofSeconds(2));
@@ -52,6 +57,15 @@ public final class TestOperator implements AutoCloseable {
 
     public Operator operator() {
         return operator;
+    }
+
+    /**
+     * Dies like a killed pod: it stops reconciling and renewing and releases nothing; the caller ends its database
+     * sessions on the server, as the server does for a vanished client.
+     */
+    public void crash() {
+        operator.stop();
+        components.sessions().keeper().close();
     }
 
     /** Stops like a pod that receives SIGTERM: informers stop, every campaign lease is released. */

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.ledger;
 
+import io.dpone.backfill.target.mssql.MssqlAppLock;
 import io.dpone.backfill.target.mssql.MssqlIdentifiers;
 
 /**
@@ -41,8 +42,10 @@ final class MssqlLedgerStatements {
     private final String rollbackReceipt;
     private final String handoffReceipt;
     private final String ledgerVersion;
+    private final String stateSchema;
 
     MssqlLedgerStatements(String stateSchema) {
+        this.stateSchema = stateSchema;
         String schema = MssqlIdentifiers.quote(stateSchema);
         this.campaign = schema + ".campaign";
         this.chunk = schema + ".chunk";
@@ -99,20 +102,56 @@ final class MssqlLedgerStatements {
      */
     String acquireLease() {
         return "UPDATE " + campaign + " SET lease_epoch = CASE WHEN lease_owner = ? THEN lease_epoch ELSE lease_epoch + 1 END,"
+                + " lease_since = CASE WHEN lease_owner = ? THEN COALESCE(lease_since, SYSUTCDATETIME()) ELSE SYSUTCDATETIME() END,"
                 + " lease_owner = ?, lease_expires = " + TTL
                 + " OUTPUT inserted.lease_epoch"
                 + " WHERE run_key = ? AND (lease_owner IS NULL OR lease_expires < SYSUTCDATETIME() OR lease_owner = ?)";
     }
 
+    /**
+     * owner, ttl, run key. The takeover by a driver just granted the campaign's driver lock: the lease becomes this
+     * owner's with epoch + 1 whatever the row says. OUTPUT returns the new epoch and the new lease's start (the
+     * statement's clock). The caller read the previous holder ({@link #leaseHolder()}) just before, under the lock,
+     * so no other driver can have changed the row in between.
+     */
+    String takeOverLease() {
+        return "UPDATE " + campaign + " SET lease_epoch = lease_epoch + 1, lease_owner = ?, lease_expires = " + TTL + ","
+                + " lease_since = SYSUTCDATETIME()"
+                + " OUTPUT inserted.lease_epoch, inserted.lease_since"
+                + " WHERE run_key = ?";
+    }
+
+    /** run key: who the lease row names, for a driver waiting on the driver lock. */
+    String leaseHolder() {
+        return "SELECT lease_owner, lease_since, lease_expires FROM " + campaign + " WHERE run_key = ?";
+    }
+
     /** run key, owner, epoch: frees the lease and keeps the epoch, so the next holder's is higher. */
     String releaseLease() {
-        return "UPDATE " + campaign + " SET lease_owner = NULL, lease_expires = NULL"
+        return "UPDATE " + campaign + " SET lease_owner = NULL, lease_expires = NULL, lease_since = NULL"
                 + " WHERE run_key = ? AND lease_owner = ? AND lease_epoch = ?";
     }
 
     /** ttl, then the lease (run key, owner, epoch). */
     String renewLease() {
         return fenced("lease_expires = " + TTL, "");
+    }
+
+    /**
+     * ttl, the driver lock's resource name, then the lease: a renewal that also proves this session still holds the
+     * driver lock. The driver's connection resiliency can reconnect a broken idle session silently, and the new
+     * session holds no application lock.
+     */
+    String renewHoldingDriverLock() {
+        return fenced("lease_expires = " + TTL, "APPLOCK_MODE(N'public', ?, N'Session') = N'Exclusive' AND");
+    }
+
+    /**
+     * The campaign's driver lock (ADR 0016): an {@code sp_getapplock} resource per database, named for the state
+     * schema and run key, hashed by {@link MssqlAppLock#resourceName} when longer than 255 characters.
+     */
+    String driverLockName(String runKey) {
+        return MssqlAppLock.resourceName("dpone-backfill-driver:" + stateSchema.length() + ":" + stateSchema + ":" + runKey);
     }
 
     /** to phase, detail (null keeps it), from phase, then the lease. */

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql.ledger;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkClaim;
@@ -16,6 +17,7 @@ import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.ledger.RunningChunk;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.CampaignIdentity;
+import io.dpone.backfill.target.mssql.MssqlAppLock;
 import io.dpone.backfill.target.mssql.MssqlFailures;
 
 import java.sql.Connection;
@@ -23,10 +25,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The ledger on SQL Server, in {@code spec.state.schema} of the target database, over one long-lived state
@@ -49,6 +54,8 @@ public final class MssqlLedgerStore implements LedgerStore {
     private final Duration lockTimeout;
     private final MssqlLedgerSql sql;
     private final MssqlLedgerStatements statements;
+    /** Run keys whose driver lock this store's session holds. */
+    private final Set<String> driverLocks = new HashSet<>();
 
     /**
      * @param stateConnection the lane's or driver's state connection to the target database; put in autocommit
@@ -152,22 +159,88 @@ public final class MssqlLedgerStore implements LedgerStore {
     @Override
     public synchronized Optional<CampaignLease> acquireLease(String runKey, String owner, Duration ttl) {
         int ttlMillis = ttlMillis(ttl);
-        return call("acquireLease", () -> sql.one(statements.acquireLease(),
-                rs -> new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
-                owner, owner, ttlMillis, runKey, owner));
+        return call("acquireLease", () -> acquire(runKey, owner, ttlMillis));
     }
 
-    /** Extends a live lease; an expired one is not renewable, because its holder may already have been replaced. */
+    private Optional<CampaignLease> acquire(String runKey, String owner, int ttlMillis) throws SQLException {
+        return sql.one(statements.acquireLease(), rs -> new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
+                owner, owner, owner, ttlMillis, runKey, owner);
+    }
+
+    /**
+     * The driver lock is an exclusive {@code sp_getapplock} owned by this connection's session, tried with
+     * {@code @LockTimeout = 0} (any result below zero refuses), and taken once per store: SQL Server counts a session
+     * lock taken twice, and one release must free it.
+     */
+    @Override
+    public synchronized CampaignClaim claimCampaign(String runKey, String owner, Duration ttl) {
+        int ttlMillis = ttlMillis(ttl);
+        return call("claimCampaign", () -> {
+            if (driverLocks.contains(runKey)) {
+                Optional<CampaignLease> renewed = acquire(runKey, owner, ttlMillis);
+                return renewed.isPresent() ? CampaignClaim.taken(renewed.get()) : holder(runKey);
+            }
+            String lock = statements.driverLockName(runKey);
+            if (!MssqlAppLock.tryAcquire(sql.connection(), lock)) {
+                return holder(runKey);
+            }
+            driverLocks.add(runKey);
+            // Read before the update, under the lock: only a driver holding the lock writes the lease row.
+            CampaignClaim.Held before = holder(runKey);
+            Optional<CampaignClaim.Taken> taken = sql.one(statements.takeOverLease(), rs -> {
+                Instant since = MssqlLedgerSql.instant(rs, "lease_since");
+                boolean wasLive = before.owner() != null && before.leaseExpires() != null
+                        && !before.leaseExpires().isBefore(since);
+                return CampaignClaim.tookOver(new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
+                        wasLive ? before.owner() : null);
+            }, owner, ttlMillis, runKey);
+            if (taken.isEmpty()) {
+                releaseDriverLock(runKey);
+                throw new IllegalStateException("campaign " + runKey + " is not in the ledger " + stateSchema);
+            }
+            return taken.get();
+        });
+    }
+
+    private CampaignClaim.Held holder(String runKey) throws SQLException {
+        return sql.one(statements.leaseHolder(), rs -> CampaignClaim.heldBy(rs.getString("lease_owner"),
+                MssqlLedgerSql.instant(rs, "lease_since"), MssqlLedgerSql.instant(rs, "lease_expires")), runKey)
+                .orElseGet(() -> CampaignClaim.heldBy(null, null, null));
+    }
+
+    private void releaseDriverLock(String runKey) throws SQLException {
+        if (driverLocks.remove(runKey)) {
+            MssqlAppLock.release(sql.connection(), statements.driverLockName(runKey));
+        }
+    }
+
+    /**
+     * Extends a live lease; an expired one is not renewable, because its holder may already have been replaced. A
+     * lease claimed with the driver lock is renewed only while this session still holds that lock.
+     */
     @Override
     public synchronized boolean renewLease(CampaignLease lease, Duration ttl) {
         int ttlMillis = ttlMillis(ttl);
-        return call("renewLease", () -> fenced(statements.renewLease(), lease, ttlMillis));
+        return call("renewLease", () -> {
+            if (!driverLocks.contains(lease.runKey())) {
+                return fenced(statements.renewLease(), lease, ttlMillis);
+            }
+            if (fenced(statements.renewHoldingDriverLock(), lease, ttlMillis, statements.driverLockName(lease.runKey()))) {
+                return true;
+            }
+            releaseDriverLock(lease.runKey());
+            return false;
+        });
     }
 
     /** Frees the lease (owner and expiry cleared) and keeps the epoch, so the next holder's epoch is higher. */
     @Override
     public synchronized void releaseLease(CampaignLease lease) {
-        call("releaseLease", () -> sql.update(statements.releaseLease(), lease.runKey(), lease.owner(), lease.epoch()));
+        call("releaseLease", () -> {
+            sql.update(statements.releaseLease(), lease.runKey(), lease.owner(), lease.epoch());
+            releaseDriverLock(lease.runKey());
+            return null;
+        });
     }
 
     /** Stored as the phase's enum name; a null {@code detailJson} keeps the current detail. */

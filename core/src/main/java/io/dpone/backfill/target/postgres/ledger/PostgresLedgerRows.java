@@ -67,7 +67,7 @@ public final class PostgresLedgerRows {
                 instant(rs, "rolled_back_at"), rs.getString("accepted_writes"));
     }
 
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
+    static Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.postgres.ledger;
 
 import io.dpone.backfill.core.engine.LeaseLostException;
+import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkClaim;
@@ -54,6 +55,17 @@ public final class PostgresLedgerStatements {
     private static final String WAITING = "state IN ('pending', 'failed') OR (state = 'running' AND lease_expires < now())";
     private static final String LIVE_RUNNING = "state = 'running' AND lease_expires >= now()";
 
+    /** {@code ?} = the driver lock's name: its bigint advisory lock key. */
+    private static final String LOCK_KEY = "pg_catalog.hashtextextended(?, 0)";
+    /**
+     * This session holds the driver lock ({@code ?} = its name). pg_locks shows a bigint key as classid (high 32
+     * bits) and objid (low 32 bits) with objsubid 1.
+     */
+    private static final String HOLDS_DRIVER_LOCK = "EXISTS (SELECT 1 FROM pg_catalog.pg_locks l WHERE l.locktype = 'advisory'"
+            + " AND l.pid = pg_catalog.pg_backend_pid() AND l.granted AND l.objsubid = 1"
+            + " AND l.database = (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database())"
+            + " AND ((l.classid::int8 << 32) | l.objid::int8) = " + LOCK_KEY + ")";
+
     private final PostgresJdbc sql;
     private final String stateSchema;
     private final String campaign;
@@ -105,16 +117,71 @@ public final class PostgresLedgerStatements {
     public Optional<CampaignLease> acquireLease(String runKey, String owner, long ttlMillis) throws SQLException {
         return sql.one("UPDATE " + campaign
                         + " SET lease_epoch = CASE WHEN lease_owner = ? THEN lease_epoch ELSE lease_epoch + 1 END,"
+                        + " lease_since = CASE WHEN lease_owner = ? THEN coalesce(lease_since, now()) ELSE now() END,"
                         + " lease_owner = ?, lease_expires = " + TTL
                         + " WHERE run_key = ? AND (lease_owner IS NULL OR lease_expires < now() OR lease_owner = ?)"
                         + " RETURNING lease_epoch",
                 rs -> new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
-                owner, owner, ttlMillis, runKey, owner);
+                owner, owner, owner, ttlMillis, runKey, owner);
+    }
+
+    /**
+     * The takeover by a driver that was just granted the campaign's driver lock: whatever the lease row says, the
+     * lease becomes this owner's with epoch + 1. Returns the new epoch and the owner the row held before, if its
+     * lease was still live (that driver's session is gone, or the lock would not have been granted).
+     */
+    public Optional<TakenOver> takeOverLease(String runKey, String owner, long ttlMillis) throws SQLException {
+        return sql.one("WITH before AS (SELECT run_key, lease_owner, lease_expires >= now() AS live FROM " + campaign
+                        + " WHERE run_key = ? FOR UPDATE)"
+                        + " UPDATE " + campaign + " c SET lease_epoch = c.lease_epoch + 1, lease_owner = ?,"
+                        + " lease_expires = " + TTL + ", lease_since = now()"
+                        + " FROM before b WHERE c.run_key = b.run_key"
+                        + " RETURNING c.lease_epoch, CASE WHEN b.live THEN b.lease_owner END AS live_owner",
+                rs -> new TakenOver(new CampaignLease(runKey, owner, rs.getLong("lease_epoch")), rs.getString("live_owner")),
+                runKey, owner, ttlMillis);
+    }
+
+    /** A lease taken over, and the owner whose live lease row it replaced (null: the row was free or expired). */
+    public record TakenOver(CampaignLease lease, String liveOwner) {
+    }
+
+    /** Who the lease row names, for a driver waiting on the driver lock. */
+    public Optional<CampaignClaim.Held> leaseHolder(String runKey) throws SQLException {
+        return sql.one("SELECT lease_owner, lease_since, lease_expires FROM " + campaign + " WHERE run_key = ?",
+                rs -> CampaignClaim.heldBy(rs.getString("lease_owner"), PostgresLedgerRows.instant(rs, "lease_since"),
+                        PostgresLedgerRows.instant(rs, "lease_expires")), runKey);
     }
 
     public void releaseLease(CampaignLease lease) throws SQLException {
-        sql.update("UPDATE " + campaign + " SET lease_owner = NULL, lease_expires = NULL"
+        sql.update("UPDATE " + campaign + " SET lease_owner = NULL, lease_expires = NULL, lease_since = NULL"
                 + " WHERE run_key = ? AND lease_owner = ? AND lease_epoch = ?", lease.runKey(), lease.owner(), lease.epoch());
+    }
+
+    /** A renewal that also proves this session still holds the campaign's driver lock. */
+    public boolean renewHoldingDriverLock(CampaignLease lease, long ttlMillis) throws SQLException {
+        return fenced("lease_expires = " + TTL, HOLDS_DRIVER_LOCK + " AND ", lease, ttlMillis, driverLockName(lease.runKey()));
+    }
+
+    // --- the campaign's driver lock (ADR 0016) ---
+
+    /**
+     * The text whose 64-bit {@code hashtextextended} is the advisory lock key: namespaced apart from the ledger's
+     * and the publication's locks, and length-prefixed so that no two (state schema, run key) pairs give one text.
+     */
+    String driverLockName(String runKey) {
+        return "dpone-backfill-driver:" + stateSchema.length() + ":" + stateSchema + ":" + runKey;
+    }
+
+    /** Session level, never waits: true when granted (or already held by this session, which stacks it once more). */
+    public boolean tryDriverLock(String runKey) throws SQLException {
+        return sql.one("SELECT pg_catalog.pg_try_advisory_lock(" + LOCK_KEY + ") AS locked", rs -> rs.getBoolean("locked"),
+                driverLockName(runKey)).orElse(false);
+    }
+
+    /** False (with a server warning) when this session does not hold it. */
+    public boolean releaseDriverLock(String runKey) throws SQLException {
+        return sql.one("SELECT pg_catalog.pg_advisory_unlock(" + LOCK_KEY + ") AS released", rs -> rs.getBoolean("released"),
+                driverLockName(runKey)).orElse(false);
     }
 
     /**

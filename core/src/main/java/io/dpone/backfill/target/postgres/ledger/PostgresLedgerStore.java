@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.postgres.ledger;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkClaim;
@@ -19,9 +20,11 @@ import io.dpone.backfill.postgres.PostgresJdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 
 
@@ -39,6 +42,8 @@ public final class PostgresLedgerStore implements LedgerStore {
     private final String stateSchema;
     private final PostgresJdbc sql;
     private final PostgresLedgerStatements statements;
+    /** Run keys whose driver lock this store's session holds. */
+    private final Set<String> driverLocks = new HashSet<>();
 
     /**
      * @param stateConnection the lane's or driver's state connection to the target database; put in autocommit
@@ -130,11 +135,59 @@ public final class PostgresLedgerStore implements LedgerStore {
         return call("acquireLease", () -> statements.acquireLease(runKey, owner, ttlMillis));
     }
 
-    /** Extends a live lease; an expired one is not renewable, because its holder may already have been replaced. */
+    /**
+     * The driver lock is a session advisory lock on this connection, keyed by a 64-bit hash of the state schema and
+     * run key (ADR 0016), and taken once per store: PostgreSQL stacks a session lock taken twice, and one release
+     * must free it.
+     */
+    @Override
+    public synchronized CampaignClaim claimCampaign(String runKey, String owner, Duration ttl) {
+        long ttlMillis = ttlMillis(ttl);
+        return call("claimCampaign", () -> {
+            if (driverLocks.contains(runKey)) {
+                Optional<CampaignLease> renewed = statements.acquireLease(runKey, owner, ttlMillis);
+                return renewed.isPresent() ? CampaignClaim.taken(renewed.get()) : holder(runKey);
+            }
+            if (!statements.tryDriverLock(runKey)) {
+                return holder(runKey);
+            }
+            driverLocks.add(runKey);
+            Optional<PostgresLedgerStatements.TakenOver> taken = statements.takeOverLease(runKey, owner, ttlMillis);
+            if (taken.isEmpty()) {
+                releaseDriverLock(runKey);
+                throw new IllegalStateException("campaign " + runKey + " is not in the ledger " + stateSchema);
+            }
+            return CampaignClaim.tookOver(taken.get().lease(), taken.get().liveOwner());
+        });
+    }
+
+    private CampaignClaim holder(String runKey) throws SQLException {
+        return statements.leaseHolder(runKey).orElseGet(() -> CampaignClaim.heldBy(null, null, null));
+    }
+
+    private void releaseDriverLock(String runKey) throws SQLException {
+        if (driverLocks.remove(runKey)) {
+            statements.releaseDriverLock(runKey);
+        }
+    }
+
+    /**
+     * Extends a live lease; an expired one is not renewable, because its holder may already have been replaced. A
+     * lease claimed with the driver lock is renewed only while this session still holds that lock.
+     */
     @Override
     public synchronized boolean renewLease(CampaignLease lease, Duration ttl) {
         long ttlMillis = ttlMillis(ttl);
-        return call("renewLease", () -> statements.fenced("lease_expires = " + PostgresLedgerStatements.TTL, "", lease, ttlMillis));
+        return call("renewLease", () -> {
+            if (!driverLocks.contains(lease.runKey())) {
+                return statements.fenced("lease_expires = " + PostgresLedgerStatements.TTL, "", lease, ttlMillis);
+            }
+            if (statements.renewHoldingDriverLock(lease, ttlMillis)) {
+                return true;
+            }
+            releaseDriverLock(lease.runKey());
+            return false;
+        });
     }
 
     /** Frees the lease (owner and expiry cleared) and keeps the epoch, so the next holder's epoch is higher. */
@@ -142,6 +195,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     public synchronized void releaseLease(CampaignLease lease) {
         call("releaseLease", () -> {
             statements.releaseLease(lease);
+            releaseDriverLock(lease.runKey());
             return null;
         });
     }

@@ -100,6 +100,45 @@ class MssqlLedgerStoreIT extends LedgerStoreContract {
         }
     }
 
+    private final java.util.Map<LedgerStore, Connection> ownSessions = new java.util.IdentityHashMap<>();
+
+    @Override
+    protected LedgerStore storeOnItsOwnSession() {
+        Connection own = connect();
+        LedgerStore s = new MssqlLedgerStore(own, schema);
+        ownSessions.put(s, own);
+        return s;
+    }
+
+    /**
+     * Closes the store's connection; the server ends the session on its own schedule, so this returns once the
+     * campaign's driver lock is grantable again (APPLOCK_TEST from another session).
+     */
+    @Override
+    protected void endSession(LedgerStore s, String runKey) {
+        try {
+            ownSessions.get(s).close();
+            String lock = new MssqlLedgerStatements(schema).driverLockName(runKey);
+            try (PreparedStatement ps = connect().prepareStatement(
+                    "SELECT APPLOCK_TEST(N'public', ?, N'Exclusive', N'Session') AS grantable")) {
+                ps.setString(1, lock);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (System.nanoTime() < deadline) {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        if (rs.getInt("grantable") == 1) {
+                            return;
+                        }
+                    }
+                    Thread.sleep(20);
+                }
+            }
+            throw new AssertionError("the server kept the closed session's driver lock for 10 s");
+        } catch (SQLException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     protected void writeChunkReceipt(String runKey, int chunkId, String owner, long epoch, long rows) {
         try (PreparedStatement ps = connect().prepareStatement("INSERT INTO " + table("chunk_receipt")

@@ -1,5 +1,7 @@
 package io.dpone.backfill.target.postgres.ledger;
 
+import io.dpone.backfill.core.ledger.CampaignClaim;
+import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerConflictException;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -94,6 +96,58 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
     @Override
     protected LedgerStore otherStore() {
         return new PostgresLedgerStore(connect(), schema);
+    }
+
+    /**
+     * The renewal finds the driver lock in pg_locks, which shows the 64-bit key split into two unsigned halves:
+     * keys of both signs must be recognised, or half of all campaigns would lose their lease at the first renewal.
+     */
+    @Test
+    void aClaimedLeaseRenewsWhateverTheSignOfItsDriverLockKey() throws SQLException {
+        java.util.Set<Boolean> negativeKeySeen = new java.util.HashSet<>();
+        PostgresLedgerStatements statements = new PostgresLedgerStatements(stateConnection, schema);
+        for (int i = 0; i < 32 && negativeKeySeen.size() < 2; i++) {
+            String runKey = create(blueprint("sign_" + i + "_v1", 1)).runKey();
+            try (PreparedStatement ps = connect().prepareStatement("SELECT hashtextextended(?, 0) < 0")) {
+                ps.setString(1, statements.driverLockName(runKey));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    negativeKeySeen.add(rs.getBoolean(1));
+                }
+            }
+            CampaignLease lease = ((CampaignClaim.Taken) store.claimCampaign(runKey, "driver-a", LONG_TTL)).lease();
+            assertThat(store.renewLease(lease, LONG_TTL)).as("renewal of %s", runKey).isTrue();
+        }
+        assertThat(negativeKeySeen).as("keys of both signs were tried").containsExactlyInAnyOrder(true, false);
+    }
+
+    private final java.util.Map<LedgerStore, Integer> backendPids = new java.util.IdentityHashMap<>();
+
+    @Override
+    protected LedgerStore storeOnItsOwnSession() {
+        Connection own = connect();
+        LedgerStore s = new PostgresLedgerStore(own, schema);
+        try (Statement st = own.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            backendPids.put(s, rs.getInt(1));
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return s;
+    }
+
+    /** The server ends the backend, as when a driver's process or host dies; the call waits until it has exited. */
+    @Override
+    protected void endSession(LedgerStore s, String runKey) {
+        try (PreparedStatement ps = connect().prepareStatement("SELECT pg_terminate_backend(?, 10000)")) {
+            ps.setInt(1, backendPids.get(s));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertThat(rs.getBoolean(1)).as("backend terminated").isTrue();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
