@@ -149,15 +149,10 @@ public abstract class LedgerStoreContract {
     }
 
     @Test
-    void createCampaignWithTheMaximum16384ChunksIsFastAndStoresEveryBound() {
+    void createCampaignWithTheMaximum16384ChunksStoresEveryBound() {
+        // Speed is measured by `backfill bench`, not here; this proves the largest plan is stored whole and exact.
         CampaignBlueprint blueprint = blueprint(16384);
-        String specJson = specJson(blueprint);
-
-        long started = System.nanoTime();
-        CampaignRecord created = store.createCampaign(blueprint, specJson);
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-
-        assertThat(millis).as("createCampaign of 16384 chunks, ms").isLessThan(2000);
+        CampaignRecord created = store.createCampaign(blueprint, specJson(blueprint));
         List<ChunkRecord> chunks = other.chunks(created.runKey(), 0, 20000);
         assertThat(chunks).hasSize(16384);
         assertThat(chunks.get(0).lowerBound()).isNull();
