@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql.publish;
 
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
 import io.dpone.backfill.target.mssql.MssqlIdentifiers;
 import io.dpone.backfill.target.mssql.ledger.MssqlPublicationLedger;
@@ -46,12 +47,12 @@ final class MssqlShadowCreator {
                 return null;
             }
             MssqlShadowTransaction.execute(c, MssqlShadowDdl.createTable(schema, names.shadowTable(), columns,
-                    n -> MssqlShadowNames.onShadow(names, n)));
+                    n -> CarriedObjectNames.onShadow(names, n)));
             Optional<MssqlCarriedObject> columnstore = new MssqlCatalogObjects(c).of(schema, liveTable).stream()
                     .filter(o -> o.kind() == Kind.CLUSTERED_COLUMNSTORE).findFirst();
             if (columnstore.isPresent()) {
                 MssqlShadowTransaction.execute(c, MssqlShadowDdl.create(columnstore.get(), schema, names.shadowTable(),
-                        MssqlShadowNames.onShadow(names, columnstore.get().name())));
+                        CarriedObjectNames.onShadow(names, columnstore.get().name())));
             }
             MssqlShadowStamp.write(c, schema, names.shadowTable(), MssqlShadowStamp.shadow(runKey));
             return null;

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql.publish;
 
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.target.mssql.ledger.MssqlPublicationLedger;
 
 import java.sql.Connection;
@@ -10,7 +11,7 @@ import java.util.List;
 
 /**
  * Recreates the live table's primary key, unique constraints, checks and rowstore indexes on the validated shadow
- * under temporary names ({@link MssqlShadowNames#onShadow}), clustered first. Each object is built in its own
+ * under temporary names ({@link CarriedObjectNames#onShadow}), clustered first. Each object is built in its own
  * transaction under the target lock, so a crash keeps what was finished; a rerun re-derives the list from the
  * catalog and skips what the shadow already has. Foreign keys are not rebuilt: publication refuses a live table
  * that has one (the shadow lacks it), rather than publish without it.
@@ -42,7 +43,7 @@ final class MssqlShadowIndexBuilder {
                             .filter(o -> MssqlShadowDdl.deferred(o.kind())).toList();
                 });
         for (MssqlCarriedObject object : objects) {
-            String name = MssqlShadowNames.onShadow(names, object.name());
+            String name = CarriedObjectNames.onShadow(names, object.name());
             MssqlShadowTransaction.run(connection, "build " + object.name() + " on the shadow", schema, liveTable,
                     lockTimeout, c -> {
                         ownedShadow(c, runKey, names);

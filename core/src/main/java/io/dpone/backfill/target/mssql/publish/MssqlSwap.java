@@ -3,6 +3,7 @@ package io.dpone.backfill.target.mssql.publish;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
 import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.LiveTargetChangedException;
@@ -74,7 +75,7 @@ final class MssqlSwap {
                     + " table after review");
         }
         MssqlSwapRenamer renamer = new MssqlSwapRenamer(c);
-        List<Carry> carries = renamer.plan(schema, liveTable, names.shadowTable(), n -> MssqlShadowNames.onShadow(names, n));
+        List<Carry> carries = renamer.plan(schema, liveTable, names.shadowTable(), n -> CarriedObjectNames.onShadow(names, n));
         List<String> missing = MssqlSwapRenamer.unmatched(carries);
         if (!missing.isEmpty()) {
             throw new IllegalStateException("the shadow lacks the live table's " + missing + ": build the deferred"
@@ -87,7 +88,7 @@ final class MssqlSwap {
 
         renamer.renameTable(schema, liveTable, names.backupTable());
         renamer.renameTable(schema, names.shadowTable(), liveTable);
-        renamer.carry(schema, names.backupTable(), liveTable, carries, n -> MssqlShadowNames.onBackup(names, n));
+        renamer.carry(schema, names.backupTable(), liveTable, carries, n -> CarriedObjectNames.onBackup(names, n));
 
         MssqlShadowStamp.write(c, schema, liveTable, MssqlShadowStamp.published(lease.runKey()));
         MssqlShadowStamp.write(c, schema, names.backupTable(), MssqlShadowStamp.backup(lease.runKey()));

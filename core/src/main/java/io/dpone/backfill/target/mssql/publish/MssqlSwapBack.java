@@ -4,6 +4,7 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
 import io.dpone.backfill.core.target.PublishedTableWrittenException;
 import io.dpone.backfill.core.target.TableFingerprint;
@@ -66,11 +67,11 @@ final class MssqlSwapBack {
                     + "): the published table cannot move there; nothing was changed");
         }
         MssqlSwapRenamer renamer = new MssqlSwapRenamer(c);
-        List<Carry> carries = renamer.plan(schema, liveTable, names.backupTable(), n -> MssqlShadowNames.onBackup(names, n));
+        List<Carry> carries = renamer.plan(schema, liveTable, names.backupTable(), n -> CarriedObjectNames.onBackup(names, n));
 
         renamer.renameTable(schema, liveTable, names.shadowTable());
         renamer.renameTable(schema, names.backupTable(), liveTable);
-        renamer.carry(schema, names.shadowTable(), liveTable, carries, n -> MssqlShadowNames.onShadow(names, n));
+        renamer.carry(schema, names.shadowTable(), liveTable, carries, n -> CarriedObjectNames.onShadow(names, n));
 
         MssqlShadowStamp.drop(c, schema, liveTable);
         MssqlShadowStamp.write(c, schema, names.shadowTable(), MssqlShadowStamp.shadow(lease.runKey()));

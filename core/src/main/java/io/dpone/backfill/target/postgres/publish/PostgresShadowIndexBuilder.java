@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.postgres.publish;
 
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
@@ -13,7 +14,7 @@ import java.util.List;
 
 /**
  * Recreates the live table's indexes and constraints on the validated shadow under temporary names
- * ({@link PostgresShadowNames#onShadow}). Each object is built in its own transaction under the target lock, so a
+ * ({@link CarriedObjectNames#onShadow}). Each object is built in its own transaction under the target lock, so a
  * crash keeps what was finished; a rerun re-derives the list from the catalog and skips what the shadow has.
  */
 public final class PostgresShadowIndexBuilder {
@@ -38,7 +39,7 @@ public final class PostgresShadowIndexBuilder {
             return new PostgresCatalogObjects(c).of(live.oid());
         });
         for (CarriedObject object : objects) {
-            String name = PostgresShadowNames.onShadow(names, object.name());
+            String name = CarriedObjectNames.onShadow(names, object.name());
             boolean validate = PostgresShadowTransaction.run(connection, "build " + object.name() + " on the shadow",
                     c -> create(c, runKey, names, liveTable, object, name));
             if (validate) {

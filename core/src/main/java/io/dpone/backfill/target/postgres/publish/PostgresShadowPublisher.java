@@ -4,6 +4,7 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TableFingerprint;
@@ -89,7 +90,7 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
 
     /**
      * Recreates every index, primary key, unique, exclusion, check and foreign-key constraint of the live table on
-     * the shadow under {@link PostgresShadowNames#onShadow temporary names}, one transaction each; what the shadow
+     * the shadow under {@link CarriedObjectNames#onShadow temporary names}, one transaction each; what the shadow
      * already has is skipped. Foreign keys are added NOT VALID, then validated.
      */
     @Override

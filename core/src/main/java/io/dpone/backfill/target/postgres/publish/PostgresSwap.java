@@ -3,6 +3,7 @@ package io.dpone.backfill.target.postgres.publish;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
 import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.LiveTargetChangedException;
@@ -75,7 +76,7 @@ public final class PostgresSwap {
                     + " kept as the backup; nothing was changed. Rename or drop that table after review");
         }
         PostgresSwapRenamer renamer = new PostgresSwapRenamer(c);
-        List<Carry> carries = renamer.plan(live.oid(), shadow.oid(), n -> PostgresShadowNames.onShadow(names, n));
+        List<Carry> carries = renamer.plan(live.oid(), shadow.oid(), n -> CarriedObjectNames.onShadow(names, n));
         List<String> missing = PostgresSwapRenamer.unmatched(carries);
         if (!missing.isEmpty()) {
             throw new IllegalStateException("the shadow lacks the live table's " + missing + ": build the deferred"
@@ -91,8 +92,8 @@ public final class PostgresSwap {
 
         renamer.renameTable(schema, liveTable, names.backupTable());
         renamer.renameTable(schema, names.shadowTable(), liveTable);
-        renamer.carry(schema, names.backupTable(), liveTable, carries, n -> PostgresShadowNames.onBackup(names, n));
-        sequences.carryIdentityNames(liveSequences, shadowSequences, n -> PostgresShadowNames.onBackup(names, n));
+        renamer.carry(schema, names.backupTable(), liveTable, carries, n -> CarriedObjectNames.onBackup(names, n));
+        sequences.carryIdentityNames(liveSequences, shadowSequences, n -> CarriedObjectNames.onBackup(names, n));
 
         String userComment = live.comment();
         PostgresShadowSql.comment(c, "TABLE " + PostgresIdentifiers.qualified(schema, liveTable),

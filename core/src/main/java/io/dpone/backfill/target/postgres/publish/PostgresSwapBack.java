@@ -4,6 +4,7 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
 import io.dpone.backfill.core.target.PublishedTableWrittenException;
 import io.dpone.backfill.core.target.TableFingerprint;
@@ -73,7 +74,7 @@ public final class PostgresSwapBack {
                     + " move there; nothing was changed");
         }
         PostgresSwapRenamer renamer = new PostgresSwapRenamer(c);
-        List<Carry> carries = renamer.plan(published.oid(), backup.oid(), n -> PostgresShadowNames.onBackup(names, n));
+        List<Carry> carries = renamer.plan(published.oid(), backup.oid(), n -> CarriedObjectNames.onBackup(names, n));
         PostgresSwapSequences sequences = new PostgresSwapSequences(c);
         List<ColumnSequence> publishedSequences = sequences.of(published.oid());
         List<ColumnSequence> backupSequences = sequences.of(backup.oid());
@@ -81,8 +82,8 @@ public final class PostgresSwapBack {
 
         renamer.renameTable(schema, liveTable, names.shadowTable());
         renamer.renameTable(schema, names.backupTable(), liveTable);
-        renamer.carry(schema, names.shadowTable(), liveTable, carries, n -> PostgresShadowNames.onShadow(names, n));
-        sequences.carryIdentityNames(publishedSequences, backupSequences, n -> PostgresShadowNames.onShadow(names, n));
+        renamer.carry(schema, names.shadowTable(), liveTable, carries, n -> CarriedObjectNames.onShadow(names, n));
+        sequences.carryIdentityNames(publishedSequences, backupSequences, n -> CarriedObjectNames.onShadow(names, n));
 
         PostgresShadowSql.comment(c, "TABLE " + PostgresIdentifiers.qualified(schema, liveTable),
                 PostgresShadowStamp.userComment(backup.comment()));

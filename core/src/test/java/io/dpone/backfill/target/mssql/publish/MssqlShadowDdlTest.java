@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql.publish;
 
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.target.mssql.MssqlIdentifiers;
 import io.dpone.backfill.target.mssql.publish.MssqlCarriedObject.Kind;
 import org.junit.jupiter.api.Test;
@@ -121,10 +122,10 @@ class MssqlShadowDdlTest {
     void temporaryNamesAreStableShortAndDifferForShadowAndBackup() {
         ArtifactNames names = new ArtifactNames("dbo", "orders__bf_shadow", "orders__bf_backup");
 
-        assertThat(MssqlShadowNames.onShadow(names, "orders_pk")).isEqualTo(MssqlShadowNames.onShadow(names, "orders_pk"))
+        assertThat(CarriedObjectNames.onShadow(names, "orders_pk")).isEqualTo(CarriedObjectNames.onShadow(names, "orders_pk"))
                 .hasSize(21).startsWith("bf_").endsWith("_s")
-                .isNotEqualTo(MssqlShadowNames.onShadow(names, "orders_uq"));
-        assertThat(MssqlShadowNames.onBackup(names, "orders_pk")).hasSize(21).endsWith("_b");
+                .isNotEqualTo(CarriedObjectNames.onShadow(names, "orders_uq"));
+        assertThat(CarriedObjectNames.onBackup(names, "orders_pk")).hasSize(21).endsWith("_b");
     }
 
     private static MssqlCatalogColumn column(String name, String type, int maxLength, int precision, int scale, boolean nullable,

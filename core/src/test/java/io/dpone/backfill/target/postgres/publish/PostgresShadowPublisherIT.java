@@ -2,6 +2,7 @@ package io.dpone.backfill.target.postgres.publish;
 
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
 import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.ShadowPublisher;
@@ -239,13 +240,13 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
         Map<String, String> shadow = definitions(names.shadowTable());
         assertThat(live).hasSize(8);
         Map<String, String> expected = new HashMap<>();
-        live.forEach((name, definition) -> expected.put(PostgresShadowNames.onShadow(names, name), definition
+        live.forEach((name, definition) -> expected.put(CarriedObjectNames.onShadow(names, name), definition
                 .replace("REFERENCES " + schema + ".orders(", "REFERENCES " + schema + ".orders__bf_shadow(")));
         assertThat(shadow).isEqualTo(expected);
         assertThat(strings("SELECT conname FROM pg_constraint WHERE conrelid = pg_catalog.to_regclass(?) AND contype = 'f'"
                 + " AND NOT convalidated", qualified(names.shadowTable()))).as("foreign keys validated").isEmpty();
         assertThat(strings("SELECT obj_description(pg_catalog.to_regclass(?), 'pg_class')",
-                schema + "." + PostgresShadowNames.onShadow(names, "orders_orders_idx"))).containsExactly("idx comment");
+                schema + "." + CarriedObjectNames.onShadow(names, "orders_orders_idx"))).containsExactly("idx comment");
 
         publisher.buildDeferredIndexes(runKey, names, LIVE);
         assertThat(definitions(names.shadowTable())).isEqualTo(shadow);
@@ -291,7 +292,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
         assertThat(single("SELECT pg_get_serial_sequence(?, 'id')", qualified(LIVE))).isEqualTo(sequence);
         assertThat(single("INSERT INTO " + t(LIVE) + " (code) VALUES (?) RETURNING id::text", "new")).isEqualTo("11");
         assertThat(single("SELECT pg_get_serial_sequence(?, 'id')", qualified(names.backupTable())))
-                .isEqualTo(schema + "." + PostgresShadowNames.onBackup(names, "orders_id_seq"));
+                .isEqualTo(schema + "." + CarriedObjectNames.onBackup(names, "orders_id_seq"));
     }
 
     @Test
@@ -327,7 +328,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
 
         assertThat(objectNames(LIVE)).isEqualTo(original);
         assertThat(objectNames(names.backupTable())).isEqualTo(original.stream()
-                .map(n -> PostgresShadowNames.onBackup(names, n)).collect(Collectors.toCollection(TreeSet::new)));
+                .map(n -> CarriedObjectNames.onBackup(names, n)).collect(Collectors.toCollection(TreeSet::new)));
         assertThat(tableComment(LIVE)).isEqualTo("dpone-backfill published run_key=" + runKey + "\n" + USER_COMMENT);
         assertThat(tableComment(names.backupTable())).isEqualTo("dpone-backfill backup run_key=" + runKey + "\n" + USER_COMMENT);
         assertThat(single("SELECT col_description(pg_catalog.to_regclass(?), 2)", qualified(LIVE))).isEqualTo("order code");
@@ -337,7 +338,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
         assertThat(single("SELECT code FROM " + t(LIVE) + " WHERE ? = 'x'", "x")).isEqualTo("old");
         assertThat(objectNames(LIVE)).isEqualTo(original);
         assertThat(objectNames(names.shadowTable())).isEqualTo(original.stream()
-                .map(n -> PostgresShadowNames.onShadow(names, n)).collect(Collectors.toCollection(TreeSet::new)));
+                .map(n -> CarriedObjectNames.onShadow(names, n)).collect(Collectors.toCollection(TreeSet::new)));
         assertThat(tableComment(LIVE)).isEqualTo(USER_COMMENT);
         assertThat(tableComment(names.shadowTable())).isEqualTo("dpone-backfill run_key=" + runKey);
         assertThat(single("SELECT pg_get_serial_sequence(?, 'id')", qualified(LIVE))).isEqualTo(schema + ".orders_id_seq");
