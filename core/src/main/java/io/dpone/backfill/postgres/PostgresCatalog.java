@@ -22,10 +22,11 @@ public final class PostgresCatalog {
 
     /**
      * One live column. {@code type} is {@code format_type(atttypid, atttypmod)}; {@code baseType} looks through a
-     * domain; {@code identity} is ' ', 'a' (ALWAYS) or 'd' (BY DEFAULT); {@code generated} ' ' or 's' (STORED).
+     * domain; {@code identity} is ' ', 'a' (ALWAYS) or 'd' (BY DEFAULT); {@code generated} ' ' or 's' (STORED);
+     * {@code typeId} and {@code typmod} are {@code atttypid} and {@code atttypmod}.
      */
     public record Column(int number, String name, String type, String baseType, boolean notNull, boolean hasDefault,
-                  char identity, char generated, String defaultExpression) {
+                  char identity, char generated, String defaultExpression, long typeId, int typmod) {
         public boolean isIdentity() {
             return identity != ' ' && identity != '\0';
         }
@@ -46,7 +47,7 @@ public final class PostgresCatalog {
                    pg_catalog.format_type(CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE a.atttypid END,
                                           CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END),
                    a.attnotnull, a.atthasdef, a.attidentity, a.attgenerated,
-                   pg_catalog.pg_get_expr(d.adbin, d.adrelid)
+                   pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.atttypid::int8, a.atttypmod
               FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
               LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
              WHERE a.attrelid = ?::oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -84,7 +85,7 @@ public final class PostgresCatalog {
                 while (rs.next()) {
                     columns.add(new Column(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4),
                             rs.getBoolean(5), rs.getBoolean(6), flag(rs.getString(7)), flag(rs.getString(8)),
-                            rs.getString(9)));
+                            rs.getString(9), rs.getLong(10), rs.getInt(11)));
                 }
             }
         }
@@ -135,51 +136,26 @@ public final class PostgresCatalog {
         return new TableShape(columnShapes(relation.get().oid()), constraints);
     }
 
-    /** A catalog read that may run inside a transaction. */
-    private interface CatalogRead<T> {
-        T read() throws SQLException;
-    }
-
     /**
      * Runs {@code read} with search_path = pg_catalog, so format_type, pg_get_expr and pg_get_constraintdef print
      * every user object schema-qualified whatever the session's path is. Without it a shape read by the driver
      * ("mood") and the same shape read inside the swap transaction, which pins the path ("public.mood"), differ, and
      * a table with a user-defined type could never be published. Inside a caller's transaction the path is put back.
      */
-    private <T> T withCatalogSearchPath(CatalogRead<T> read) throws SQLException {
-        boolean autoCommit = connection.getAutoCommit();
-        if (autoCommit) {
-            connection.setAutoCommit(false);
-            try {
-                setLocalSearchPath("pg_catalog");
-                T result = read.read();
-                connection.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(true);
-            }
+    private <T> T withCatalogSearchPath(PostgresJdbc.Work<T> read) throws SQLException {
+        PostgresJdbc jdbc = new PostgresJdbc(connection);
+        if (connection.getAutoCommit()) {
+            return jdbc.inTransaction(() -> {
+                jdbc.setLocal("search_path", "pg_catalog");
+                return read.run();
+            });
         }
-        String previous;
-        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_catalog.current_setting('search_path')");
-             ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            previous = rs.getString(1);
-        }
-        setLocalSearchPath("pg_catalog");
+        String previous = jdbc.strings("SELECT pg_catalog.current_setting('search_path')").get(0);
+        jdbc.setLocal("search_path", "pg_catalog");
         try {
-            return read.read();
+            return read.run();
         } finally {
-            setLocalSearchPath(previous);
-        }
-    }
-
-    private void setLocalSearchPath(String path) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_catalog.set_config('search_path', ?, true)")) {
-            ps.setString(1, path);
-            ps.execute();
+            jdbc.setLocal("search_path", previous);
         }
     }
 

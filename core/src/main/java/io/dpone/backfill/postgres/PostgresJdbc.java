@@ -93,6 +93,11 @@ public final class PostgresJdbc {
         }
     }
 
+    /** {@code SET LOCAL name = value}, bound rather than spliced: lasts until the current transaction ends. */
+    public void setLocal(String name, String value) throws SQLException {
+        one("SELECT pg_catalog.set_config(?, ?, true)", rs -> null, name, value);
+    }
+
     /** The first column of the first row as a boolean; null when there is no row. */
     public Boolean bool(String sql, Object... params) throws SQLException {
         return one(sql, rs -> rs.getBoolean(1), params).orElse(null);

@@ -1,13 +1,15 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.postgres.PostgresCatalog;
+import io.dpone.backfill.postgres.PostgresCatalog.Column;
+import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresFailures;
-import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.postgres.PostgresJdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -21,34 +23,29 @@ final class PostgresPassThrough {
     /** PostgreSQL's FirstNormalObjectId: OIDs below it are assigned by initdb, the same in every cluster. */
     static final long FIRST_NORMAL_OBJECT_ID = 16384;
 
-    private static final String COLUMN_TYPES = "SELECT a.attname, a.atttypid::bigint AS type_id, a.atttypmod FROM pg_attribute a"
-            + " WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped";
-
-    private record ColumnType(String name, long typeId, int typmod) {
-        boolean builtIn() {
-            return typeId < FIRST_NORMAL_OBJECT_ID;
-        }
-    }
-
     private PostgresPassThrough() {
     }
 
     static boolean identicalTypes(Connection source, String sourceSchema, String sourceTable, Connection target,
                                   String loadSchema, String loadTable, List<String> columns) {
-        Map<String, ColumnType> from = types(source, sourceSchema, sourceTable);
-        Map<String, ColumnType> to = types(target, loadSchema, loadTable);
+        Map<String, Column> from = columns(source, sourceSchema, sourceTable);
+        Map<String, Column> to = columns(target, loadSchema, loadTable);
         return !columns.isEmpty() && columns.stream().allMatch(c -> {
-            ColumnType s = from.get(c);
-            ColumnType t = to.get(c);
-            return s != null && t != null && s.builtIn() && s.typeId() == t.typeId() && s.typmod() == t.typmod();
+            Column s = from.get(c);
+            Column t = to.get(c);
+            return s != null && t != null && s.typeId() < FIRST_NORMAL_OBJECT_ID && s.typeId() == t.typeId()
+                    && s.typmod() == t.typmod();
         });
     }
 
-    private static Map<String, ColumnType> types(Connection c, String schema, String table) {
+    private static Map<String, Column> columns(Connection c, String schema, String table) {
         try {
-            return new PostgresJdbc(c).list(COLUMN_TYPES, rs -> new ColumnType(rs.getString("attname"), rs.getLong("type_id"),
-                    rs.getInt("atttypmod")), PostgresIdentifiers.qualified(schema, table)).stream()
-                    .collect(Collectors.toMap(ColumnType::name, Function.identity()));
+            PostgresCatalog catalog = new PostgresCatalog(c);
+            Optional<Relation> relation = catalog.relation(schema, table);
+            if (relation.isEmpty()) {
+                return Map.of();
+            }
+            return catalog.columns(relation.get().oid()).stream().collect(Collectors.toMap(Column::name, Function.identity()));
         } catch (SQLException e) {
             throw PostgresFailures.of("could not read the column types of " + schema + "." + table, e);
         }

@@ -71,10 +71,6 @@ public final class PostgresShadowTransaction {
     }
 
     private static void setLocal(Connection connection, String name, String value) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_catalog.set_config(?, ?, true)")) {
-            ps.setString(1, name);
-            ps.setString(2, value);
-            ps.execute();
-        }
+        new PostgresJdbc(connection).setLocal(name, value);
     }
 }

@@ -2,6 +2,7 @@ package io.dpone.backfill.target.postgres.publish;
 
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.postgres.PostgresJdbc;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,12 +26,9 @@ public final class PostgresTableFingerprint {
         if (connection.getAutoCommit()) {
             throw new IllegalStateException("a fingerprint pins session settings with SET LOCAL: run it in a transaction");
         }
-        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_catalog.set_config(?, ?, true)")) {
-            for (String[] setting : PINNED) {
-                ps.setString(1, setting[0]);
-                ps.setString(2, setting[1]);
-                ps.execute();
-            }
+        PostgresJdbc jdbc = new PostgresJdbc(connection);
+        for (String[] setting : PINNED) {
+            jdbc.setLocal(setting[0], setting[1]);
         }
         String sql = "SELECT count(*), coalesce(sum(pg_catalog.hashtextextended(t::text, 0)::numeric), 0)::text FROM "
                 + PostgresIdentifiers.qualified(schema, table) + " AS t";
