@@ -95,7 +95,9 @@ public final class PostgresJdbc {
 
     /** {@code SET LOCAL name = value}, bound rather than spliced: lasts until the current transaction ends. */
     public void setLocal(String name, String value) throws SQLException {
-        one("SELECT pg_catalog.set_config(?, ?, true)", rs -> null, name, value);
+        try (PreparedStatement ps = prepare("SELECT pg_catalog.set_config(?, ?, true)", name, value)) {
+            ps.execute();
+        }
     }
 
     /** The first column of the first row as a boolean; null when there is no row. */
