@@ -1,7 +1,6 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.bench.Bench;
-import io.dpone.backfill.cli.scratch.SqlServerScratch;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.campaign.ChunkSpec;
@@ -9,7 +8,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +27,8 @@ import java.util.concurrent.Callable;
                 + " Server of --target-url (BACKFILL_MSSQL_URL), where everything is written in a scratch schema the bench"
                 + " creates and drops. Arms run interleaved; the median of --repeat runs stands for each arm.")
 final class BenchCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    SqlServerTargetOptions sqlServer;
 
     @Option(names = "--rows", defaultValue = "1000000", description = "Source rows (default ${DEFAULT-VALUE}).")
     long rows;
@@ -58,12 +57,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--lane-heap", defaultValue = "64m", description = "Each lane's -Xmx: chunks larger than it prove streaming (default ${DEFAULT-VALUE}).")
     String laneHeap;
 
-    @Option(names = "--target-url", description = "A SQL Server to load into (jdbc:sqlserver://...); user and password from"
-            + " BACKFILL_MSSQL_USER and BACKFILL_MSSQL_PASSWORD. Default: BACKFILL_MSSQL_URL, else an embedded PostgreSQL.")
-    String targetUrl;
 
-    @Option(names = "--scratch-schema", description = "Name of the SQL Server scratch schema (must not exist; default backfill_bench_<time>).")
-    String scratchSchema;
 
     @Override
     public Integer call() throws Exception {
@@ -95,17 +89,13 @@ final class BenchCommand implements Callable<Integer> {
             require(known.contains(arm), "--arms: unknown arm " + arm + " (arms are " + String.join(", ", known) + ")");
         }
         require(asked.stream().distinct().count() == asked.size(), "--arms names an arm twice");
-        String url = targetUrl != null ? targetUrl : System.getenv("BACKFILL_MSSQL_URL");
-        ConnectionSettings sqlServer = url == null || url.isBlank() ? null
-                : SqlServerScratch.settings(url, targetUrl != null ? "--target-url" : "BACKFILL_MSSQL_URL", this::require);
-        String scratch = SqlServerScratch.schemaName(scratchSchema, "backfill_bench_", this::require);
+        ConnectionSettings server = sqlServer.server();
+        String scratch = sqlServer.scratchSchema();
         ChunkKind chunkKind = Arrays.stream(ChunkKind.values()).filter(k -> k.wireName().equals(kind)).findFirst().orElseThrow();
-        return new Bench.Settings(rows, lanes, chunks, chunkKind, repeat, asked, laneHeap, sqlServer, scratch);
+        return new Bench.Settings(rows, lanes, chunks, chunkKind, repeat, asked, laneHeap, server, scratch);
     }
 
     private void require(boolean condition, String message) {
-        if (!condition) {
-            throw new CommandLine.ParameterException(spec.commandLine(), message);
-        }
+        sqlServer.require(condition, message);
     }
 }

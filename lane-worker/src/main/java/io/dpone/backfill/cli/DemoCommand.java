@@ -1,7 +1,6 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.scratch.ScratchSchema;
-import io.dpone.backfill.cli.scratch.SqlServerScratch;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
@@ -11,10 +10,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.concurrent.Callable;
@@ -30,8 +27,8 @@ import java.util.concurrent.Callable;
                 + " is a second database of that PostgreSQL, or the SQL Server of --target-url (BACKFILL_MSSQL_URL), in a new"
                 + " scratch schema.")
 final class DemoCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    SqlServerTargetOptions sqlServer;
 
     @Option(names = "--rows", defaultValue = "1000000", description = "Source rows to generate (default ${DEFAULT-VALUE}).")
     long rows;
@@ -42,12 +39,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = {"--chunks", "--buckets"}, defaultValue = "64", description = "Chunks (default ${DEFAULT-VALUE}).")
     int buckets;
 
-    @Option(names = "--target-url", description = "A SQL Server to load into (jdbc:sqlserver://...); user and password from"
-            + " BACKFILL_MSSQL_USER and BACKFILL_MSSQL_PASSWORD. Default: BACKFILL_MSSQL_URL, else the embedded PostgreSQL.")
-    String targetUrl;
 
-    @Option(names = "--scratch-schema", description = "Name of the SQL Server scratch schema (must not exist; default backfill_demo_<time>).")
-    String scratchSchema;
 
     @Option(names = "--keep-scratch", description = "Keep the SQL Server scratch schema (published table, backup, ledger) to look at.")
     boolean keepScratch;
@@ -57,11 +49,9 @@ final class DemoCommand implements Callable<Integer> {
         require(rows >= 1, "--rows must be at least 1");
         require(lanes >= 1 && lanes <= 64, "--lanes must be between 1 and 64");
         require(buckets >= 1 && buckets <= 16_384, "--chunks must be between 1 and 16384");
-        String url = targetUrl != null ? targetUrl : System.getenv("BACKFILL_MSSQL_URL");
-        ConnectionSettings sqlServer = url == null || url.isBlank() ? null
-                : SqlServerScratch.settings(url, targetUrl != null ? "--target-url" : "BACKFILL_MSSQL_URL", this::require);
-        String scratch = SqlServerScratch.schemaName(scratchSchema, "backfill_demo_", this::require);
-        ScratchSchema schema = sqlServer == null ? null : new ScratchSchema(sqlServer, scratch);
+        ConnectionSettings server = sqlServer.server();
+        String scratch = sqlServer.scratchSchema();
+        ScratchSchema schema = server == null ? null : new ScratchSchema(server, scratch);
         if (schema != null) {
             // First, before anything else starts: an existing schema (or an unreachable server) stops the demo here.
             schema.create();
@@ -76,7 +66,7 @@ final class DemoCommand implements Callable<Integer> {
                 log(String.format("source public.orders: %,d rows generated in %.1f s", rows, (System.nanoTime() - t) / 1e9));
             }
             ConnectionSettings sourceSettings = new ConnectionSettings(pg.jdbcUrl("demo_source"), null, null, PostgresEndpoint.INSTANCE);
-            int code = schema == null ? onPostgres(pg, sourceSettings) : onSqlServer(pg, sourceSettings, sqlServer, schema);
+            int code = schema == null ? onPostgres(pg, sourceSettings) : onSqlServer(pg, sourceSettings, server, schema);
             if (code != BackfillCli.EXIT_OK) {
                 return code;
             }
@@ -124,25 +114,17 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private int runCampaign(String campaign, ConnectionSettings source, ConnectionSettings target) throws Exception {
-        Path file = Files.createTempFile("backfill-demo", ".yaml");
-        try {
-            Files.writeString(file, campaign);
-            CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.read(file));
-            log("campaign: " + PlanReport.summaryLine(blueprint));
-            int code = DriverRun.execute(blueprint, source, target, null, false, null);
-            if (code != BackfillCli.EXIT_OK) {
-                log("the campaign did not reach its handoff (exit " + code + ")");
-            }
-            return code;
-        } finally {
-            Files.deleteIfExists(file);
+        CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.parse(campaign));
+        log("campaign: " + PlanReport.summaryLine(blueprint));
+        int code = DriverRun.execute(blueprint, source, target, null, false, null);
+        if (code != BackfillCli.EXIT_OK) {
+            log("the campaign did not reach its handoff (exit " + code + ")");
         }
+        return code;
     }
 
     private void require(boolean condition, String message) {
-        if (!condition) {
-            throw new CommandLine.ParameterException(spec.commandLine(), message);
-        }
+        sqlServer.require(condition, message);
     }
 
     private static void log(String line) {

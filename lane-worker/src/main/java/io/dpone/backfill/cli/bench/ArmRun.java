@@ -15,6 +15,11 @@ record ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkT
         lanePeakHeapBytes = List.copyOf(lanePeakHeapBytes);
     }
 
+    /** The same run with its lanes' peak heaps, which the lanes report when they exit. */
+    ArmRun withLanePeakHeaps(List<Long> peaks) {
+        return new ArmRun(arm, repetition, seconds, rows, chunks, heapPagesVisited, logBytes, peaks);
+    }
+
     double rowsPerSecond() {
         return rows / seconds;
     }

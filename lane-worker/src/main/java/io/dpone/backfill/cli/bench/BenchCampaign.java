@@ -8,9 +8,6 @@ import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkPlanner;
 import io.dpone.backfill.core.plan.HeapExtent;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * The benchmark's campaign as a user would write it: 4 lanes (by default), shadow_swap, the chunk kind asked for.
@@ -32,28 +29,16 @@ final class BenchCampaign {
     }
 
     /** The campaign that loads {@code place}; {@code label} makes its backfill id, so every run has its own run key. */
-    CampaignBlueprint blueprint(ArmPlace place, String label) throws IOException {
-        Path file = Files.createTempFile("backfill-bench", ".yaml");
-        try {
-            Files.writeString(file, yaml(place.schema(), place.table(), place.stateSchema(), "bench_" + label));
-            return CampaignBlueprint.of(CampaignReader.read(file));
-        } finally {
-            Files.deleteIfExists(file);
-        }
+    CampaignBlueprint blueprint(ArmPlace place, String label) {
+        return CampaignBlueprint.of(CampaignReader.parse(yaml(place.schema(), place.table(), place.stateSchema(), "bench_" + label)));
     }
 
     /** The campaign's plan; physical block ranges over {@code heap} as preparation would resolve them. */
-    ChunkPlan plan(HeapExtent heap) throws IOException {
+    ChunkPlan plan(HeapExtent heap) {
         if (table.kind() == ChunkKind.PHYSICAL) {
             return ChunkPlanner.physical(chunks, heap.blocks());
         }
-        Path file = Files.createTempFile("backfill-bench", ".yaml");
-        try {
-            Files.writeString(file, yaml("plan", BenchTable.NAME, "backfill_state", "bench_plan"));
-            return CampaignBlueprint.of(CampaignReader.read(file)).plan();
-        } finally {
-            Files.deleteIfExists(file);
-        }
+        return CampaignBlueprint.of(CampaignReader.parse(yaml("plan", BenchTable.NAME, "backfill_state", "bench_plan"))).plan();
     }
 
     String yaml(String targetSchema, String targetTable, String stateSchema, String backfillId) {

@@ -2,8 +2,6 @@ package io.dpone.backfill.cli.bench;
 
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 
-import java.util.List;
-
 /** S, the product: a shadow_swap campaign run to its handoff with lanes as processes, on the same plan and workers. */
 final class CampaignArm implements BenchArm {
     @Override
@@ -23,14 +21,12 @@ final class CampaignArm implements BenchArm {
         LaneHeapReports heaps = context.laneHeapReports();
         heaps.clear();
         String since = place.clock();
-        ArmRun measured = Measured.run(this, context, place, repetition, List.of(), () -> {
+        return Measured.run(this, context, place, repetition, () -> {
             int code = context.campaigns().run(blueprint, context.source().settings(), place.settings());
             if (code != 0) {
                 throw new IllegalStateException("the benchmark campaign did not reach its handoff (exit " + code + ")");
             }
             return place.chunkTimings(blueprint.identity().runKey(), since);
-        });
-        return new ArmRun(measured.arm(), repetition, measured.seconds(), measured.rows(), measured.chunks(),
-                measured.heapPagesVisited(), measured.logBytes(), heaps.peaks());
+        }).withLanePeakHeaps(heaps.peaks());
     }
 }

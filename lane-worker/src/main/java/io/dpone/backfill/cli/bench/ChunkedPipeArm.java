@@ -19,7 +19,7 @@ final class ChunkedPipeArm implements BenchArm {
     public ArmRun run(ArmContext context, ArmPlace place, int repetition) throws Exception {
         place.createBareTable();
         SourceReads reads = context.reads();
-        return Measured.run(this, context, place, repetition, List.of(), () -> {
+        return Measured.run(this, context, place, repetition, () -> {
             List<ChunkTiming> chunks = ChunkWorkers.run(context, place, reads.plan(), (source, target, worker) -> place.pipe(source, reads, target));
             try (Connection target = place.connect()) {
                 place.buildIndexes(target);

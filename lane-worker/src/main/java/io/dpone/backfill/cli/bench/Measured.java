@@ -14,8 +14,7 @@ final class Measured {
     private Measured() {
     }
 
-    static ArmRun run(BenchArm arm, ArmContext context, ArmPlace place, int repetition, List<Long> laneHeaps, Body body)
-            throws Exception {
+    static ArmRun run(BenchArm arm, ArmContext context, ArmPlace place, int repetition, Body body) throws Exception {
         long pagesBefore = context.source().heapPagesVisited();
         OptionalLong logBefore = place.logBytesWritten();
         long started = System.nanoTime();
@@ -25,6 +24,6 @@ final class Measured {
         long pages = context.source().heapPagesVisited() - pagesBefore;
         OptionalLong log = logBefore.isPresent() && logAfter.isPresent()
                 ? OptionalLong.of(logAfter.getAsLong() - logBefore.getAsLong()) : OptionalLong.empty();
-        return new ArmRun(arm.code(), repetition, seconds, place.count(), chunks, pages, log, laneHeaps);
+        return new ArmRun(arm.code(), repetition, seconds, place.count(), chunks, pages, log, List.of());
     }
 }

@@ -19,7 +19,7 @@ final class RawPipeArm implements BenchArm {
     public ArmRun run(ArmContext context, ArmPlace place, int repetition) throws Exception {
         place.createBareTable();
         SourceReads whole = context.reads().whole();
-        return Measured.run(this, context, place, repetition, List.of(), () -> {
+        return Measured.run(this, context, place, repetition, () -> {
             try (Connection source = context.source().connect(); Connection target = place.connect()) {
                 place.pipe(source, whole, target).load(whole.plan().chunk(0));
                 place.buildIndexes(target);

@@ -7,7 +7,6 @@ import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
 import io.dpone.backfill.target.mssql.MssqlBulkLoad;
-import io.dpone.backfill.target.mssql.MssqlEndpoint;
 import io.dpone.backfill.target.mssql.MssqlIdentifiers;
 
 import java.sql.Connection;

@@ -1,7 +1,5 @@
 package io.dpone.backfill.cli.bench;
 
-import java.util.List;
-
 /**
  * B2, the incident's shape: each chunk staged, then upserted (PostgreSQL: INSERT ... ON CONFLICT DO UPDATE; SQL
  * Server: MERGE into the clustered-columnstore live table) with the live table's indexes in place.
@@ -21,7 +19,7 @@ final class StagedUpsertArm implements BenchArm {
     public ArmRun run(ArmContext context, ArmPlace place, int repetition) throws Exception {
         place.createLiveTable();
         SourceReads reads = context.reads();
-        return Measured.run(this, context, place, repetition, List.of(),
+        return Measured.run(this, context, place, repetition,
                 () -> ChunkWorkers.run(context, place, reads.plan(), (source, target, worker) -> place.stagedUpsert(source, reads, target, worker)));
     }
 }
