@@ -11,6 +11,7 @@ import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.PhaseDetail;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.ChunkProtocol;
+import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.LaneWorker;
 import io.dpone.backfill.core.lane.ShapeProbe;
 import io.dpone.backfill.core.ledger.CampaignRecord;
@@ -68,12 +69,14 @@ public final class LaneSession implements AutoCloseable {
         TableShape sourceShape = sourceCatalog.shape(spec.getSource().getSchema(), spec.getSource().getTable());
         // Generated columns are computed by the target and columns the source lacks take their defaults.
         List<String> columns = loadShape.loadColumnsFrom(sourceShape);
+        ChunkSink sinkPort = adapter.chunkSink(sink, new ChunkLoad(stateSchema, schema, loadTable, columns,
+                spec.getUniqueKey(), receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable(),
+                RowEncoding.fromWire(campaign.rowEncoding())));
+        // Said once per lane: how rows travel is the campaign's recorded choice (ADR 0017), visible in the lane log.
+        log.accept("rows move as " + sinkPort.encoding().wireName());
         ChunkProtocol committer = new ChunkProtocol(
                 new PostgresChunkSource(source, plan, spec.getSource().getSchema(), spec.getSource().getTable(), columns,
-                        heap, campaign.anchorXmin()),
-                adapter.chunkSink(sink, new ChunkLoad(stateSchema, schema, loadTable, columns,
-                        spec.getUniqueKey(), receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable(),
-                        RowEncoding.fromWire(campaign.rowEncoding()))), faults);
+                        heap, campaign.anchorXmin()), sinkPort, faults);
         String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
             @Override

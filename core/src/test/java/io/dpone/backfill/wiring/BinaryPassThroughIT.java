@@ -54,6 +54,7 @@ class BinaryPassThroughIT {
         h.source.execute(WIDE, ROWS);
         h.target.execute(WIDE);
         assertThat(run("wide_v1")).isEqualTo("postgres_copy_binary");
+        assertLanesMoveRowsAs("postgres_copy_binary");
         assertThat(rendered(h.target)).isEqualTo(rendered(h.source));
         assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(3000);
     }
@@ -63,6 +64,7 @@ class BinaryPassThroughIT {
         h.source.execute(WIDE, ROWS);
         h.target.execute(WIDE.replace("vc varchar(20)", "vc varchar(30)"));
         assertThat(run("typmod_v1")).isEqualTo("postgres_copy_text");
+        assertLanesMoveRowsAs("postgres_copy_text");
         assertThat(rendered(h.target)).isEqualTo(rendered(h.source));
     }
 
@@ -90,6 +92,13 @@ class BinaryPassThroughIT {
             assertThat(r.phase()).as(r + " " + h.laneLog).isEqualTo(CampaignPhase.HandoffCommitted);
             return s.ledger().findByRunKey(b.identity().runKey()).orElseThrow().rowEncoding();
         }
+    }
+
+    /** Every lane moved rows the way the ledger records (and at least one lane ran). */
+    private void assertLanesMoveRowsAs(String encoding) {
+        assertThat(h.laneLog).as("lanes move rows the way the ledger records")
+                .anyMatch(line -> line.endsWith(": rows move as " + encoding))
+                .noneMatch(line -> line.contains(": rows move as ") && !line.endsWith(": rows move as " + encoding));
     }
 
     private static String rendered(PostgresDatabase db) throws Exception {
