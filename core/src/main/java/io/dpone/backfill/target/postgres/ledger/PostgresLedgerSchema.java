@@ -23,7 +23,8 @@ public final class PostgresLedgerSchema {
 
     /**
      * Runs the script in one transaction under an advisory lock, so concurrent first runs do not race; a ledger that
-     * already has every table, index and column the script creates is left alone. The script's ALTER and CREATE INDEX
+     * already has every table, index and column the script creates is left alone, checked before the lock and again
+     * once it is held. The script's ALTER and CREATE INDEX
      * take table locks even when there is nothing to add, and a driver applying it while another one writes the
      * ledger could deadlock with it.
      */
@@ -37,7 +38,11 @@ public final class PostgresLedgerSchema {
         connection.setAutoCommit(false);
         try (Statement s = connection.createStatement()) {
             s.execute("SELECT pg_advisory_xact_lock(hashtextextended('dpone-backfill-ledger:' || " + literal(stateSchema) + ", 0))");
-            s.execute(sql);
+            // Checked again under the lock: a driver that waited here for another one's first run finds the ledger
+            // current now, and must not take the script's table locks while that driver writes the ledger (40P01).
+            if (!current(connection, stateSchema, script)) {
+                s.execute(sql);
+            }
             connection.commit();
         } catch (SQLException | RuntimeException e) {
             connection.rollback();

@@ -275,6 +275,51 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
         }
     }
 
+    /**
+     * A driver that found the ledger incomplete and then waited for another driver's first run of the script checks
+     * again once it holds the lock: the ledger is current by then, so it takes none of the script's table locks while
+     * a third session writes the ledger (without the second check: lock timeout here, a deadlock between drivers).
+     */
+    @Test
+    void ensureSchemaAfterWaitingForAnotherFirstRunTakesNoTableLock() throws Exception {
+        String runKey = create(blueprint(4)).runKey();
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE " + table("campaign") + " DROP COLUMN row_encoding");
+        }
+        try (Connection writer = connect(); Statement w = writer.createStatement();
+             Connection first = connect(); Statement f = first.createStatement()) {
+            writer.setAutoCommit(false);
+            w.execute("UPDATE " + table("chunk") + " SET attempts = attempts WHERE run_key = '" + runKey + "'");
+            first.setAutoCommit(false);
+            f.execute("SELECT pg_advisory_xact_lock(hashtextextended('dpone-backfill-ledger:' || "
+                    + PostgresLedgerSchema.literal(schema) + ", 0))");
+            f.execute("ALTER TABLE " + table("campaign") + " ADD COLUMN row_encoding text");
+            Connection starter = connect();
+            try (Statement st = starter.createStatement()) {
+                st.execute("SET lock_timeout = '5s'");
+            }
+            CompletableFuture<Void> second = CompletableFuture.runAsync(() -> new PostgresLedgerStore(starter, schema).ensureSchema());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (countWaitingForAdvisoryLock(f) == 0) {
+                assertThat(System.nanoTime()).as("the second driver waits for the first one's lock").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            first.commit();
+            try {
+                second.get(20, TimeUnit.SECONDS);
+            } finally {
+                writer.rollback();
+            }
+        }
+    }
+
+    private static long countWaitingForAdvisoryLock(Statement s) throws SQLException {
+        try (var rs = s.executeQuery("SELECT count(*) FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND NOT granted")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     private Connection connect() {
         try {
             Connection c = SharedEmbeddedPostgres.get().connect(database);
