@@ -42,6 +42,9 @@ public interface TargetAdapter {
     /** The pre-flight of a route into this target, reading the PostgreSQL source and this target. */
     TargetDoctor doctor();
 
+    /** How this process names and ends its own abandoned sessions on this target after a reconnect. */
+    io.dpone.backfill.core.heal.StaleSessions sessions();
+
     /**
      * How lanes move {@code columns} from the source table into the load table, decided at preparation from both
      * catalogs and recorded in the ledger (ADR 0017).

@@ -9,6 +9,7 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.postgres.PostgresSessions;
 import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
 import io.dpone.backfill.target.TargetAdapter;
 
@@ -30,11 +31,14 @@ public final class CampaignSession implements AutoCloseable {
     private final FaultPoints faults;
 
     private final TargetAdapter adapter;
+    private final StaleSessionIds sessionIds;
 
     private CampaignSession(TargetAdapter adapter, CampaignBlueprint blueprint, Connection source, Connection state, Connection target,
                             EngineTimings timings, FaultPoints faults) {
         this.adapter = adapter;
         this.faults = faults;
+        this.sessionIds = new StaleSessionIds(java.util.Collections.singletonList(PostgresSessions.INSTANCE.identify(source)),
+                java.util.Arrays.asList(adapter.sessions().identify(state), adapter.sessions().identify(target)));
         this.source = source;
         this.state = state;
         this.target = target;
@@ -112,6 +116,30 @@ public final class CampaignSession implements AutoCloseable {
 
     public Connection targetConnection() {
         return target;
+    }
+
+    /** This session's server sessions, named at open, for the next session to end if this one is abandoned. */
+    public StaleSessionIds sessionIds() {
+        return sessionIds;
+    }
+
+    /**
+     * Ends an abandoned session's server sessions (ADR 0020); above all the state session, whose session lock
+     * would otherwise keep this driver from taking its own campaign back. Returns how many the servers ended.
+     */
+    public int endStale(StaleSessionIds stale) {
+        return PostgresSessions.INSTANCE.end(source, stale.source()) + adapter.sessions().end(state, stale.target());
+    }
+
+    /** Closes the sockets at once, from any thread, so a call blocked on a connection that stopped answering fails. */
+    public void abortConnections() {
+        for (Connection c : new Connection[]{target, state, source}) {
+            try {
+                c.abort(Runnable::run);
+            } catch (SQLException | RuntimeException ignored) {
+                // Best effort: the driver reconnects either way.
+            }
+        }
     }
 
     @Override

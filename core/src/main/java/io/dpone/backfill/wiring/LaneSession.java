@@ -10,6 +10,7 @@ import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.PhaseDetail;
 import io.dpone.backfill.core.fault.FaultPoints;
+import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.lane.ChunkProtocol;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.LaneWorker;
@@ -23,6 +24,7 @@ import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.postgres.PostgresSessions;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
 import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
 import io.dpone.backfill.target.ChunkLoad;
@@ -44,13 +46,22 @@ public final class LaneSession implements AutoCloseable {
     private final Connection sink;
     private final Connection state;
     private final LaneWorker worker;
+    private final LedgerStore ledger;
+    private final TargetAdapter adapter;
+    /** Each connection's server session, named at open: what a later session of this lane ends if it went stale. */
+    private final StaleSessionIds sessionIds;
 
     private LaneSession(TargetAdapter adapter, Connection source, Connection sink, Connection state, String runKey, int laneIndex,
-                        String owner, String stateSchema, EngineTimings timings, FaultPoints faults, Consumer<String> log) {
+                        String owner, String stateSchema, EngineTimings timings, HealingTimings healing, FaultPoints faults,
+                        Consumer<String> log) {
+        this.adapter = adapter;
+        this.sessionIds = new StaleSessionIds(
+                java.util.Collections.singletonList(PostgresSessions.INSTANCE.identify(source)),
+                java.util.Arrays.asList(adapter.sessions().identify(sink), adapter.sessions().identify(state)));
         this.source = source;
         this.sink = sink;
         this.state = state;
-        LedgerStore ledger = adapter.ledger(state, stateSchema);
+        this.ledger = adapter.ledger(state, stateSchema);
         CampaignRecord campaign = ledger.findByRunKey(runKey)
                 .orElseThrow(() -> new IllegalStateException("run key " + runKey + " is not in the ledger " + stateSchema));
         BackfillCampaignSpec spec = readSpec(campaign.specJson());
@@ -94,7 +105,36 @@ public final class LaneSession implements AutoCloseable {
                 return targetCatalog.liveShape(schema, liveTable).digest();
             }
         };
-        this.worker = new LaneWorker(runKey, owner, laneIndex, ledger, committer, plan, spec, timings, shapes, faults, log);
+        this.worker = new LaneWorker(runKey, owner, laneIndex, ledger, committer, plan, spec, timings, shapes, faults, log,
+                healing.stallDeadline(), this::abortConnections);
+    }
+
+    /** This session's server sessions, for the next session to end if this one is abandoned. */
+    public StaleSessionIds sessionIds() {
+        return sessionIds;
+    }
+
+    /** Ends {@code stale} sessions of an earlier session of this lane; returns how many the servers ended. */
+    public int endStale(StaleSessionIds stale) {
+        return PostgresSessions.INSTANCE.end(source, stale.source()) + adapter.sessions().end(state, stale.target());
+    }
+
+    public LedgerStore ledger() {
+        return ledger;
+    }
+
+    /**
+     * Closes the sockets at once, from any thread: a call blocked on one of them fails instead of waiting for a
+     * peer that stopped answering.
+     */
+    public void abortConnections() {
+        for (Connection c : new Connection[]{state, sink, source}) {
+            try {
+                c.abort(Runnable::run);
+            } catch (SQLException | RuntimeException ignored) {
+                // Aborting is best effort; the caller reconnects either way.
+            }
+        }
     }
 
     /** A zombie's receipt can be held for at most one chunk lease: that bounds how long a commit waits for it. */
@@ -105,6 +145,13 @@ public final class LaneSession implements AutoCloseable {
     public static LaneSession open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
                                    int laneIndex, String owner, String stateSchema, EngineTimings timings, FaultPoints faults,
                                    Consumer<String> log) throws SQLException {
+        return open(targetType, sourceConnector, targetConnector, runKey, laneIndex, owner, stateSchema, timings,
+                HealingTimings.DEFAULTS, faults, log);
+    }
+
+    public static LaneSession open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
+                                   int laneIndex, String owner, String stateSchema, EngineTimings timings,
+                                   HealingTimings healing, FaultPoints faults, Consumer<String> log) throws SQLException {
         TargetAdapter adapter = TargetAdapters.of(targetType);
         String app = "backfill-lane-" + laneIndex;
         Connection source = sourceConnector.open(app + "-source");
@@ -113,7 +160,12 @@ public final class LaneSession implements AutoCloseable {
         try {
             sink = targetConnector.open(app + "-sink");
             state = targetConnector.open(app + "-state");
-            return new LaneSession(adapter, source, sink, state, runKey, laneIndex, owner, stateSchema, timings, faults, log);
+            // Every read has a deadline (ADR 0020): a lane's ledger calls are short, and no single read of a chunk
+            // waits longer than the stall deadline, so a connection that silently stopped answering fails the call.
+            state.setNetworkTimeout(Runnable::run, (int) Math.max(timings.leaseTtl().toMillis(), 10_000));
+            sink.setNetworkTimeout(Runnable::run, (int) healing.stallDeadline().toMillis());
+            source.setNetworkTimeout(Runnable::run, (int) healing.stallDeadline().toMillis());
+            return new LaneSession(adapter, source, sink, state, runKey, laneIndex, owner, stateSchema, timings, healing, faults, log);
         } catch (SQLException | RuntimeException e) {
             for (Connection c : new Connection[]{state, sink, source}) {
                 if (c != null) {

@@ -25,8 +25,8 @@ final class CampaignFixture {
     static final EngineTimings TIMINGS = new EngineTimings(Duration.ofSeconds(3), Duration.ofMillis(500),
             Duration.ofSeconds(10), Duration.ofSeconds(3));
 
-    final PostgresDatabase source = PostgresDatabase.fresh("e2esrc");
-    final PostgresDatabase target = PostgresDatabase.fresh("e2etgt");
+    final PostgresDatabase source;
+    final PostgresDatabase target;
     final Path dir;
     final Path campaignFile;
     final Path secretsFile;
@@ -39,12 +39,24 @@ final class CampaignFixture {
 
     /** {@code chunk}: the campaign's {@code spec.chunk} as a YAML flow mapping. */
     CampaignFixture(Path dir, String backfillId, int rows, String chunk, int lanes) throws Exception {
+        this(dir, backfillId, rows, chunk, lanes, PostgresDatabase.fresh("e2esrc"), PostgresDatabase.fresh("e2etgt"), null);
+    }
+
+    /**
+     * On given databases; {@code targetUrl} is what the campaign's Secret names for the target (a proxy in front of
+     * it, say), null for the target's own URL.
+     */
+    CampaignFixture(Path dir, String backfillId, int rows, String chunk, int lanes, PostgresDatabase source,
+                    PostgresDatabase target, String targetUrl) throws Exception {
+        this.source = source;
+        this.target = target;
         this.dir = dir;
         ItemsTable.createWithRows(source, rows);
         ItemsTable.createWithOldRow(target);
         this.campaignFile = Files.writeString(dir.resolve("campaign.yaml"), CampaignYaml.campaign(backfillId)
                 .chunk(chunk).parallelWorkers(lanes).shadowSwap().render());
-        this.secretsFile = CampaignFiles.writeSecrets(dir, source.jdbcUrl(), target.jdbcUrl(), null, null);
+        this.secretsFile = CampaignFiles.writeSecrets(dir, source.jdbcUrl(),
+                targetUrl == null ? target.jdbcUrl() : targetUrl, null, null);
         this.files = new CampaignFiles(dir, campaignFile, secretsFile);
         this.blueprint = CampaignBlueprint.of(CampaignReader.read(campaignFile));
     }

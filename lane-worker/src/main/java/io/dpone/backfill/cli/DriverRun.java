@@ -5,6 +5,7 @@ import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;
 
@@ -47,23 +48,25 @@ final class DriverRun {
         List<String> laneArgs = List.of("--run-key", runKey, "--state-schema", blueprint.definition().spec().getState().getSchema(),
                 "--target-type", blueprint.definition().spec().getTarget().getType().wireName());
         int budget = blueprint.definition().spec().getLane().getMaxPodFailures();
-        try (CampaignSession session = CampaignSession.open(blueprint, source::open, target::open, timings, "backfill-driver");
-             LocalLaneLauncher launcher = new LocalLaneLauncher(LaneCommandLine.base(), laneEnv, laneArgs, logs, budget,
-                     line -> System.err.println("backfill: " + line))) {
+        try (LocalLaneLauncher launcher = new LocalLaneLauncher(LaneCommandLine.base(), laneEnv, laneArgs, logs, budget,
+                line -> System.err.println("backfill: " + line))) {
             // Ctrl-C or SIGTERM: lanes are killed as groups too, not left running without their driver.
             Thread killLanes = new Thread(launcher::close, "kill-lanes-on-exit");
             Runtime.getRuntime().addShutdownHook(killLanes);
             System.err.println("backfill: campaign " + blueprint.definition().name() + " run key " + runKey + ", lane logs in " + logs);
             // Without the evidence on stdout (bench), stdout is another report's: progress goes to stderr.
-            LocalDriver driver = new LocalDriver(blueprint, session, timings, launcher,
+            try (LocalDriver driver = new LocalDriver(blueprint,
+                    () -> CampaignSession.open(blueprint, source::open, target::open, timings, "backfill-driver"), timings,
+                    HealingTimings.fromEnvironment(System.getenv()), launcher,
                     printEvidence ? ProgressDisplay.forStdout() : ProgressDisplay.forStderr(),
-                    line -> System.err.println("backfill: " + line), driverWait);
-            int code = driver.run(resume, session.preflight(blueprint, skipPreflightBy));
-            if (printEvidence) {
-                System.out.println(Evidence.json(blueprint, session.ledger(), driver.refusal()));
+                    line -> System.err.println("backfill: " + line), driverWait)) {
+                int code = driver.run(resume, skipPreflightBy);
+                if (printEvidence) {
+                    System.out.println(Evidence.json(blueprint, driver.session().ledger(), driver.refusal()));
+                }
+                Runtime.getRuntime().removeShutdownHook(killLanes);
+                return code;
             }
-            Runtime.getRuntime().removeShutdownHook(killLanes);
-            return code;
         }
     }
 }

@@ -5,10 +5,11 @@ import io.dpone.backfill.cli.local.LaneHeapWatch;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.engine.EngineTimings;
+import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.lane.LaneExit;
 import io.dpone.backfill.postgres.PostgresEndpoint;
 import io.dpone.backfill.wiring.EnvironmentFaultPoints;
-import io.dpone.backfill.wiring.LaneSession;
+import io.dpone.backfill.wiring.HealingLane;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -52,14 +53,15 @@ final class LaneCommand implements Callable<Integer> {
         String owner = "lane-" + lane + "@" + LocalDriver.host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         LaneHeapWatch heap = LaneHeapWatch.startIfRequested();
-        try (LaneSession session = LaneSession.open(type, source::open, target::open, runKey, lane, owner, stateSchema, timings,
-                EnvironmentFaultPoints.fromEnvironment(), line -> System.err.println(LocalTime.now().truncatedTo(ChronoUnit.MILLIS) + " lane " + lane + ": " + line))) {
-            LaneExit exit = session.worker().run(DriverWatch.fromEnvironment());
-            System.err.println("lane " + lane + ": exiting (" + exit + ")");
-            if (heap != null) {
-                heap.writeReport(lane);
-            }
-            return exit.exitCode();
+        // Lost connections heal inside the lane (ADR 0020): the pod or process only ends when the outage outlasts its budget.
+        HealingLane healingLane = new HealingLane(type, source::open, target::open, runKey, lane, owner, stateSchema, timings,
+                HealingTimings.fromEnvironment(System.getenv()), EnvironmentFaultPoints.fromEnvironment(),
+                line -> System.err.println(LocalTime.now().truncatedTo(ChronoUnit.MILLIS) + " lane " + lane + ": " + line));
+        LaneExit exit = healingLane.run(DriverWatch.fromEnvironment());
+        System.err.println("lane " + lane + ": exiting (" + exit + ")");
+        if (heap != null) {
+            heap.writeReport(lane);
         }
+        return exit.exitCode();
     }
 }

@@ -3,20 +3,25 @@ package io.dpone.backfill.cli;
 import io.dpone.backfill.cli.local.LaneBudgetExceededException;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
-import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.StepResult;
+import io.dpone.backfill.core.heal.ConnectionLoss;
+import io.dpone.backfill.core.heal.HealingTimings;
+import io.dpone.backfill.core.heal.ReconnectBackoff;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
-import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.StaleSessionIds;
 
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,41 +31,61 @@ import java.util.function.Consumer;
 
 /**
  * Drives one campaign locally: claims the campaign (its driver lock and lease, ADR 0016; the lease renewed from its
- * own thread), steps the engine until the campaign settles, and carries out the engine's lane actions with local processes. It re-implements no phase.
+ * own thread), steps the engine until the campaign settles, and carries out the engine's lane actions with local
+ * processes. It re-implements no phase. A lost connection (server restart, failover, a half-open connection its
+ * deadline aborted) is healed here (ADR 0020): a new session, the old one's server sessions ended, the campaign
+ * taken back under a new epoch, and stepping goes on; lanes heal by themselves meanwhile.
  */
-final class LocalDriver {
+final class LocalDriver implements AutoCloseable {
     static final int EXIT_BLOCKED = 3;
     static final int EXIT_RECOVERABLE = 4;
     static final int EXIT_LEASE_HELD = 5;
     static final int EXIT_PREFLIGHT_REFUSED = 6;
 
+    /** Opens the driver's connections; called again after each lost connection. */
+    @FunctionalInterface
+    interface SessionOpener {
+        CampaignSession open() throws SQLException;
+    }
+
     private final CampaignBlueprint blueprint;
-    private final CampaignSession session;
+    private final SessionOpener opener;
     private final EngineTimings timings;
+    private final HealingTimings healing;
     private final LocalLaneLauncher lanes;
     private final ProgressDisplay progress;
     private final Consumer<String> log;
     private final Duration driverWait;
     private final String owner = "driver@" + host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
 
+    private volatile CampaignSession session;
+    private volatile CampaignLease lease;
+    private volatile long lastRenewedNanos = System.nanoTime();
+    private final AtomicBoolean leaseLost = new AtomicBoolean();
+    private volatile boolean reconnecting;
+    private PreflightResult refusal;
+
     /** @param driverWait how long to wait for another driver's live session to let go of the campaign */
-    LocalDriver(CampaignBlueprint blueprint, CampaignSession session, EngineTimings timings, LocalLaneLauncher lanes,
-                ProgressDisplay progress, Consumer<String> log, Duration driverWait) {
+    LocalDriver(CampaignBlueprint blueprint, SessionOpener opener, EngineTimings timings, HealingTimings healing,
+                LocalLaneLauncher lanes, ProgressDisplay progress, Consumer<String> log, Duration driverWait) {
         this.blueprint = blueprint;
-        this.session = session;
+        this.opener = opener;
         this.timings = timings;
+        this.healing = healing;
         this.lanes = lanes;
         this.progress = progress;
         this.log = log;
         this.driverWait = driverWait;
     }
 
-    private PreflightResult refusal;
-
-    /** Runs to a settled phase and returns the process exit code; pre-flight gates a campaign not yet prepared. */
-    int run(boolean resume, Preflight preflight) throws Exception {
+    /**
+     * Runs to a settled phase and returns the process exit code; pre-flight gates a campaign not yet prepared.
+     * {@code skipPreflightBy}: null to run pre-flight, else how an expert skipped it.
+     */
+    int run(boolean resume, String skipPreflightBy) throws Exception {
+        session = opener.open();
         CampaignEngine engine = session.engine();
-        LedgerStore ledger = session.ledger();
+        var preflight = session.preflight(blueprint, skipPreflightBy);
         if (preflight.isSkipped()) {
             log.accept("pre-flight skipped (" + preflight.skipReason() + "): the evidence records it");
         }
@@ -72,59 +97,27 @@ final class LocalDriver {
             PreflightReport.print(e.result(), log);
             return EXIT_PREFLIGHT_REFUSED;
         }
-        CampaignClaim claim = new CampaignClaimWait(ledger, driverWait, log).claim(engine.runKey(), owner, timings.leaseTtl());
+        CampaignClaim claim = new CampaignClaimWait(session.ledger(), driverWait, log).claim(engine.runKey(), owner, timings.leaseTtl());
         if (claim instanceof CampaignClaim.Held held) {
             log.accept("another driver holds the campaign lease: " + held.owner() + " until " + held.leaseExpires()
                     + "; its database session still holds the campaign, so it is not taken over, whatever the lease says."
                     + " Stop that driver, or end its session on the server, then resume");
             return EXIT_LEASE_HELD;
         }
-        CampaignLease lease = ((CampaignClaim.Taken) claim).lease();
-        AtomicBoolean leaseLost = new AtomicBoolean();
-        ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "campaign-lease-renewer");
-            t.setDaemon(true);
-            return t;
-        });
+        lease = ((CampaignClaim.Taken) claim).lease();
+        lastRenewedNanos = System.nanoTime();
+        ScheduledExecutorService renewer = daemon("campaign-lease-renewer");
+        ScheduledExecutorService deadline = daemon("campaign-lease-deadline");
         long every = timings.renewEvery().toMillis();
-        renewer.scheduleWithFixedDelay(() -> {
-            try {
-                if (!ledger.renewLease(lease, timings.leaseTtl())) {
-                    leaseLost.set(true);
-                }
-            } catch (RuntimeException e) {
-                log.accept("campaign lease renewal failed (will retry): " + e.getMessage());
-            }
-        }, every, every, TimeUnit.MILLISECONDS);
+        renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+        long check = Math.max(100, Math.min(1000, every));
+        deadline.scheduleWithFixedDelay(this::checkDeadline, check, check, TimeUnit.MILLISECONDS);
         try {
             if (resume) {
-                int requeued = engine.resume(lease);
+                int requeued = session.engine().resume(lease);
                 log.accept("resume: " + requeued + " failed chunk(s) re-queued");
             }
-            StepResult result;
-            while (true) {
-                if (leaseLost.get()) {
-                    throw new LeaseLostException("campaign lease lost: another driver took over; stopping without further changes");
-                }
-                result = engine.step(lease);
-                if (result.wantsLanes()) {
-                    try {
-                        lanes.ensure(result.actions().stream()
-                                .filter(a -> a instanceof io.dpone.backfill.core.engine.EngineAction.RunLanes)
-                                .mapToInt(a -> ((io.dpone.backfill.core.engine.EngineAction.RunLanes) a).lanes()).max().orElse(1));
-                    } catch (LaneBudgetExceededException e) {
-                        result = engine.lanesExhausted(lease, e.getMessage());
-                    }
-                }
-                if (result.stopsLanes()) {
-                    lanes.stop(timings.drainTimeout());
-                }
-                progress.update(status());
-                if (result.settled()) {
-                    break;
-                }
-                lanes.awaitLaneExit(result.requeueAfter());
-            }
+            StepResult result = stepUntilSettled(skipPreflightBy);
             progress.finish();
             log.accept(result.phase() + ": " + result.message());
             String next = NextActionText.of(result.next());
@@ -138,14 +131,149 @@ final class LocalDriver {
             };
         } finally {
             renewer.shutdownNow();
+            deadline.shutdownNow();
             lanes.close();
             try {
                 if (!leaseLost.get()) {
-                    ledger.releaseLease(lease);
+                    session.ledger().releaseLease(lease);
                 }
             } catch (RuntimeException e) {
                 log.accept("could not release the campaign lease (it expires by itself): " + e.getMessage());
             }
+        }
+    }
+
+    private StepResult stepUntilSettled(String skipPreflightBy) throws Exception {
+        ReconnectBackoff backoff = healing.backoff();
+        while (true) {
+            try {
+                if (leaseLost.get()) {
+                    throw new LeaseLostException("campaign lease lost: another driver took over; stopping without further changes");
+                }
+                StepResult result = session.engine().step(lease);
+                if (result.wantsLanes()) {
+                    try {
+                        lanes.ensure(result.actions().stream()
+                                .filter(a -> a instanceof EngineAction.RunLanes)
+                                .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(1));
+                    } catch (LaneBudgetExceededException e) {
+                        result = session.engine().lanesExhausted(lease, e.getMessage());
+                    }
+                }
+                if (result.stopsLanes()) {
+                    lanes.stop(timings.drainTimeout());
+                }
+                progress.update(status());
+                backoff.healed();
+                if (result.settled()) {
+                    return result;
+                }
+                lanes.awaitLaneExit(result.requeueAfter());
+            } catch (RuntimeException e) {
+                if (!ConnectionLoss.is(e)) {
+                    throw e;
+                }
+                reconnect(backoff, e, skipPreflightBy);
+            }
+        }
+    }
+
+    /**
+     * A new session after a lost connection: the old session's server sessions are ended first (a half-open state
+     * session would keep the driver lock), then the campaign is claimed again, which gives this driver a new epoch.
+     */
+    private void reconnect(ReconnectBackoff backoff, RuntimeException cause, String skipPreflightBy) throws Exception {
+        reconnecting = true;
+        try {
+            reconnectOnce(backoff, cause, skipPreflightBy);
+        } finally {
+            reconnecting = false;
+        }
+    }
+
+    private void reconnectOnce(ReconnectBackoff backoff, RuntimeException cause, String skipPreflightBy) throws Exception {
+        CampaignSession lost = session;
+        StaleSessionIds stale = lost.sessionIds();
+        lost.abortConnections();
+        lost.close();
+        Exception last = cause;
+        while (true) {
+            Optional<Duration> wait = backoff.failed();
+            if (wait.isEmpty()) {
+                log.accept("driver: still failing after the reconnect budget (" + healing.budget().toSeconds()
+                        + " s, BACKFILL_RECONNECT_BUDGET_SECONDS); giving up: " + ConnectionLoss.describe(last));
+                throw last;
+            }
+            log.accept(String.format("driver: connection lost: %s; reconnecting in %.1f s (attempt %d, %d s of the"
+                            + " reconnect budget left)", ConnectionLoss.describe(last), wait.get().toMillis() / 1000.0,
+                    backoff.attempts(), backoff.remaining().toSeconds()));
+            Thread.sleep(wait.get().toMillis());
+            CampaignSession fresh;
+            try {
+                fresh = opener.open();
+            } catch (SQLException | RuntimeException e) {
+                if (!ConnectionLoss.is(e)) {
+                    throw e;
+                }
+                last = e;
+                continue;
+            }
+            try {
+                int ended = fresh.endStale(stale);
+                // The new engine has not seen pre-flight: a campaign still Planned is checked again before preparing.
+                fresh.engine().open(fresh.preflight(blueprint, skipPreflightBy));
+                CampaignClaim claim = new CampaignClaimWait(fresh.ledger(), backoff.remaining(), log)
+                        .claim(fresh.engine().runKey(), owner, timings.leaseTtl());
+                if (claim instanceof CampaignClaim.Held held) {
+                    throw new LeaseLostException("after reconnecting, the campaign is held by " + held.summary()
+                            + "; stopping without further changes");
+                }
+                lease = ((CampaignClaim.Taken) claim).lease();
+                lastRenewedNanos = System.nanoTime();
+                session = fresh;
+                log.accept("driver: reconnected; ended " + ended + " stale session(s); campaign taken back with epoch "
+                        + lease.epoch());
+                return;
+            } catch (RuntimeException e) {
+                fresh.close();
+                if (!ConnectionLoss.is(e)) {
+                    throw e;
+                }
+                last = e;
+            }
+        }
+    }
+
+    private void renew() {
+        if (reconnecting) {
+            return;
+        }
+        CampaignSession current = session;
+        CampaignLease held = lease;
+        try {
+            if (current.ledger().renewLease(held, timings.leaseTtl())) {
+                lastRenewedNanos = System.nanoTime();
+            } else if (held == lease) {
+                leaseLost.set(true);
+            }
+        } catch (RuntimeException e) {
+            log.accept("campaign lease renewal failed (will retry): " + e.getMessage());
+        }
+    }
+
+    /**
+     * A renewal that has not succeeded for most of the TTL means the state connection is gone or hung: its sockets
+     * are aborted so the step blocked on it fails and the driver reconnects, instead of waiting forever.
+     */
+    private void checkDeadline() {
+        if (reconnecting) {
+            return;
+        }
+        long silent = System.nanoTime() - lastRenewedNanos;
+        if (silent > timings.leaseTtl().toNanos() * 8 / 10) {
+            log.accept("driver: no lease renewal succeeded for " + silent / 1_000_000_000 + " s: aborting its connections");
+            lastRenewedNanos = System.nanoTime();
+            session.abortConnections();
         }
     }
 
@@ -154,8 +282,29 @@ final class LocalDriver {
         return refusal;
     }
 
+    /** The session the driver holds now (a new one after each reconnect). */
+    CampaignSession session() {
+        return session;
+    }
+
     BackfillCampaignStatus status() {
         return StatusReader.read(blueprint, session.ledger()).orElseThrow();
+    }
+
+    @Override
+    public void close() {
+        CampaignSession current = session;
+        if (current != null) {
+            current.close();
+        }
+    }
+
+    private static ScheduledExecutorService daemon(String name) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     static String host() {
@@ -165,5 +314,4 @@ final class LocalDriver {
             return "localhost";
         }
     }
-
 }

@@ -40,7 +40,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
     private final Path instanceDir;
     private final Path dataDir;
     private final int port;
-    private final ProcessHandle postmaster;
+    private ProcessHandle postmaster;
     private final PgCtl ctl;
     private boolean closed;
 
@@ -113,8 +113,39 @@ public final class EmbeddedPostgres implements AutoCloseable {
         return value == null ? 0 : Long.parseLong(value);
     }
 
-    public long postmasterPid() {
+    public synchronized long postmasterPid() {
         return postmaster.pid();
+    }
+
+    /**
+     * Restarts the server as a maintenance restart or a failover would: {@code pg_ctl stop -m fast} (every session
+     * is terminated with 57P01), down for {@code downtime}, then started again on the same port and data. For
+     * tests of clients that must heal by themselves.
+     */
+    public synchronized void restart(Duration downtime) {
+        if (closed) {
+            throw new IllegalStateException("server is closed");
+        }
+        Optional<String> problems = Postmaster.shutdown(ctl, instanceDir, dataDir, "fast", postmaster, STOP_TIMEOUT);
+        if (problems.isPresent()) {
+            throw new EmbeddedPostgresException("restart: stopping failed: " + problems.get());
+        }
+        try {
+            Thread.sleep(downtime.toMillis());
+            PgProcessRunner.Result started = ctl.start(dataDir, serverLog(instanceDir), port, instanceDir,
+                    instanceDir.resolve("pg_ctl-start.log"), Duration.ofSeconds(60));
+            if (!started.ok()) {
+                throw new EmbeddedPostgresException("restart: PostgreSQL did not start again on port " + port + ": "
+                        + started.describe() + "\nserver log tail:\n" + FileHelpers.tail(serverLog(instanceDir), 30));
+            }
+        } catch (IOException e) {
+            throw new EmbeddedPostgresException("restart failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EmbeddedPostgresException("restart interrupted", e);
+        }
+        postmaster = Postmaster.fromPidFile(dataDir).orElseThrow(() -> new EmbeddedPostgresException(
+                "restarted but no live postmaster found in " + dataDir.resolve(Postmaster.PID_FILE)));
     }
 
     /** The server's PGDATA directory (gone after {@link #close()}). */

@@ -1,7 +1,6 @@
 package io.dpone.backfill.pgembedded;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -13,7 +12,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class EmbeddedPostgresIT {
 
@@ -62,6 +63,21 @@ class EmbeddedPostgresIT {
         assertThat(dataDir).doesNotExist();
         assertThat(dataDir.getParent()).doesNotExist();
         System.out.printf("embedded PostgreSQL: start %d ms, stop %d ms%n", startedMillis, stoppedMillis);
+    }
+
+    @Test
+    void restartEndsEverySessionAndKeepsDataAndPort() throws Exception {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.start()) {
+            pg.execute("postgres", "CREATE TABLE kept (id int)", "INSERT INTO kept VALUES (7)");
+            long before = pg.postmasterPid();
+            try (Connection open = pg.connect("postgres")) {
+                pg.restart(java.time.Duration.ofMillis(200));
+                assertThatThrownBy(() -> open.createStatement().execute("SELECT 1"))
+                        .as("a session of the old server is gone").isInstanceOf(SQLException.class);
+            }
+            assertThat(pg.postmasterPid()).isNotEqualTo(before);
+            assertThat(pg.queryForLong("postgres", "SELECT id FROM kept")).isEqualTo(7);
+        }
     }
 
     @Test

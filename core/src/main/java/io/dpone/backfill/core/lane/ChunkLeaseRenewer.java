@@ -4,6 +4,7 @@ import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.LedgerStore;
 
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -21,6 +22,13 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
         return t;
     });
 
+    /** Its own thread: the renewal thread itself may be the one blocked on a dead connection. */
+    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "chunk-deadline");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final LedgerStore ledger;
     private final ChunkClaim claim;
     private final EngineTimings timings;
@@ -30,15 +38,51 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
     private volatile boolean finished;
     private volatile long rowsCopied;
     private final ScheduledFuture<?> task;
+    private final ScheduledFuture<?> deadline;
+    private final long stallNanos;
+    private final java.util.function.Consumer<String> onDeadline;
+    private volatile long lastProgressNanos = System.nanoTime();
+    private volatile boolean deadlineFired;
 
     ChunkLeaseRenewer(LedgerStore ledger, ChunkClaim claim, EngineTimings timings) {
+        this(ledger, claim, timings, Duration.ofDays(1), reason -> { });
+    }
+
+    /**
+     * {@code onDeadline} is called once, from the deadline thread, when the chunk made no progress (rows, the end of
+     * the copy) for {@code stall} or the lease renewal went silent for most of the TTL: a call blocked on a
+     * half-open connection never returns by itself, and no check between rows runs while it is blocked.
+     */
+    ChunkLeaseRenewer(LedgerStore ledger, ChunkClaim claim, EngineTimings timings, Duration stall,
+                      java.util.function.Consumer<String> onDeadline) {
         this.ledger = ledger;
+        this.stallNanos = stall.toNanos();
+        this.onDeadline = onDeadline;
         this.claim = claim;
         this.timings = timings;
         // Give up at 80% of the TTL: leaves margin for clock drift between this process and the database.
         this.deadlineSlackNanos = timings.leaseTtl().toNanos() * 8 / 10;
         long every = timings.renewEvery().toMillis();
         this.task = TIMER.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+        long check = Math.max(100, Math.min(1000, every));
+        this.deadline = DEADLINES.scheduleWithFixedDelay(this::checkDeadline, check, check, TimeUnit.MILLISECONDS);
+    }
+
+    private void checkDeadline() {
+        if (deadlineFired) {
+            return;
+        }
+        long now = System.nanoTime();
+        String reason = null;
+        if (!finished && !refused && now - lastRenewedNanos > deadlineSlackNanos) {
+            reason = "no lease renewal succeeded for " + (now - lastRenewedNanos) / 1_000_000_000 + " s";
+        } else if (now - lastProgressNanos > stallNanos) {
+            reason = "no progress for " + (now - lastProgressNanos) / 1_000_000_000 + " s (stall deadline)";
+        }
+        if (reason != null) {
+            deadlineFired = true;
+            onDeadline.accept(reason);
+        }
     }
 
     private void renew() {
@@ -63,17 +107,23 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
 
     @Override
     public void copied(long rows) {
+        if (rows != rowsCopied) {
+            lastProgressNanos = System.nanoTime();
+        }
         rowsCopied = rows;
     }
 
     @Override
     public void copyFinished() {
+        lastProgressNanos = System.nanoTime();
         finished = true;
     }
 
     @Override
     public void close() {
         finished = true;
+        deadlineFired = true;
         task.cancel(false);
+        deadline.cancel(false);
     }
 }

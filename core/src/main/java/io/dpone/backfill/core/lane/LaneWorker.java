@@ -6,6 +6,8 @@ import io.dpone.backfill.core.campaign.RetryPolicy;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.fault.FaultPoint;
 import io.dpone.backfill.core.fault.FaultPoints;
+import io.dpone.backfill.core.heal.ConnectionLoss;
+import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkCounts;
@@ -39,10 +41,26 @@ public final class LaneWorker {
     private final ShapeProbe shapes;
     private final FaultPoints faults;
     private final Consumer<String> log;
+    private final Duration stallDeadline;
+    private final Runnable abortConnections;
 
     public LaneWorker(String runKey, String owner, int laneIndex, LedgerStore ledger, ChunkCommitter committer,
                       ChunkPlan plan, BackfillCampaignSpec spec, EngineTimings timings, ShapeProbe shapes,
                       FaultPoints faults, Consumer<String> log) {
+        this(runKey, owner, laneIndex, ledger, committer, plan, spec, timings, shapes, faults, log,
+                HealingTimings.DEFAULTS.stallDeadline(), () -> { });
+    }
+
+    /**
+     * {@code abortConnections} closes the lane's connections from another thread: the chunk deadline calls it when
+     * a chunk made no progress for {@code stallDeadline} or its lease renewal went silent, so a hung call fails
+     * instead of waiting forever.
+     */
+    public LaneWorker(String runKey, String owner, int laneIndex, LedgerStore ledger, ChunkCommitter committer,
+                      ChunkPlan plan, BackfillCampaignSpec spec, EngineTimings timings, ShapeProbe shapes,
+                      FaultPoints faults, Consumer<String> log, Duration stallDeadline, Runnable abortConnections) {
+        this.stallDeadline = stallDeadline;
+        this.abortConnections = abortConnections;
         this.runKey = runKey;
         this.owner = owner;
         this.laneIndex = laneIndex;
@@ -125,7 +143,10 @@ public final class LaneWorker {
             return;
         }
         long started = System.nanoTime();
-        try (ChunkLeaseRenewer renewer = new ChunkLeaseRenewer(ledger, claim, timings)) {
+        try (ChunkLeaseRenewer renewer = new ChunkLeaseRenewer(ledger, claim, timings, stallDeadline, reason -> {
+            log.accept("chunk " + claim.chunkId() + ": " + reason + ": aborting the lane's connections");
+            abortConnections.run();
+        })) {
             ChunkOutcome outcome = committer.commit(claim, plan.chunk(claim.chunkId()), renewer);
             switch (outcome.kind()) {
                 case COMMITTED -> log.accept(String.format("chunk %d committed: %d rows in %.1f s (attempt %d)",
@@ -134,6 +155,10 @@ public final class LaneWorker {
                 case LEASE_LOST -> log.accept("chunk " + claim.chunkId() + ": lease lost, rolled back (" + outcome.detail() + ")");
             }
         } catch (Exception e) {
+            if (ConnectionLoss.is(e)) {
+                // Not the chunk's failure: its transaction went with the connection. The lane reconnects.
+                throw new LaneConnectionLostException(claim, e);
+            }
             String error = e.getClass().getSimpleName() + ": " + e.getMessage();
             boolean recorded = ledger.failChunk(claim, error);
             log.accept("chunk " + claim.chunkId() + " failed (attempt " + claim.attempt() + "): " + error

@@ -112,6 +112,14 @@ public interface LedgerStore {
     /** Records a failed attempt (fenced); the chunk is retried later if the policy allows. */
     boolean failChunk(ChunkClaim claim, String error);
 
+    /**
+     * Gives a chunk back after its lane lost a connection (fenced like {@link #failChunk}): pending again, the
+     * attempt not counted, {@code reason} kept as its last error. The next claim takes it under a new epoch. A
+     * false result means the chunk moved on meanwhile (committed before the connection broke, or claimed by
+     * another lane after the lease expired).
+     */
+    boolean abandonChunk(ChunkClaim claim, String reason);
+
     /** True when the chunk receipt exists: the chunk's rows are committed whatever the chunk row says. */
     boolean hasChunkReceipt(String runKey, int chunkId);
 

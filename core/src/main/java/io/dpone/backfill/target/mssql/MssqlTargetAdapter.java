@@ -62,4 +62,9 @@ public final class MssqlTargetAdapter implements TargetAdapter {
                                    String loadSchema, String loadTable, List<String> columns) {
         return RowEncoding.VALUES;
     }
+
+    @Override
+    public io.dpone.backfill.core.heal.StaleSessions sessions() {
+        return MssqlSessions.INSTANCE;
+    }
 }

@@ -64,4 +64,9 @@ public final class PostgresTargetAdapter implements TargetAdapter {
         return PostgresPassThrough.identicalTypes(source, sourceSchema, sourceTable, target, loadSchema, loadTable, columns)
                 ? RowEncoding.POSTGRES_COPY_BINARY : RowEncoding.POSTGRES_COPY_TEXT;
     }
+
+    @Override
+    public io.dpone.backfill.core.heal.StaleSessions sessions() {
+        return io.dpone.backfill.postgres.PostgresSessions.INSTANCE;
+    }
 }

@@ -511,6 +511,23 @@ public final class InMemoryLedger {
         }
 
         @Override
+        public boolean abandonChunk(ChunkClaim claim, String reason) {
+            synchronized (InMemoryLedger.this) {
+                Chunk c = owned(claim);
+                if (c == null || c.state != ChunkState.RUNNING) {
+                    return false;
+                }
+                c.state = ChunkState.PENDING;
+                c.owner = null;
+                c.leaseExpires = null;
+                c.attempts = Math.max(0, c.attempts - 1);
+                c.rowsCopied = 0;
+                c.lastError = ChunkErrorText.bounded(reason);
+                return true;
+            }
+        }
+
+        @Override
         public boolean failChunk(ChunkClaim claim, String error) {
             synchronized (InMemoryLedger.this) {
                 Chunk c = owned(claim);

@@ -586,6 +586,32 @@ public abstract class LedgerStoreContract {
     }
 
     @Test
+    void abandonedChunkIsPendingAgainWithoutSpendingAnAttemptAndItsOldEpochIsFenced() {
+        String runKey = create(blueprint(1)).runKey();
+        ChunkClaim first = store.claim(runKey, firstClaimable(store, runKey), "lane-a", LONG_TTL).orElseThrow();
+        assertThat(other.abandonChunk(first, "connection lost: reconnecting")).isTrue();
+        assertThat(store.abandonChunk(first, "again")).as("an abandoned chunk is no longer running").isFalse();
+
+        // Claimable under any retry policy: a lost connection is not the chunk's failure.
+        List<ChunkRecord> again = other.claimable(runKey, 1, false, 10);
+        assertThat(again).hasSize(1);
+        assertThat(again.get(0).state()).isEqualTo(ChunkState.PENDING);
+        assertThat(again.get(0).attempts()).isZero();
+        assertThat(again.get(0).owner()).isNull();
+        assertThat(again.get(0).lastError()).isEqualTo("connection lost: reconnecting");
+
+        ChunkClaim second = other.claim(runKey, again.get(0), "lane-a", LONG_TTL).orElseThrow();
+        assertThat(second.epoch()).as("claimed again under a new epoch").isEqualTo(first.epoch() + 1);
+        assertThat(second.attempt()).isEqualTo(1);
+        assertThat(store.renewChunk(first, LONG_TTL)).isFalse();
+        assertThat(store.abandonChunk(first, "stale")).as("the old epoch cannot give back the new claim").isFalse();
+        writeChunkReceipt(runKey, 0, "lane-a", second.epoch(), 3);
+        assertThat(store.commitFromReceipt(second)).isTrue();
+        assertThat(other.abandonChunk(second, "late")).as("nothing moves a committed chunk back").isFalse();
+        assertThat(store.counts(runKey, 1).committed()).isEqualTo(1);
+    }
+
+    @Test
     void failedChunkIsClaimableAgainOnlyWithRetryFailedAndAttemptsLeft() {
         String runKey = create(blueprint(1)).runKey();
         ChunkClaim first = store.claim(runKey, firstClaimable(store, runKey), "lane-a", LONG_TTL).orElseThrow();

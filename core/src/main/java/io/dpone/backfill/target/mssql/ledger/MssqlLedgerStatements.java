@@ -273,6 +273,13 @@ final class MssqlLedgerStatements {
                 + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = N'running'";
     }
 
+    /** reason, run key, chunk id, owner, epoch. */
+    String abandonChunk() {
+        return "UPDATE " + chunk + " SET state = N'pending', owner = NULL, lease_expires = NULL,"
+                + " attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, rows_copied = 0, last_error = ?"
+                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = N'running'";
+    }
+
     /** run key, chunk id. */
     String hasChunkReceipt() {
         return "SELECT CASE WHEN EXISTS (SELECT 1 FROM " + chunkReceipt + " WHERE run_key = ? AND chunk_id = ?)"

@@ -389,6 +389,12 @@ public final class MssqlLedgerStore implements LedgerStore {
     }
 
     @Override
+    public synchronized boolean abandonChunk(ChunkClaim claim, String reason) {
+        return call("abandonChunk", () -> sql.update(statements.abandonChunk(), ChunkErrorText.bounded(reason), claim.runKey(),
+                claim.chunkId(), claim.owner(), claim.epoch()) == 1);
+    }
+
+    @Override
     public synchronized boolean hasChunkReceipt(String runKey, int chunkId) {
         return call("hasChunkReceipt", () -> sql.one(statements.hasChunkReceipt(), rs -> rs.getInt("present") == 1,
                 runKey, chunkId).orElse(false));

@@ -352,6 +352,13 @@ public final class PostgresLedgerStatements {
                 ChunkErrorText.bounded(error), claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
     }
 
+    public boolean abandon(ChunkClaim claim, String reason) throws SQLException {
+        return sql.update("UPDATE " + chunk + " SET state = 'pending', owner = NULL, lease_expires = NULL,"
+                + " attempts = greatest(attempts - 1, 0), rows_copied = 0, last_error = ?"
+                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'",
+                ChunkErrorText.bounded(reason), claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
+    }
+
     public boolean hasReceipt(String runKey, int chunkId) throws SQLException {
         return sql.one("SELECT EXISTS (SELECT 1 FROM " + chunkReceipt + " WHERE run_key = ? AND chunk_id = ?)"
                 + " AS present", rs -> rs.getBoolean("present"), runKey, chunkId).orElse(false);

@@ -289,6 +289,11 @@ public final class PostgresLedgerStore implements LedgerStore {
     }
 
     @Override
+    public synchronized boolean abandonChunk(ChunkClaim claim, String reason) {
+        return call("abandonChunk", () -> statements.abandon(claim, reason));
+    }
+
+    @Override
     public synchronized boolean hasChunkReceipt(String runKey, int chunkId) {
         return call("hasChunkReceipt", () -> statements.hasReceipt(runKey, chunkId));
     }
