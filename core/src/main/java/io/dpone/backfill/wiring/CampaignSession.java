@@ -64,6 +64,8 @@ public final class CampaignSession implements AutoCloseable {
         try {
             Connection state = targetConnector.open(applicationName + "-state");
             try {
+                // Ledger calls are short: a state connection that stops answering fails them (ADR 0020).
+                state.setNetworkTimeout(Runnable::run, (int) Math.max(timings.leaseTtl().multipliedBy(2).toMillis(), 60_000));
                 Connection target = targetConnector.open(applicationName + "-target");
                 // Crash-test points come from the environment (BACKFILL_FAULT) for every driver; none in production.
                 return new CampaignSession(adapter, blueprint, source, state, target, timings, EnvironmentFaultPoints.fromEnvironment());

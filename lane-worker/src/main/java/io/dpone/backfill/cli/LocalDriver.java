@@ -6,6 +6,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.LeaseLostException;
@@ -41,6 +42,10 @@ final class LocalDriver implements AutoCloseable {
     static final int EXIT_RECOVERABLE = 4;
     static final int EXIT_LEASE_HELD = 5;
     static final int EXIT_PREFLIGHT_REFUSED = 6;
+
+    /** Failures of a statement on a live connection that a repeated step clears by itself. */
+    private static final java.util.Set<String> RETRIED_IN_PLACE = java.util.Set.of("LockTimeout", "Deadlock",
+            "SerializationFailure", "ServiceBusy", "InsufficientResources");
 
     /** Opens the driver's connections; called again after each lost connection. */
     @FunctionalInterface
@@ -169,6 +174,15 @@ final class LocalDriver implements AutoCloseable {
                     return result;
                 }
                 lanes.awaitLaneExit(result.requeueAfter());
+            } catch (DatabaseFailureException e) {
+                if (ConnectionLoss.is(e)) {
+                    reconnect(backoff, e, skipPreflightBy);
+                } else if (e.isTransient() && RETRIED_IN_PLACE.contains(e.reason())) {
+                    // A lock timeout, deadlock or serialization failure on a live connection: the step is repeatable.
+                    retryLater(backoff, e);
+                } else {
+                    throw e;
+                }
             } catch (RuntimeException e) {
                 if (!ConnectionLoss.is(e)) {
                     throw e;
@@ -176,6 +190,17 @@ final class LocalDriver implements AutoCloseable {
                 reconnect(backoff, e, skipPreflightBy);
             }
         }
+    }
+
+    private void retryLater(ReconnectBackoff backoff, DatabaseFailureException e) throws InterruptedException {
+        Optional<Duration> wait = backoff.failed();
+        if (wait.isEmpty()) {
+            log.accept("driver: still failing after the reconnect budget (" + healing.budget().toSeconds() + " s); giving up");
+            throw e;
+        }
+        log.accept(String.format("driver: transient failure (%s): %s; stepping again in %.1f s", e.reason(),
+                ConnectionLoss.describe(e), wait.get().toMillis() / 1000.0));
+        Thread.sleep(wait.get().toMillis());
     }
 
     /**

@@ -8,6 +8,7 @@ import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.engine.DatabaseFailureException;
+import io.dpone.backfill.core.heal.ConnectionLoss;
 import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.StepResult;
@@ -153,12 +154,21 @@ public final class CampaignDriver {
         } catch (DatabaseFailureException e) {
             LOG.warnf("pass on campaign %s/%s failed (%s, %s): %s", namespace, campaign.getMetadata().getName(), e.kind(),
                     e.reason(), e.getMessage());
-            sessions.release(key);
+            endSession(key, e);
             return DatabaseFailures.outcome(e, campaign, DATABASE_RETRY);
         } catch (RuntimeException e) {
             LOG.warnf(e, "pass on campaign %s/%s failed", namespace, campaign.getMetadata().getName());
-            sessions.release(key);
+            endSession(key, e);
             return new DriveOutcome.Waiting("EngineError", String.valueOf(e.getMessage()), DATABASE_RETRY);
+        }
+    }
+
+    /** A lost connection abandons the session (its server sessions ended by the next); any other failure releases it. */
+    private void endSession(String key, RuntimeException failure) {
+        if (ConnectionLoss.is(failure)) {
+            sessions.abandon(key);
+        } else {
+            sessions.release(key);
         }
     }
 

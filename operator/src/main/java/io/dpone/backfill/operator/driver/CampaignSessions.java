@@ -4,6 +4,8 @@ import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.StaleSessionIds;
+import org.jboss.logging.Logger;
 
 import java.sql.SQLException;
 import java.time.Clock;
@@ -19,8 +21,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CampaignSessions implements AutoCloseable {
     private static final String APP = "backfill-operator";
+    private static final Logger LOG = Logger.getLogger(CampaignSessions.class);
 
     private final Map<String, DriverSession> sessions = new ConcurrentHashMap<>();
+    /** Server sessions of abandoned sessions, per campaign: the next session ends them first (ADR 0020). */
+    private final Map<String, StaleSessionIds> stale = new ConcurrentHashMap<>();
     private final EngineTimings timings;
     private final LeaseKeeper keeper;
 
@@ -40,6 +45,11 @@ public final class CampaignSessions implements AutoCloseable {
         }
         release(key);
         CampaignSession session = CampaignSession.open(blueprint, source::open, target::open, timings, APP);
+        StaleSessionIds abandoned = stale.remove(key);
+        if (abandoned != null) {
+            // A half-open state session still holds the driver lock: without this the claim would wait for it.
+            LOG.infof("campaign %s: ended %d stale session(s) of its lost connections", runKey, session.endStale(abandoned));
+        }
         DriverSession opened = new DriverSession(session, runKey, fingerprint);
         sessions.put(key, opened);
         return opened;
@@ -50,6 +60,18 @@ public final class CampaignSessions implements AutoCloseable {
         DriverSession s = sessions.remove(key);
         if (s != null) {
             s.close();
+        }
+    }
+
+    /**
+     * After a lost connection: aborts the session's connections without asking anything of the server, and
+     * remembers its server sessions for the next session of this campaign to end.
+     */
+    public void abandon(String key) {
+        DriverSession s = sessions.remove(key);
+        if (s != null) {
+            stale.put(key, s.session().sessionIds());
+            s.abandon();
         }
     }
 

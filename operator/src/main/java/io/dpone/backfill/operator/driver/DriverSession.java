@@ -21,6 +21,7 @@ public final class DriverSession implements AutoCloseable {
     private final String connectionFingerprint;
     private volatile CampaignLease lease;
     private volatile boolean leaseLost;
+    private volatile long lastRenewedNanos = System.nanoTime();
 
     DriverSession(CampaignSession session, String runKey, String connectionFingerprint) {
         this.session = session;
@@ -57,6 +58,7 @@ public final class DriverSession implements AutoCloseable {
         CampaignClaim claim = session.ledger().claimCampaign(runKey, owner, ttl);
         lease = claim instanceof CampaignClaim.Taken taken ? taken.lease() : null;
         leaseLost = false;
+        lastRenewedNanos = System.nanoTime();
         return claim;
     }
 
@@ -71,7 +73,13 @@ public final class DriverSession implements AutoCloseable {
             lease = null;
             return false;
         }
+        lastRenewedNanos = System.nanoTime();
         return true;
+    }
+
+    /** True when this session holds a lease that no renewal could prove for longer than {@code silence}. */
+    boolean renewalSilentFor(Duration silence) {
+        return lease != null && !leaseLost && System.nanoTime() - lastRenewedNanos > silence.toNanos();
     }
 
     public void markLeaseLost() {
@@ -81,6 +89,16 @@ public final class DriverSession implements AutoCloseable {
 
     public boolean holdsLease() {
         return lease != null && !leaseLost;
+    }
+
+    /**
+     * After a lost connection (ADR 0020): the sockets are aborted at once, nothing more is asked of a server that
+     * may not answer; the lease is left to the next session of this operator, which ends this one's server sessions
+     * and takes the campaign back under a new epoch.
+     */
+    public void abandon() {
+        session.abortConnections();
+        session.close();
     }
 
     /** Gives the lease back (so a successor need not wait for its expiry) and closes the connections. */
