@@ -23,9 +23,18 @@ public final class EnvironmentFaultPoints implements FaultPoints {
         }
     }
 
-    public static FaultPoints fromEnvironment() {
-        String spec = System.getenv("BACKFILL_FAULT");
-        return spec == null || spec.isBlank() ? FaultPoints.NONE : new EnvironmentFaultPoints(spec);
+    private static FaultPoints process;
+
+    /**
+     * One set per process: a point fires once per process however many sessions it opens (a driver that reconnects
+     * opens a new one and must not stop at a point it already passed).
+     */
+    public static synchronized FaultPoints fromEnvironment() {
+        if (process == null) {
+            String spec = System.getenv("BACKFILL_FAULT");
+            process = spec == null || spec.isBlank() ? FaultPoints.NONE : new EnvironmentFaultPoints(spec);
+        }
+        return process;
     }
 
     @Override
