@@ -20,7 +20,7 @@ class LaneCrashIT {
     Path dir;
 
     @ParameterizedTest(name = "lane killed {0}")
-    @ValueSource(strings = {"mid-copy", "before-commit", "after-commit"})
+    @ValueSource(strings = {"after-claim", "mid-copy", "before-commit", "after-commit"})
     void aLaneKilledAnywhereInItsCommitLeavesNeitherLossNorDuplicateAfterResume(String point) throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "crash_" + point.replace('-', '_'), 6000, 8, 2);
         f.prepareToLoading();
