@@ -26,7 +26,8 @@ public record EngineTimings(Duration leaseTtl, Duration renewEvery, Duration dra
                 seconds(env, "BACKFILL_LOCK_TIMEOUT_SECONDS", DEFAULTS.lockTimeout));
     }
 
-    private static Duration seconds(Map<String, String> env, String name, Duration fallback) {
+    /** A positive number of seconds from {@code env}, or {@code fallback} when unset; shared by every timing. */
+    public static Duration seconds(Map<String, String> env, String name, Duration fallback) {
         String value = env.get(name);
         if (value == null || value.isBlank()) {
             return fallback;

@@ -1,5 +1,7 @@
 package io.dpone.backfill.core.heal;
 
+import io.dpone.backfill.core.engine.EngineTimings;
+
 import java.time.Duration;
 import java.util.Map;
 
@@ -21,27 +23,11 @@ public record HealingTimings(Duration budget, Duration firstBackoff, Duration ma
 
     /** Reads BACKFILL_RECONNECT_BUDGET_SECONDS and BACKFILL_STALL_SECONDS. */
     public static HealingTimings fromEnvironment(Map<String, String> env) {
-        return new HealingTimings(seconds(env, "BACKFILL_RECONNECT_BUDGET_SECONDS", DEFAULTS.budget), DEFAULTS.firstBackoff,
-                DEFAULTS.maxBackoff, seconds(env, "BACKFILL_STALL_SECONDS", DEFAULTS.stallDeadline));
+        return new HealingTimings(EngineTimings.seconds(env, "BACKFILL_RECONNECT_BUDGET_SECONDS", DEFAULTS.budget), DEFAULTS.firstBackoff,
+                DEFAULTS.maxBackoff, EngineTimings.seconds(env, "BACKFILL_STALL_SECONDS", DEFAULTS.stallDeadline));
     }
 
     public ReconnectBackoff backoff() {
         return new ReconnectBackoff(this, System::nanoTime);
-    }
-
-    private static Duration seconds(Map<String, String> env, String name, Duration fallback) {
-        String value = env.get(name);
-        if (value == null || value.isBlank()) {
-            return fallback;
-        }
-        try {
-            double s = Double.parseDouble(value.trim());
-            if (s <= 0) {
-                throw new NumberFormatException();
-            }
-            return Duration.ofMillis((long) (s * 1000));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a positive number of seconds, got '" + value + "'");
-        }
     }
 }
