@@ -1,5 +1,6 @@
 package io.dpone.backfill.target;
 
+import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
@@ -48,4 +49,10 @@ public interface TargetAdapter {
      */
     RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target, String loadSchema,
                             String loadTable, List<String> columns);
+
+    /**
+     * {@code verify}'s reader of the published table (ADR 0018), over a target connection; {@code source} and the
+     * source table are where a values route reads the column types its lanes decoded with.
+     */
+    PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable);
 }

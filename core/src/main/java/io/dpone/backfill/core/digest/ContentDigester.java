@@ -25,14 +25,13 @@ import java.util.UUID;
  * <tr><td>numeric</td><td>trailing zeros stripped: 4-byte scale, then the unscaled value's two's complement bytes</td></tr>
  * <tr><td>float4 / float8</td><td>IEEE bits (4 / 8 bytes); every NaN the same bits</td></tr>
  * <tr><td>bool</td><td>one byte 0 or 1</td></tr>
- * <tr><td>text (text, varchar, bpchar, name, json, enum labels, arrays cast to text)</td><td>UTF-8</td></tr>
+ * <tr><td>text (text, varchar, bpchar, name, json, jsonb's text form, enum labels, arrays cast to text)</td><td>UTF-8</td></tr>
  * <tr><td>uuid</td><td>16 bytes, big-endian</td></tr>
  * <tr><td>date</td><td>8-byte days since 1970-01-01</td></tr>
  * <tr><td>time</td><td>8-byte microseconds of the day</td></tr>
  * <tr><td>timestamp</td><td>8-byte microseconds since 1970-01-01 00:00, no zone applied</td></tr>
  * <tr><td>timestamptz</td><td>8-byte UTC microseconds since the epoch</td></tr>
  * <tr><td>bytea</td><td>the raw bytes</td></tr>
- * <tr><td>jsonb</td><td>its text form, UTF-8</td></tr>
  * <tr><td>special (NaN, infinity, -infinity, 24:00)</td><td>the special's name, ASCII</td></tr>
  * <tr><td>opaque (a type outside these families)</td><td>the field's bytes as the wire carried them</td></tr>
  * </table>
@@ -44,7 +43,7 @@ public final class ContentDigester {
     /** Family tags: part of the canonical bytes, so an int 1 and a text "1" never collide. */
     public enum Family {
         INTEGER(1), NUMERIC(2), FLOAT4(3), FLOAT8(4), BOOL(5), TEXT(6), UUID(7), DATE(8), TIME(9), TIMESTAMP(10),
-        TIMESTAMPTZ(11), BYTEA(12), JSONB(13), SPECIAL(14), OPAQUE(15);
+        TIMESTAMPTZ(11), BYTEA(12), SPECIAL(13), OPAQUE(14);
 
         final byte tag;
 
@@ -173,12 +172,6 @@ public final class ContentDigester {
     public void bytea(byte[] v, int offset, int len) {
         begin(Family.BYTEA, len);
         putBytes(v, offset, len);
-    }
-
-    public void jsonb(String v) {
-        byte[] utf8 = v.getBytes(StandardCharsets.UTF_8);
-        begin(Family.JSONB, utf8.length);
-        putBytes(utf8, 0, utf8.length);
     }
 
     /** A value outside every Java type: NaN, infinity, -infinity, 24:00 (named as an enum constant). */

@@ -99,11 +99,13 @@ public final class PostgresChunkSource implements ChunkSource {
     }
 
     private ChunkRows copy(String predicate, RowEncoding encoding) throws SQLException {
+        // The column types are read before the COPY starts: the connection serves nothing else while it runs.
+        CopyRowDigests digests = encoding == RowEncoding.VALUES ? null : copyDigests();
         return switch (encoding) {
             case POSTGRES_COPY_TEXT -> new CopyRows(source.unwrap(PGConnection.class).getCopyAPI()
-                    .copyOut(selectPrefix + predicate + ") TO STDOUT"), copyDigests());
+                    .copyOut(selectPrefix + predicate + ") TO STDOUT"), digests);
             case POSTGRES_COPY_BINARY -> new BinaryTupleRows(source.unwrap(PGConnection.class).getCopyAPI()
-                    .copyOut(selectPrefix + predicate + ") TO STDOUT (FORMAT binary)"), columns.size(), copyDigests());
+                    .copyOut(selectPrefix + predicate + ") TO STDOUT (FORMAT binary)"), columns.size(), digests);
             case VALUES -> new DecodedRows(BinaryCopyReader.start(source, valuePlan(), predicate),
                     keyPositions == null ? null : new ContentDigester(columns.size(), keyPositions));
         };

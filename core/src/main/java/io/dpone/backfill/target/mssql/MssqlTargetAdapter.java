@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql;
 
+import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
@@ -61,5 +62,10 @@ public final class MssqlTargetAdapter implements TargetAdapter {
     public RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target,
                                    String loadSchema, String loadTable, List<String> columns) {
         return RowEncoding.VALUES;
+    }
+
+    @Override
+    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
+        return new MssqlPublishedDigests(target, source, sourceSchema, sourceTable);
     }
 }

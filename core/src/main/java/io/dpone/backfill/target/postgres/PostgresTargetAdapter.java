@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
@@ -63,5 +64,10 @@ public final class PostgresTargetAdapter implements TargetAdapter {
                                    String loadSchema, String loadTable, List<String> columns) {
         return PostgresPassThrough.identicalTypes(source, sourceSchema, sourceTable, target, loadSchema, loadTable, columns)
                 ? RowEncoding.POSTGRES_COPY_BINARY : RowEncoding.POSTGRES_COPY_TEXT;
+    }
+
+    @Override
+    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
+        return new PostgresPublishedDigests(target);
     }
 }

@@ -16,11 +16,15 @@ import java.util.Map;
  * come from, so a source {@code int4} and a target {@code int8} both count as integers.
  */
 public final class ColumnFamilies {
-    private static final String SQL = "SELECT a.attname, b.oid AS base, b.typtype"
-            + " FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid"
-            + " JOIN pg_catalog.pg_type b ON b.oid = CASE WHEN t.typtype = 'd' THEN pg_catalog.getbasetype(t.oid) ELSE t.oid END"
+    /** Each column's type, a domain followed down to its base type (domains over domains too). */
+    private static final String SQL = "WITH RECURSIVE cols AS ("
+            + " SELECT a.attname, a.atttypid AS typ FROM pg_catalog.pg_attribute a"
             + " WHERE a.attrelid = pg_catalog.to_regclass(pg_catalog.format('%I.%I', ?::text, ?::text))"
-            + " AND a.attnum > 0 AND NOT a.attisdropped";
+            + " AND a.attnum > 0 AND NOT a.attisdropped"
+            + " UNION ALL SELECT c.attname, t.typbasetype FROM cols c JOIN pg_catalog.pg_type t ON t.oid = c.typ"
+            + " WHERE t.typtype = 'd')"
+            + " SELECT c.attname, t.oid AS base, t.typtype FROM cols c JOIN pg_catalog.pg_type t ON t.oid = c.typ"
+            + " WHERE t.typtype <> 'd'";
 
     private ColumnFamilies() {
     }

@@ -1,6 +1,8 @@
 package io.dpone.backfill.source.postgres.digest;
 
 import io.dpone.backfill.core.digest.ContentDigester;
+import io.dpone.backfill.core.digest.DigestTable;
+import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.source.postgres.binary.BinaryCopyFormatException;
 import io.dpone.backfill.source.postgres.binary.PgSpecialValue;
 import io.dpone.backfill.source.postgres.binary.PgType;
@@ -28,6 +30,8 @@ public final class CopyRowDigests {
     private byte[] field = new byte[128];
     private int keyColumn = -1;
     private BigInteger key;
+    private DigestTable table;
+    private ChunkPlan plan;
 
     /** @param types one per column, null for a type digested as opaque wire bytes ({@link ColumnFamilies}) */
     public CopyRowDigests(PgType[] types, ContentDigester digester) {
@@ -51,6 +55,28 @@ public final class CopyRowDigests {
         }
         this.keyColumn = column;
         return this;
+    }
+
+    /**
+     * Ends every row into its chunk's slot of {@code table} instead of the digester's own sum: the slot of the chunk
+     * of {@code plan} that holds the row's chunk key ({@link #readingKey} first), or slot 0 when {@code plan} is null
+     * (a physical plan: the published table cannot place a row in a block range).
+     */
+    public CopyRowDigests into(DigestTable table, ChunkPlan plan) {
+        if (plan != null && keyColumn < 0) {
+            throw new IllegalStateException("rows are placed in chunks by their chunk column: call readingKey first");
+        }
+        this.table = table;
+        this.plan = plan;
+        return this;
+    }
+
+    private void endRow() {
+        if (table == null) {
+            digester.endRow();
+        } else {
+            digester.endRow(table, plan == null ? 0 : plan.locate(key()).id());
+        }
     }
 
     /** The chunk column's value in the row fed last (plan order: signed integers, uuids as unsigned 128 bits). */
@@ -80,7 +106,7 @@ public final class CopyRowDigests {
                 p += len;
             }
         }
-        digester.endRow();
+        endRow();
     }
 
     private void binaryField(PgType type, byte[] b, int off, int len) throws BinaryCopyFormatException {
@@ -130,7 +156,7 @@ public final class CopyRowDigests {
             }
             start = stop + 1;
         }
-        digester.endRow();
+        endRow();
     }
 
     private void textField(PgType type, int len) {
