@@ -50,7 +50,8 @@ public final class CampaignVerifier {
                                       Consumer<String> log) throws Exception {
         BackfillCampaignSpec spec = blueprint.definition().spec();
         String runKey = blueprint.identity().runKey();
-        CampaignRecord campaign = ledger.findByRunKey(runKey).orElseThrow(() -> new NotVerifiableException(
+        // peek: a ledger that does not exist yet is a campaign never started, not a failure.
+        CampaignRecord campaign = ledger.peek(runKey).flatMap(c -> ledger.findByRunKey(runKey)).orElseThrow(() -> new NotVerifiableException(
                 "run key " + runKey + " is not in the ledger: nothing was loaded, so there is nothing to verify"));
         if (ledger.publicationReceipt(runKey).isEmpty()) {
             throw new NotVerifiableException("campaign " + spec.getBackfillId() + " has not published (phase "

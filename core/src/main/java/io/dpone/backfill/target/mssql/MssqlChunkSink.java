@@ -1,7 +1,7 @@
 package io.dpone.backfill.target.mssql;
 
-import io.dpone.backfill.core.digest.ChunkDigest;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
+import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSink;

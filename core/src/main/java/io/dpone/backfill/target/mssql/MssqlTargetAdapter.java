@@ -1,6 +1,5 @@
 package io.dpone.backfill.target.mssql;
 
-import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
@@ -8,6 +7,7 @@ import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.target.TargetDoctor;
