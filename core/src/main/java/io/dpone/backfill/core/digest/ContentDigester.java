@@ -115,6 +115,30 @@ public final class ContentDigester {
         putBytes(unscaled, 0, unscaled.length);
     }
 
+    /**
+     * The numeric {@code unscaled * 10^-scale}, encoded exactly as {@link #numeric(BigDecimal)} encodes it: for a
+     * reader that has the digits without building a BigDecimal (PostgreSQL's binary numeric up to 16 digits).
+     */
+    public void numeric(long unscaled, int scale) {
+        if (unscaled == 0) {
+            scale = 0;
+        } else {
+            while (unscaled % 10 == 0) {
+                unscaled /= 10;
+                scale--;
+            }
+        }
+        // BigInteger.toByteArray's length: the minimal two's complement, sign bit included.
+        int bits = 64 - Long.numberOfLeadingZeros(unscaled < 0 ? ~unscaled : unscaled);
+        int bytes = bits / 8 + 1;
+        begin(Family.NUMERIC, 4 + bytes);
+        putInt(scale);
+        ensure(bytes);
+        for (int i = bytes - 1; i >= 0; i--) {
+            row[length++] = (byte) (unscaled >>> (8 * i));
+        }
+    }
+
     public void float4(float v) {
         begin(Family.FLOAT4, 4);
         putInt(Float.floatToIntBits(v));

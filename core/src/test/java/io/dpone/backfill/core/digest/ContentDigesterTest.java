@@ -84,6 +84,19 @@ class ContentDigesterTest {
     }
 
     @Test
+    void aNumericFromItsDigitsDigestsLikeTheSameBigDecimal() {
+        ContentDigester d = new ContentDigester(1, new int[]{0});
+        long[][] cases = {{150, 2}, {-150, 2}, {0, 3}, {1, -4}, {123456789012345678L, 5}, {-1, 0}, {-128, 0}, {127, 0},
+                {255, 1}, {Long.MIN_VALUE / 10, 3}, {10_000_000, 0}};
+        for (long[] c : cases) {
+            d.reset();
+            d.numeric(c[0], (int) c[1]);
+            d.endRow();
+            assertThat(d.digest()).as(c[0] + "e-" + c[1]).isEqualTo(single(d, BigDecimal.valueOf(c[0], (int) c[1])));
+        }
+    }
+
+    @Test
     void aTimestampWithTimeZoneIsItsInstantWhateverTheOffset() {
         ContentDigester d = new ContentDigester(1, new int[]{0});
         OffsetDateTime utc = OffsetDateTime.of(2024, 3, 1, 10, 0, 0, 123_456_000, ZoneOffset.UTC);

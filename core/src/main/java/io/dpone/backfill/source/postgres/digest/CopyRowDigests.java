@@ -124,8 +124,63 @@ public final class CopyRowDigests {
             case UUID -> digester.uuid(int64(b, off), int64(b, off + 8));
             case TEXT, VARCHAR, BPCHAR, NAME, JSON -> digester.text(b, off, len);
             case BYTEA -> digester.bytea(b, off, len);
+            // jsonb_send: a version byte, then the text form (the decoder checks the version on the slow path)
+            case JSONB -> {
+                if (len >= 1 && b[off] == 1) {
+                    digester.text(b, off + 1, len - 1);
+                } else {
+                    digester.value(type.decoder().decode(b, off, len));
+                }
+            }
+            case TIMESTAMP, TIMESTAMPTZ -> {
+                long micros = int64(b, off);
+                if (micros == Long.MAX_VALUE || micros == Long.MIN_VALUE) {
+                    digester.value(type.decoder().decode(b, off, len));
+                } else if (type == PgType.TIMESTAMP) {
+                    digester.timestamp(micros + PG_EPOCH_MICROS);
+                } else {
+                    digester.timestamptz(micros + PG_EPOCH_MICROS);
+                }
+            }
+            case DATE -> {
+                int days = int32(b, off);
+                if (days == Integer.MAX_VALUE || days == Integer.MIN_VALUE) {
+                    digester.value(type.decoder().decode(b, off, len));
+                } else {
+                    digester.date(days + PG_EPOCH_DAY);
+                }
+            }
+            case NUMERIC -> {
+                if (!smallNumeric(b, off)) {
+                    digester.value(type.decoder().decode(b, off, len));
+                }
+            }
             default -> digester.value(type.decoder().decode(b, off, len));
         }
+    }
+
+    /** PostgreSQL's epoch (2000-01-01) in days and microseconds since 1970-01-01. */
+    private static final long PG_EPOCH_DAY = 10_957;
+    private static final long PG_EPOCH_MICROS = PG_EPOCH_DAY * 86_400_000_000L;
+
+    /**
+     * A binary numeric of at most 4 base-10000 digits (16 decimal digits), digested without a BigDecimal; false for
+     * anything else (longer, NaN, infinities), which takes the decoder.
+     */
+    private boolean smallNumeric(byte[] b, int off) {
+        int ndigits = (short) (((b[off] & 0xff) << 8) | (b[off + 1] & 0xff));
+        int weight = (short) (((b[off + 2] & 0xff) << 8) | (b[off + 3] & 0xff));
+        int sign = ((b[off + 4] & 0xff) << 8) | (b[off + 5] & 0xff);
+        if (ndigits > 4 || (sign != 0x0000 && sign != 0x4000)) {
+            return false;
+        }
+        long unscaled = 0;
+        for (int i = 0; i < ndigits; i++) {
+            int p = off + 8 + 2 * i;
+            unscaled = unscaled * 10_000 + (((b[p] & 0xff) << 8) | (b[p + 1] & 0xff));
+        }
+        digester.numeric(sign == 0x4000 ? -unscaled : unscaled, ndigits == 0 ? 0 : 4 * (ndigits - 1 - weight));
+        return true;
     }
 
     /** One COPY text line: tab-separated fields, {@code \N} for NULL, backslash escapes, a final newline. */
