@@ -130,6 +130,17 @@ class CampaignVerifyIT {
     }
 
     @Test
+    void aLedgerFromBeforeDigestsGainsItsColumnsAndReportsEveryChunkAsNoDigestRecorded() throws Exception {
+        CampaignBlueprint b = published("digest_ledger_v0", CHUNKS, ITEMS);
+        String schema = b.definition().spec().getState().getSchema();
+        h.target.execute("ALTER TABLE " + schema + ".chunk_receipt DROP COLUMN content_digest",
+                "ALTER TABLE " + schema + ".campaign DROP COLUMN verification");
+        Verification v = verify(b);
+        assertThat(v.count(ChunkVerdict.Outcome.NO_DIGEST)).isEqualTo(b.plan().size());
+        assertThat(v.passed()).isTrue();
+    }
+
+    @Test
     void textRouteIntoWiderTargetTypesVerifiesEqual() throws Exception {
         CampaignBlueprint b = published("digest_text", CHUNKS, ITEMS.replace("numeric(12,2)", "numeric(20,6)").replace("bigint", "bigint"));
         try (CampaignSession s = h.session(b)) {
