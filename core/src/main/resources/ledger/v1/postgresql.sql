@@ -112,4 +112,10 @@ ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS row_encoding text;
 -- holds the campaign and since when.
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS lease_since timestamptz;
 
+-- The chunk's content digest (ADR 0018), written with the receipt's row count in the chunk's own transaction:
+-- v1:<rows>:<sum of key hashes>:<sum of row hashes>. Null in receipts written before it: verify reports those
+-- chunks as "no digest recorded". The last verify run's result, for status and the evidence JSON.
+ALTER TABLE ${schema}.chunk_receipt ADD COLUMN IF NOT EXISTS content_digest text;
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS verification text;
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

@@ -151,5 +151,13 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_
     ALTER TABLE ${schema}.campaign ADD lease_since datetime2(3) NULL;
 GO
 
+-- The chunk's content digest (ADR 0018), written with the receipt's row count in the chunk's own transaction.
+-- Null in receipts written before it. The last verify run's result, for status and the evidence JSON.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.chunk_receipt') AND name = N'content_digest')
+    ALTER TABLE ${schema}.chunk_receipt ADD content_digest nvarchar(128) NULL;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'verification')
+    ALTER TABLE ${schema}.campaign ADD verification nvarchar(max) NULL;
+GO
+
 IF NOT EXISTS (SELECT 1 FROM ${schema}.ledger_version WHERE version = 1)
     INSERT INTO ${schema}.ledger_version (version) VALUES (1);

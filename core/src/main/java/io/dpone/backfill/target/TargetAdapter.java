@@ -7,6 +7,7 @@ import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.core.verify.PublishedTableDigests;
 
 import java.sql.Connection;
 import java.time.Duration;
@@ -51,4 +52,10 @@ public interface TargetAdapter {
      */
     RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target, String loadSchema,
                             String loadTable, List<String> columns);
+
+    /**
+     * {@code verify}'s reader of the published table (ADR 0018), over a target connection; {@code source} and the
+     * source table are where a values route reads the column types its lanes decoded with.
+     */
+    PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable);
 }

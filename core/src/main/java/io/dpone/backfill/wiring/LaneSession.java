@@ -87,7 +87,7 @@ public final class LaneSession implements AutoCloseable {
         log.accept("rows move as " + sinkPort.encoding().wireName());
         ChunkProtocol committer = new ChunkProtocol(
                 new PostgresChunkSource(source, plan, spec.getSource().getSchema(), spec.getSource().getTable(), columns,
-                        heap, campaign.anchorXmin()), sinkPort, faults);
+                        heap, campaign.anchorXmin(), digestKey(columns, spec.getUniqueKey())), sinkPort, faults);
         String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
             @Override
@@ -135,6 +135,14 @@ public final class LaneSession implements AutoCloseable {
                 // Aborting is best effort; the caller reconnects either way.
             }
         }
+    }
+
+    /**
+     * Every chunk's receipt records its rows' content digest (ADR 0018) over the unique key, which is loaded in every
+     * campaign the doctor accepts; a key outside the loaded columns gets no digest rather than a lane that cannot run.
+     */
+    static List<String> digestKey(List<String> columns, List<String> uniqueKey) {
+        return columns.containsAll(uniqueKey) && !uniqueKey.isEmpty() ? uniqueKey : null;
     }
 
     /** A zombie's receipt can be held for at most one chunk lease: that bounds how long a commit waits for it. */

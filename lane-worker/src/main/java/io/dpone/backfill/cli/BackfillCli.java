@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The {@code backfill} executable. Exit codes: 0 success, 1 runtime failure, 2 invalid input. */
 @Command(name = "backfill", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Resumable, shadow-published initial loads from PostgreSQL into SQL Server or PostgreSQL.",
-        subcommands = {PlanCommand.class, RunCommand.class, ResumeCommand.class, StatusCommand.class,
+        subcommands = {PlanCommand.class, RunCommand.class, ResumeCommand.class, StatusCommand.class, VerifyCommand.class,
                 RollbackCommand.class, DoctorCommand.class, LaneCommand.class, DemoCommand.class, BenchCommand.class,
                 KubectlCommand.class})
 public final class BackfillCli implements Runnable {

@@ -88,6 +88,8 @@ final class Evidence {
         if (status.getHandoff().getReceiptId() != null) {
             handoff.put("receipt_id", status.getHandoff().getReceiptId());
         }
+        // The last `backfill verify` (ADR 0018): content compared chunk by chunk, when it ran.
+        StatusCommand.verification(ledger, blueprint).ifPresent(v -> backfill.set("verification", v));
         backfill.put("recommended_action", status.getRecommendedAction());
         return PrettyJson.write(root);
     }

@@ -8,6 +8,7 @@ import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.ChunkState;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.verify.VerificationSummary;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
@@ -50,6 +51,7 @@ final class StatusCommand implements Callable<Integer> {
                 ArrayNode failed = root.putArray("failedChunks");
                 failedChunks(ledger, blueprint.identity().runKey()).forEach(c -> failed.addObject()
                         .put("chunkId", c.chunkId()).put("attempts", c.attempts()).put("lastError", c.lastError()));
+                verification(ledger, blueprint).ifPresent(v -> root.set("verification", v));
                 System.out.println(PrettyJson.write(root));
             } else {
                 BackfillCampaignStatus s = status.get();
@@ -59,10 +61,25 @@ final class StatusCommand implements Callable<Integer> {
                 if (s.getProgress() != null && s.getProgress().getEtaBasis() != null) {
                     System.out.println("ETA basis: " + s.getProgress().getEtaBasis());
                 }
+                verification(ledger, blueprint).ifPresent(v -> System.out.println("verification: " + line(v)));
                 System.out.println("next: " + s.getRecommendedAction());
             }
             return BackfillCli.EXIT_OK;
         }
+    }
+
+    /** The last {@code backfill verify} result the ledger recorded (ADR 0018), when one ran. */
+    static Optional<ObjectNode> verification(LedgerStore ledger, CampaignBlueprint blueprint) {
+        return ledger.verification(blueprint.identity().runKey()).map(VerificationSummary::parse);
+    }
+
+    /** One line: result, when, and the counts. */
+    static String line(ObjectNode v) {
+        return v.path("result").asText() + " at " + v.path("ran_at").asText() + " (" + v.path("chunks").asLong() + " chunks: "
+                + v.path("equal").asLong() + " equal, " + v.path("differs").asLong() + " differ "
+                + v.path("differing_chunks") + ", " + v.path("changed_since_anchor").asLong() + " changed since the anchor, "
+                + v.path("no_digest").asLong() + " no digest recorded"
+                + (v.has("table_totals") ? "; table totals " + v.path("table_totals").asText() : "") + ")";
     }
 
     /** Failed chunks with their errors, bounded; scanned in pages so a 16k-chunk ledger is never loaded at once. */

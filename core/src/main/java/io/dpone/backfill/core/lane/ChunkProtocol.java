@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.fault.FaultPoint;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.ChunkClaim;
@@ -8,7 +9,7 @@ import io.dpone.backfill.core.plan.ChunkRange;
 /**
  * The exactly-once chunk commit (DESIGN.md section 5), in its one order: receipt first; then the chunk's rows
  * streamed from the source into the sink with a lease check between buffers; rows extracted must equal rows
- * loaded; the receipt records the count; the ledger row moves to committed fenced by owner and epoch; one commit.
+ * loaded; the receipt records the count and the rows' content digest (ADR 0018); the ledger row moves to committed fenced by owner and epoch; one commit.
  * A step that fails or finds the lease lost leaves the transaction to roll back whole: the chunk then has either
  * its rows, receipt and ledger row, or none of them.
  */
@@ -32,6 +33,7 @@ public final class ChunkProtocol implements ChunkCommitter {
     public ChunkOutcome commit(ChunkClaim claim, ChunkRange range, LeaseWatch watch) throws Exception {
         long extracted;
         long loaded;
+        ChunkDigest digest;
         try (ChunkTransaction tx = sink.begin(claim)) {
             if (!tx.insertReceipt()) {
                 return ChunkOutcome.alreadyReceipted();
@@ -43,12 +45,13 @@ public final class ChunkProtocol implements ChunkCommitter {
                     return ChunkOutcome.leaseLost("lease lost during copy");
                 }
                 extracted = watched.count();
+                digest = rows.digest();
             }
             if (extracted != loaded) {
                 throw new ChunkCountMismatchException(claim.chunkId(), extracted, loaded);
             }
             watch.copyFinished();
-            tx.recordLoaded(loaded);
+            tx.recordLoaded(loaded, digest);
             faults.reached(FaultPoint.BEFORE_COMMIT, claim.chunkId());
             if (!tx.markCommitted(extracted, loaded)) {
                 return ChunkOutcome.leaseLost("epoch " + claim.epoch() + " no longer owns the chunk");
@@ -111,6 +114,11 @@ public final class ChunkProtocol implements ChunkCommitter {
         @Override
         public Object[] values() {
             return rows.values();
+        }
+
+        @Override
+        public ChunkDigest digest() {
+            return rows.digest();
         }
 
         long count() {

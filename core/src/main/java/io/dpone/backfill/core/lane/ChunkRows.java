@@ -1,6 +1,8 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.encoding.RowEncoding;
+
 /**
  * The rows of one chunk range as the source streams them: one row at a time, never the chunk in memory. Closing
  * before the end cancels the source's read.
@@ -21,6 +23,14 @@ public interface ChunkRows extends AutoCloseable {
      */
     default Object[] values() {
         throw new UnsupportedOperationException("these rows are not decoded values");
+    }
+
+    /**
+     * The content digest (ADR 0018) of the rows streamed so far, computed by the source as they passed; complete once
+     * {@link #next} returned false. Null when this source computes none.
+     */
+    default ChunkDigest digest() {
+        return null;
     }
 
     @Override

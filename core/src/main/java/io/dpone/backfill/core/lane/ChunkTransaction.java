@@ -1,5 +1,7 @@
 package io.dpone.backfill.core.lane;
 
+import io.dpone.backfill.core.digest.ChunkDigest;
+
 /**
  * One chunk's target transaction. {@link ChunkProtocol} calls the steps in their one legal order; each step runs
  * inside the same open transaction, so the receipt, the rows and the ledger row commit together or not at all.
@@ -17,8 +19,11 @@ public interface ChunkTransaction extends AutoCloseable {
      */
     void flush() throws Exception;
 
-    /** Records the rows loaded in the receipt. */
-    void recordLoaded(long rowsLoaded) throws Exception;
+    /**
+     * Records in the receipt the rows loaded and the content digest of the rows streamed (ADR 0018), or null when the
+     * source computed none.
+     */
+    void recordLoaded(long rowsLoaded, ChunkDigest digest) throws Exception;
 
     /** Moves the chunk's ledger row to committed WHERE owner and epoch still match; false when the fence failed. */
     boolean markCommitted(long rowsExtracted, long rowsLoaded) throws Exception;

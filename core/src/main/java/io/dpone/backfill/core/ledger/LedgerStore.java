@@ -140,4 +140,16 @@ public interface LedgerStore {
     boolean recordHandoff(CampaignLease lease, HandoffReceipt receipt);
 
     Optional<RollbackReceipt> rollbackReceipt(String runKey);
+
+    /**
+     * The content digest each chunk receipt recorded (ADR 0018), by chunk id; a receipt written before receipts
+     * carried digests maps to null, a chunk without a receipt is absent.
+     */
+    java.util.Map<Integer, String> chunkDigests(String runKey);
+
+    /** Records the last {@code verify} result (a bounded JSON summary), replacing any earlier one. Unfenced: verify reads only. */
+    void recordVerification(String runKey, String summaryJson);
+
+    /** The last {@code verify} result, when one ran. */
+    Optional<String> verification(String runKey);
 }

@@ -26,6 +26,11 @@ public final class UuidKeys {
         return unsigned(uuid.getMostSignificantBits()).shiftLeft(64).or(unsigned(uuid.getLeastSignificantBits()));
     }
 
+    /** The uuid with these halves (as {@link java.util.UUID} holds them) as its unsigned 128-bit number. */
+    public static BigInteger fromBits(long mostSignificant, long leastSignificant) {
+        return unsigned(mostSignificant).shiftLeft(64).or(unsigned(leastSignificant));
+    }
+
     private static BigInteger unsigned(long bits) {
         return new BigInteger(Long.toUnsignedString(bits));
     }

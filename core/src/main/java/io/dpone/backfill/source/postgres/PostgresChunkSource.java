@@ -1,6 +1,8 @@
 package io.dpone.backfill.source.postgres;
 
 import io.dpone.backfill.core.campaign.ChunkKind;
+import io.dpone.backfill.core.digest.ChunkDigest;
+import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSource;
@@ -9,10 +11,14 @@ import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.postgres.PostgresBinaryCopy;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.source.postgres.binary.BinaryCopyFormatException;
 import io.dpone.backfill.source.postgres.binary.BinaryCopyReader;
 import io.dpone.backfill.source.postgres.binary.CopyOutInputStream;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlan;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
+import io.dpone.backfill.source.postgres.binary.PgType;
+import io.dpone.backfill.source.postgres.digest.ColumnFamilies;
+import io.dpone.backfill.source.postgres.digest.CopyRowDigests;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
 
@@ -39,6 +45,9 @@ public final class PostgresChunkSource implements ChunkSource {
     /** Null for key-range plans; physical chunks are read in their own checked transaction. */
     private final PostgresHeapChunkGuard heapGuard;
     private SourceColumnPlan valuePlan;
+    /** Positions of the key columns among the loaded columns; null when this source computes no content digest. */
+    private final int[] keyPositions;
+    private PgType[] copyTypes;
 
     public PostgresChunkSource(Connection source, ChunkPlan plan, String sourceSchema, String sourceTable, List<String> columns) {
         this(source, plan, sourceSchema, sourceTable, columns, null, null);
@@ -50,6 +59,16 @@ public final class PostgresChunkSource implements ChunkSource {
      */
     public PostgresChunkSource(Connection source, ChunkPlan plan, String sourceSchema, String sourceTable, List<String> columns,
                                HeapExtent heap, String anchorXmin) {
+        this(source, plan, sourceSchema, sourceTable, columns, heap, anchorXmin, null);
+    }
+
+    /**
+     * As above, and with {@code keyColumns} (the campaign's unique key, all among {@code columns}) every chunk's rows
+     * also yield their content digest (ADR 0018) as they stream: {@link ChunkRows#digest()}. Null: no digest.
+     */
+    public PostgresChunkSource(Connection source, ChunkPlan plan, String sourceSchema, String sourceTable, List<String> columns,
+                               HeapExtent heap, String anchorXmin, List<String> keyColumns) {
+        this.keyPositions = keyColumns == null ? null : ContentDigester.positions(columns, keyColumns);
         if (plan.kind() == ChunkKind.PHYSICAL && (heap == null || anchorXmin == null || !plan.resolved())) {
             throw new IllegalArgumentException("a physical plan is read only with the heap extent and XMin anchor"
                     + " recorded at preparation");
@@ -80,13 +99,27 @@ public final class PostgresChunkSource implements ChunkSource {
     }
 
     private ChunkRows copy(String predicate, RowEncoding encoding) throws SQLException {
+        // The column types are read before the COPY starts: the connection serves nothing else while it runs.
+        CopyRowDigests digests = encoding == RowEncoding.VALUES ? null : copyDigests();
         return switch (encoding) {
             case POSTGRES_COPY_TEXT -> new CopyRows(source.unwrap(PGConnection.class).getCopyAPI()
-                    .copyOut(selectPrefix + predicate + ") TO STDOUT"));
+                    .copyOut(selectPrefix + predicate + ") TO STDOUT"), digests);
             case POSTGRES_COPY_BINARY -> new BinaryTupleRows(source.unwrap(PGConnection.class).getCopyAPI()
-                    .copyOut(selectPrefix + predicate + ") TO STDOUT (FORMAT binary)"), columns.size());
-            case VALUES -> new DecodedRows(BinaryCopyReader.start(source, valuePlan(), predicate));
+                    .copyOut(selectPrefix + predicate + ") TO STDOUT (FORMAT binary)"), columns.size(), digests);
+            case VALUES -> new DecodedRows(BinaryCopyReader.start(source, valuePlan(), predicate),
+                    keyPositions == null ? null : new ContentDigester(columns.size(), keyPositions));
         };
+    }
+
+    /** A fresh digest for one chunk's COPY rows, or null; the columns' types are read once per lane, like the plan. */
+    private CopyRowDigests copyDigests() throws SQLException {
+        if (keyPositions == null) {
+            return null;
+        }
+        if (copyTypes == null) {
+            copyTypes = ColumnFamilies.of(source, sourceSchema, sourceTable, columns);
+        }
+        return new CopyRowDigests(copyTypes, new ContentDigester(columns.size(), keyPositions));
     }
 
     /** The columns' types are read once per lane: a type change mid-campaign is drift, caught before each chunk. */
@@ -121,6 +154,11 @@ public final class PostgresChunkSource implements ChunkSource {
         }
 
         @Override
+        public ChunkDigest digest() {
+            return rows.digest();
+        }
+
+        @Override
         public void close() throws Exception {
             try {
                 rows.close();
@@ -133,14 +171,30 @@ public final class PostgresChunkSource implements ChunkSource {
     /** Binary COPY rows decoded as they stream; closing early cancels the COPY and drains it. */
     private static final class DecodedRows implements ChunkRows {
         private final BinaryCopyReader reader;
+        private final ContentDigester digester;
 
-        DecodedRows(BinaryCopyReader reader) {
+        DecodedRows(BinaryCopyReader reader, ContentDigester digester) {
             this.reader = reader;
+            this.digester = digester;
         }
 
         @Override
         public boolean next() throws IOException {
-            return reader.next();
+            if (!reader.next()) {
+                return false;
+            }
+            if (digester != null) {
+                for (Object value : reader.row()) {
+                    digester.value(value);
+                }
+                digester.endRow();
+            }
+            return true;
+        }
+
+        @Override
+        public ChunkDigest digest() {
+            return digester == null ? null : digester.digest();
         }
 
         @Override
@@ -161,16 +215,26 @@ public final class PostgresChunkSource implements ChunkSource {
 
     private final class CopyRows implements ChunkRows {
         private final CopyOut out;
+        private final CopyRowDigests digests;
         private byte[] row;
 
-        CopyRows(CopyOut out) {
+        CopyRows(CopyOut out, CopyRowDigests digests) {
             this.out = out;
+            this.digests = digests;
         }
 
         @Override
         public boolean next() throws SQLException {
             row = out.readFromCopy();
+            if (row != null && digests != null) {
+                digests.textRow(row);
+            }
             return row != null;
+        }
+
+        @Override
+        public ChunkDigest digest() {
+            return digests == null ? null : digests.digester().digest();
         }
 
         @Override
@@ -196,18 +260,25 @@ public final class PostgresChunkSource implements ChunkSource {
     private final class BinaryTupleRows implements ChunkRows {
         private final CopyOut out;
         private final int columns;
+        private final CopyRowDigests digests;
         private boolean first = true;
         private boolean ended;
         private byte[] row;
         private long tuples;
 
-        BinaryTupleRows(CopyOut out, int columns) {
+        BinaryTupleRows(CopyOut out, int columns, CopyRowDigests digests) {
             this.out = out;
             this.columns = columns;
+            this.digests = digests;
         }
 
         @Override
-        public boolean next() throws SQLException {
+        public ChunkDigest digest() {
+            return digests == null ? null : digests.digester().digest();
+        }
+
+        @Override
+        public boolean next() throws SQLException, BinaryCopyFormatException {
             if (ended) {
                 return false;
             }
@@ -236,6 +307,9 @@ public final class PostgresChunkSource implements ChunkSource {
             }
             if (fields != columns) {
                 throw new IllegalStateException("binary COPY tuple has " + fields + " fields, the load has " + columns + " columns");
+            }
+            if (digests != null) {
+                digests.binaryRow(message, offset);
             }
             row = offset == 0 ? message : Arrays.copyOfRange(message, offset, message.length);
             tuples++;

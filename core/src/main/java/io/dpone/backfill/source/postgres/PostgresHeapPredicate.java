@@ -24,18 +24,24 @@ public final class PostgresHeapPredicate {
     }
 
     public static String render(ChunkRange chunk, BigInteger anchor) {
+        String blocks = blocks(chunk);
+        if (anchor.signum() <= 0 || anchor.compareTo(PostgresHeapState.FIRST_WRAPPED_XID) >= 0) {
+            throw new IllegalArgumentException("anchor " + anchor + " is not an epoch-0 transaction id");
+        }
+        return blocks + " AND xmin::text::bigint < " + anchor;
+    }
+
+    /** The chunk's block range alone, every row version in it whatever its xmin (verify counts the newer ones). */
+    public static String blocks(ChunkRange chunk) {
         if (chunk.lowerInclusive() == null) {
             throw new IllegalStateException("physical chunk " + chunk.id() + " has no block range: the plan was not"
                     + " resolved from the heap's size recorded at preparation");
-        }
-        if (anchor.signum() <= 0 || anchor.compareTo(PostgresHeapState.FIRST_WRAPPED_XID) >= 0) {
-            throw new IllegalArgumentException("anchor " + anchor + " is not an epoch-0 transaction id");
         }
         StringBuilder sql = new StringBuilder("ctid >= ").append(tid(chunk.lowerInclusive()));
         if (chunk.upperExclusive() != null) {
             sql.append(" AND ctid < ").append(tid(chunk.upperExclusive()));
         }
-        return sql.append(" AND xmin::text::bigint < ").append(anchor).toString();
+        return sql.toString();
     }
 
     private static String tid(BigInteger block) {

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
+import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSink;
@@ -83,8 +84,8 @@ public final class MssqlChunkSink implements ChunkSink {
         }
 
         @Override
-        public void recordLoaded(long rowsLoaded) throws SQLException {
-            receipts.recordRows(claim, rowsLoaded);
+        public void recordLoaded(long rowsLoaded, ChunkDigest digest) throws SQLException {
+            receipts.recordRows(claim, rowsLoaded, digest == null ? null : digest.wire());
         }
 
         @Override

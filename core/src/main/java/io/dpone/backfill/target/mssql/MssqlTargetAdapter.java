@@ -7,6 +7,7 @@ import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.target.TargetDoctor;
@@ -66,5 +67,10 @@ public final class MssqlTargetAdapter implements TargetAdapter {
     @Override
     public io.dpone.backfill.core.heal.StaleSessions sessions() {
         return MssqlSessions.INSTANCE;
+    }
+
+    @Override
+    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
+        return new MssqlPublishedDigests(target, source, sourceSchema, sourceTable);
     }
 }

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.lane.ChunkSink;
@@ -146,8 +147,8 @@ public final class PostgresChunkSink implements ChunkSink {
         }
 
         @Override
-        public void recordLoaded(long rowsLoaded) throws SQLException {
-            ledger.recordReceiptRows(claim, rowsLoaded);
+        public void recordLoaded(long rowsLoaded, ChunkDigest digest) throws SQLException {
+            ledger.recordReceiptRows(claim, rowsLoaded, digest == null ? null : digest.wire());
         }
 
         @Override

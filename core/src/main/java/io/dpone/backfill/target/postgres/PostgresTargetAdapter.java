@@ -7,6 +7,7 @@ import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.postgres.PostgresEndpoint;
 import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
@@ -68,5 +69,10 @@ public final class PostgresTargetAdapter implements TargetAdapter {
     @Override
     public io.dpone.backfill.core.heal.StaleSessions sessions() {
         return io.dpone.backfill.postgres.PostgresSessions.INSTANCE;
+    }
+
+    @Override
+    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
+        return new PostgresPublishedDigests(target);
     }
 }

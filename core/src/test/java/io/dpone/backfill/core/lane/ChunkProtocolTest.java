@@ -253,7 +253,7 @@ class ChunkProtocolTest {
                 }
 
                 @Override
-                public void recordLoaded(long rowsLoaded) {
+                public void recordLoaded(long rowsLoaded, io.dpone.backfill.core.digest.ChunkDigest digest) {
                     steps.add("recordLoaded " + rowsLoaded);
                 }
 

@@ -2,6 +2,8 @@ package io.dpone.backfill.core.lane;
 
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.digest.CanonicalJson;
+import io.dpone.backfill.core.digest.ChunkDigest;
+import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.ChunkClaim;
@@ -72,6 +74,22 @@ public abstract class ChunkSinkContract {
         ChunkRecord chunk = ledger.chunks(runKey(), 1, 1).get(0);
         assertThat(chunk.state().dbValue()).isEqualTo("committed");
         assertThat(chunk.rowsLoaded()).isEqualTo(2500);
+    }
+
+    @Test
+    void theReceiptRecordsTheContentDigestOfTheRowsStreamedInTheCommitTransaction() throws Exception {
+        commit(claim(1, "lane-a"), 2500, Duration.ofSeconds(5), false);
+
+        ContentDigester expected = new ContentDigester(2, new int[]{0});
+        for (long i = 1; i <= 2500; i++) {
+            expected.value(1_000_000L + i);
+            expected.value("code-" + i);
+            expected.endRow();
+        }
+        assertThat(ledger.chunkDigests(runKey())).containsOnlyKeys(1).containsEntry(1, expected.digest().wire());
+        // A lost lease rolls the receipt back with its digest: nothing records rows that are not there.
+        commit(claim(2, "lane-a"), 5000, Duration.ofSeconds(5), true);
+        assertThat(ledger.chunkDigests(runKey())).containsOnlyKeys(1);
     }
 
     @Test
@@ -185,6 +203,7 @@ public abstract class ChunkSinkContract {
         private final long rows;
         private final long failAt;
         private final RowEncoding encoding;
+        private final ContentDigester digester = new ContentDigester(2, new int[]{0});
         private long read;
 
         GeneratedRows(ChunkRange range, long rows, long failAt, RowEncoding encoding) {
@@ -203,7 +222,16 @@ public abstract class ChunkSinkContract {
                 return false;
             }
             read++;
+            digester.value(base + read);
+            digester.value("code-" + read);
+            digester.endRow();
             return true;
+        }
+
+        /** The digest a real source computes as the rows stream: here of the values the rows carry. */
+        @Override
+        public ChunkDigest digest() {
+            return digester.digest();
         }
 
         /** The row as COPY text, or as a binary COPY tuple (bigint, text) when the sink takes binary. */

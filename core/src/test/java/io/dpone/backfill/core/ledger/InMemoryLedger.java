@@ -29,6 +29,8 @@ public final class InMemoryLedger {
     private final Map<String, Campaign> campaigns = new LinkedHashMap<>();
     private final Map<String, TreeMap<Integer, Chunk>> chunks = new HashMap<>();
     private final Map<String, Map<Integer, Long>> chunkReceipts = new HashMap<>();
+    private final Map<String, Map<Integer, String>> receiptDigests = new HashMap<>();
+    private final Map<String, String> verifications = new HashMap<>();
     private final Map<String, PublicationReceipt> publications = new HashMap<>();
     private final Map<String, HandoffReceipt> handoffs = new HashMap<>();
     private final Map<String, RollbackReceipt> rollbacks = new HashMap<>();
@@ -540,6 +542,30 @@ public final class InMemoryLedger {
                 c.lastError = ChunkErrorText.bounded(error);
                 c.finishedAt = now();
                 return true;
+            }
+        }
+
+        @Override
+        public Map<Integer, String> chunkDigests(String runKey) {
+            synchronized (InMemoryLedger.this) {
+                Map<Integer, String> digests = new HashMap<>();
+                chunkReceipts.getOrDefault(runKey, Map.of()).keySet()
+                        .forEach(id -> digests.put(id, receiptDigests.getOrDefault(runKey, Map.of()).get(id)));
+                return digests;
+            }
+        }
+
+        @Override
+        public void recordVerification(String runKey, String summaryJson) {
+            synchronized (InMemoryLedger.this) {
+                verifications.put(runKey, summaryJson);
+            }
+        }
+
+        @Override
+        public java.util.Optional<String> verification(String runKey) {
+            synchronized (InMemoryLedger.this) {
+                return java.util.Optional.ofNullable(verifications.get(runKey));
             }
         }
 

@@ -48,7 +48,7 @@ public enum PgType {
     }
 
     /** The accepted type with this OID, or null. */
-    static PgType byOid(long oid) {
+    public static PgType byOid(long oid) {
         for (PgType type : values()) {
             if (type.oid == oid) {
                 return type;

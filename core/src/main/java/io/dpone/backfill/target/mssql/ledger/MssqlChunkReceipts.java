@@ -40,8 +40,9 @@ public final class MssqlChunkReceipts {
         }
     }
 
-    public void recordRows(ChunkClaim claim, long rows) throws SQLException {
-        if (sql.update(statements.recordReceiptRows(), rows, claim.runKey(), claim.chunkId(), claim.epoch()) != 1) {
+    /** {@code contentDigest}: the rows' content digest (ADR 0018), or null when the lane computed none. */
+    public void recordRows(ChunkClaim claim, long rows, String contentDigest) throws SQLException {
+        if (sql.update(statements.recordReceiptRows(), rows, contentDigest, claim.runKey(), claim.chunkId(), claim.epoch()) != 1) {
             throw new SQLException("chunk receipt vanished inside its own transaction");
         }
     }

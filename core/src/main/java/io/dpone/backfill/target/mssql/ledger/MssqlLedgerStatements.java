@@ -281,6 +281,21 @@ final class MssqlLedgerStatements {
     }
 
     /** run key, chunk id. */
+    /** run key: every receipt's chunk id and content digest. */
+    String chunkDigests() {
+        return "SELECT chunk_id, content_digest FROM " + chunkReceipt + " WHERE run_key = ?";
+    }
+
+    /** verification JSON, run key. */
+    String recordVerification() {
+        return "UPDATE " + campaign + " SET verification = ? WHERE run_key = ?";
+    }
+
+    /** run key. */
+    String verification() {
+        return "SELECT verification FROM " + campaign + " WHERE run_key = ?";
+    }
+
     String hasChunkReceipt() {
         return "SELECT CASE WHEN EXISTS (SELECT 1 FROM " + chunkReceipt + " WHERE run_key = ? AND chunk_id = ?)"
                 + " THEN 1 ELSE 0 END AS present";
@@ -316,7 +331,7 @@ final class MssqlLedgerStatements {
 
     /** rows loaded, run key, chunk id, epoch. */
     String recordReceiptRows() {
-        return "UPDATE " + chunkReceipt + " SET rows_loaded = ? WHERE run_key = ? AND chunk_id = ? AND epoch = ?";
+        return "UPDATE " + chunkReceipt + " SET rows_loaded = ?, content_digest = ? WHERE run_key = ? AND chunk_id = ? AND epoch = ?";
     }
 
     /**

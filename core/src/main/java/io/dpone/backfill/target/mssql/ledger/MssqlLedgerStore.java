@@ -476,6 +476,29 @@ public final class MssqlLedgerStore implements LedgerStore {
         return sql.update(statement, params) == 1;
     }
 
+    @Override
+    public synchronized java.util.Map<Integer, String> chunkDigests(String runKey) {
+        return call("chunkDigests", () -> {
+            java.util.Map<Integer, String> digests = new java.util.HashMap<>();
+            sql.list(statements.chunkDigests(), rs -> {
+                digests.put(rs.getInt("chunk_id"), rs.getString("content_digest"));
+                return null;
+            }, runKey);
+            return digests;
+        });
+    }
+
+    @Override
+    public synchronized void recordVerification(String runKey, String summaryJson) {
+        call("recordVerification", () -> sql.update(statements.recordVerification(), summaryJson, runKey));
+    }
+
+    @Override
+    public synchronized Optional<String> verification(String runKey) {
+        return call("verification", () -> sql.one(statements.verification(), rs -> Optional.ofNullable(rs.getString("verification")),
+                runKey).flatMap(v -> v));
+    }
+
     private <T> T call(String operation, MssqlLedgerSql.Work<T> work) {
         try {
             return work.run();

@@ -359,6 +359,24 @@ public final class PostgresLedgerStatements {
                 ChunkErrorText.bounded(reason), claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
     }
 
+    public java.util.Map<Integer, String> chunkDigests(String runKey) throws SQLException {
+        java.util.Map<Integer, String> digests = new java.util.HashMap<>();
+        sql.list("SELECT chunk_id, content_digest FROM " + chunkReceipt + " WHERE run_key = ?", rs -> {
+            digests.put(rs.getInt("chunk_id"), rs.getString("content_digest"));
+            return null;
+        }, runKey);
+        return digests;
+    }
+
+    public void recordVerification(String runKey, String summaryJson) throws SQLException {
+        sql.update("UPDATE " + campaign + " SET verification = ? WHERE run_key = ?", summaryJson, runKey);
+    }
+
+    public Optional<String> verification(String runKey) throws SQLException {
+        return sql.one("SELECT verification FROM " + campaign + " WHERE run_key = ?", rs -> Optional.ofNullable(rs.getString("verification")),
+                runKey).flatMap(v -> v);
+    }
+
     public boolean hasReceipt(String runKey, int chunkId) throws SQLException {
         return sql.one("SELECT EXISTS (SELECT 1 FROM " + chunkReceipt + " WHERE run_key = ? AND chunk_id = ?)"
                 + " AS present", rs -> rs.getBoolean("present"), runKey, chunkId).orElse(false);
@@ -391,9 +409,11 @@ public final class PostgresLedgerStatements {
                 + " ON CONFLICT (run_key, chunk_id) DO NOTHING", claim.runKey(), claim.chunkId(), claim.epoch(), claim.owner()) == 1;
     }
 
-    public void recordReceiptRows(ChunkClaim claim, long rows) throws SQLException {
-        if (sql.update("UPDATE " + chunkReceipt + " SET rows_loaded = ? WHERE run_key = ? AND chunk_id = ? AND epoch = ?",
-                rows, claim.runKey(), claim.chunkId(), claim.epoch()) != 1) {
+    /** {@code contentDigest}: the rows' content digest (ADR 0018), or null when the lane computed none. */
+    public void recordReceiptRows(ChunkClaim claim, long rows, String contentDigest) throws SQLException {
+        if (sql.update("UPDATE " + chunkReceipt + " SET rows_loaded = ?, content_digest = ?::text"
+                        + " WHERE run_key = ? AND chunk_id = ? AND epoch = ?",
+                rows, contentDigest, claim.runKey(), claim.chunkId(), claim.epoch()) != 1) {
             throw new SQLException("chunk receipt vanished inside its own transaction");
         }
     }

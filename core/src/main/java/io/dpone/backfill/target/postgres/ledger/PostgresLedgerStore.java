@@ -358,6 +358,24 @@ public final class PostgresLedgerStore implements LedgerStore {
         return call("rollbackReceipt", () -> statements.rollbackReceipt(runKey));
     }
 
+    @Override
+    public synchronized java.util.Map<Integer, String> chunkDigests(String runKey) {
+        return call("chunkDigests", () -> statements.chunkDigests(runKey));
+    }
+
+    @Override
+    public synchronized void recordVerification(String runKey, String summaryJson) {
+        call("recordVerification", () -> {
+            statements.recordVerification(runKey, summaryJson);
+            return null;
+        });
+    }
+
+    @Override
+    public synchronized Optional<String> verification(String runKey) {
+        return call("verification", () -> statements.verification(runKey));
+    }
+
     private <T> T call(String operation, PostgresJdbc.Work<T> work) {
         try {
             return work.run();

@@ -1,0 +1,21 @@
+package io.dpone.backfill.core.verify;
+
+import io.dpone.backfill.core.digest.DigestTable;
+import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.plan.ChunkPlan;
+
+import java.util.List;
+
+/**
+ * The target half of {@code verify} (ADR 0018): streams the published table once and digests its rows with the
+ * canonical encoding the lanes used, each row into the slot of the plan's chunk that holds its chunk key.
+ */
+public interface PublishedTableDigests {
+    /**
+     * @param plan     the immutable plan: a key-range plan yields one slot per chunk; a physical plan one slot for
+     *                 the whole table (a row cannot be placed in a block range)
+     * @param encoding how the lanes moved rows (the ledger's record): the reader uses the same wire where it can
+     */
+    DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
+                     RowEncoding encoding) throws Exception;
+}

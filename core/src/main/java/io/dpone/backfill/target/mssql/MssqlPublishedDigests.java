@@ -1,0 +1,100 @@
+package io.dpone.backfill.target.mssql;
+
+import io.dpone.backfill.core.digest.ContentDigester;
+import io.dpone.backfill.core.digest.DigestTable;
+import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.UuidKeys;
+import io.dpone.backfill.core.verify.PublishedTableDigests;
+import io.dpone.backfill.source.postgres.binary.PgType;
+import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
+
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * The published SQL Server table's digests for {@code verify} (ADR 0018): one forward-only {@code SELECT} of the
+ * loaded columns, each value read back as the Java value the lane's decoder produced for the source column
+ * (the source's column plan, the same one the lanes decode with), so the same canonical encoding applies. Rows are
+ * placed in their chunk by their chunk key in Java.
+ */
+public final class MssqlPublishedDigests implements PublishedTableDigests {
+    private final Connection target;
+    private final Connection source;
+    private final String sourceSchema;
+    private final String sourceTable;
+
+    public MssqlPublishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
+        this.target = target;
+        this.source = source;
+        this.sourceSchema = sourceSchema;
+        this.sourceTable = sourceTable;
+    }
+
+    @Override
+    public DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
+                            RowEncoding encoding) throws Exception {
+        List<SourceColumn> plannedColumns = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, columns).columns();
+        PgType[] types = plannedColumns.stream().map(SourceColumn::arrivingType).toArray(PgType[]::new);
+        boolean keyed = plan.kind().keyed();
+        int keyColumn = keyed ? columns.indexOf(plan.column()) : -1;
+        DigestTable digests = new DigestTable(keyed ? plan.size() : 1);
+        ContentDigester digester = new ContentDigester(columns.size(), ContentDigester.positions(columns, keyColumns));
+        String sql = "SELECT " + columns.stream().map(MssqlIdentifiers::quote).collect(Collectors.joining(", "))
+                + " FROM " + MssqlIdentifiers.quote(schema) + "." + MssqlIdentifiers.quote(table);
+        try (PreparedStatement ps = target.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+            ps.setFetchSize(1000);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    BigInteger key = null;
+                    for (int c = 0; c < types.length; c++) {
+                        Object value = value(rs, c + 1, types[c]);
+                        if (c == keyColumn && value != null) {
+                            key = value instanceof UUID u ? UuidKeys.fromBits(u.getMostSignificantBits(), u.getLeastSignificantBits())
+                                    : BigInteger.valueOf(((Number) value).longValue());
+                        }
+                        digester.value(value);
+                    }
+                    if (keyed && key == null) {
+                        throw new IllegalStateException("a published row has a NULL chunk column " + plan.column());
+                    }
+                    digester.endRow(digests, keyed ? plan.locate(key).id() : 0);
+                }
+            }
+        }
+        return digests;
+    }
+
+    /** The value as the lane's binary decoder produced it for the source column's arriving type. */
+    public static Object value(ResultSet rs, int column, PgType type) throws SQLException {
+        Object value = switch (type) {
+            case INT2, INT4, INT8 -> rs.getLong(column);
+            case NUMERIC -> rs.getBigDecimal(column);
+            case FLOAT4 -> rs.getFloat(column);
+            case FLOAT8 -> rs.getDouble(column);
+            case BOOL -> rs.getBoolean(column);
+            case UUID -> {
+                String text = rs.getString(column);
+                yield text == null ? null : UUID.fromString(text);
+            }
+            case DATE -> rs.getObject(column, LocalDate.class);
+            case TIME -> rs.getObject(column, LocalTime.class);
+            case TIMESTAMP -> rs.getObject(column, LocalDateTime.class);
+            case TIMESTAMPTZ -> rs.getObject(column, OffsetDateTime.class);
+            case BYTEA -> rs.getBytes(column);
+            default -> rs.getString(column);
+        };
+        return rs.wasNull() ? null : value;
+    }
+}

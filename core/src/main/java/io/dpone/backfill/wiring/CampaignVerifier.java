@@ -1,0 +1,135 @@
+package io.dpone.backfill.wiring;
+
+import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.digest.ChunkDigest;
+import io.dpone.backfill.core.digest.DigestTable;
+import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.engine.PhaseDetail;
+import io.dpone.backfill.core.lane.ChunkRows;
+import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.ChunkPlanner;
+import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.core.plan.HeapExtent;
+import io.dpone.backfill.core.verify.Verification;
+import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.source.postgres.PostgresChunkPredicate;
+import io.dpone.backfill.source.postgres.PostgresChunkSource;
+import io.dpone.backfill.source.postgres.PostgresHeapPredicate;
+import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.target.TargetAdapter;
+
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code verify}'s composition (ADR 0018): reads every chunk of the source again with the chunk predicate and row
+ * encoding the lanes used, streams the published table once, and compares both with the digests the receipts
+ * recorded. Writes nothing but its caller's record of the result.
+ */
+public final class CampaignVerifier {
+    private CampaignVerifier() {
+    }
+
+    /** Why a campaign cannot be verified (not started, not published, rolled back). */
+    public static final class NotVerifiableException extends RuntimeException {
+        public NotVerifiableException(String message) {
+            super(message);
+        }
+    }
+
+    public static Verification verify(CampaignBlueprint blueprint, LedgerStore ledger, Connection source, Connection target,
+                                      Consumer<String> log) throws Exception {
+        BackfillCampaignSpec spec = blueprint.definition().spec();
+        String runKey = blueprint.identity().runKey();
+        // peek: a ledger that does not exist yet is a campaign never started, not a failure (and verify creates none).
+        if (ledger.peek(runKey).isEmpty()) {
+            throw new NotVerifiableException("run key " + runKey + " is not in the ledger: nothing was loaded, so there is"
+                    + " nothing to verify");
+        }
+        // A ledger written by a build before content digests gains its (nullable) digest and verification columns,
+        // as every driver's start does: its receipts then read "no digest recorded".
+        ledger.ensureSchema();
+        CampaignRecord campaign = ledger.findByRunKey(runKey).orElseThrow();
+        if (ledger.publicationReceipt(runKey).isEmpty()) {
+            throw new NotVerifiableException("campaign " + spec.getBackfillId() + " has not published (phase "
+                    + campaign.phase() + "): verify compares the published table with the source; run it after publication");
+        }
+        if (ledger.rollbackReceipt(runKey).isPresent()) {
+            throw new NotVerifiableException("campaign " + spec.getBackfillId() + " was rolled back: the live table is no"
+                    + " longer the one it published");
+        }
+        TargetType type = spec.getTarget().getType();
+        TargetAdapter adapter = TargetAdapters.of(type);
+        HeapExtent heap = PhaseDetail.parse(campaign.detail()).heapExtent();
+        ChunkPlan plan = ChunkPlanner.resolve(spec.getChunk(), heap);
+        String sourceSchema = spec.getSource().getSchema();
+        String sourceTable = spec.getSource().getTable();
+        String schema = blueprint.artifacts().schema();
+        String live = spec.getTarget().getTable();
+        List<String> columns = adapter.catalog(target).shape(schema, live)
+                .loadColumnsFrom(new PostgresSourceCatalog(source).shape(sourceSchema, sourceTable));
+        List<String> keys = LaneSession.digestKey(columns, spec.getUniqueKey());
+        if (keys == null) {
+            throw new NotVerifiableException("the unique key " + spec.getUniqueKey() + " is not among the published columns "
+                    + columns + ": no content digest can be computed");
+        }
+        RowEncoding recorded = RowEncoding.fromWire(campaign.rowEncoding());
+        RowEncoding encoding = recorded != null ? recorded
+                : type == TargetType.MSSQL ? RowEncoding.VALUES : RowEncoding.POSTGRES_COPY_TEXT;
+
+        Map<Integer, String> recordedDigests = ledger.chunkDigests(runKey);
+        ChunkDigest[] receipts = new ChunkDigest[plan.size()];
+        for (int id = 0; id < receipts.length; id++) {
+            receipts[id] = ChunkDigest.fromWire(recordedDigests.get(id));
+        }
+        log.accept("reading " + plan.size() + " chunks of " + sourceSchema + "." + sourceTable + " as " + encoding.wireName());
+        PostgresChunkSource chunks = new PostgresChunkSource(source, plan, sourceSchema, sourceTable, columns, heap,
+                campaign.anchorXmin(), keys);
+        ChunkDigest[] sourceNow = new ChunkDigest[plan.size()];
+        for (ChunkRange range : plan.chunks()) {
+            try (ChunkRows rows = chunks.open(range, encoding)) {
+                while (rows.next()) {
+                    // the rows digest themselves as they pass
+                }
+                sourceNow[range.id()] = rows.digest();
+            }
+        }
+        log.accept("reading the published table " + schema + "." + live);
+        DigestTable published = adapter.publishedDigests(target, source, sourceSchema, sourceTable)
+                .read(schema, live, columns, keys, plan, encoding);
+        ChangedRows changed = new ChangedRows(source, plan, sourceSchema, sourceTable, campaign.anchorXmin());
+        return plan.kind().keyed()
+                ? Verification.keyRange(receipts, sourceNow, published, changed::count)
+                : Verification.physical(receipts, sourceNow, published.total(), changed::count);
+    }
+
+    /**
+     * Source rows of one chunk written at or after the XMin anchor ({@code xmin::text::bigint}, exact in xid epoch 0
+     * as for physical chunks, ADR 0015): rows that legitimately differ from what was loaded.
+     */
+    private record ChangedRows(Connection source, ChunkPlan plan, String schema, String table, String anchor) {
+        long count(int chunkId) {
+            if (anchor == null) {
+                return 0;
+            }
+            BigInteger xmin = new BigInteger(anchor.trim());
+            ChunkRange range = plan.chunk(chunkId);
+            String predicate = plan.kind().keyed() ? PostgresChunkPredicate.render(plan, range) : PostgresHeapPredicate.blocks(range);
+            try {
+                return new PostgresJdbc(source).one("SELECT count(*) AS n FROM " + PostgresIdentifiers.qualified(schema, table)
+                        + " WHERE " + predicate + " AND xmin::text::bigint >= " + xmin, rs -> rs.getLong("n")).orElse(0L);
+            } catch (SQLException e) {
+                throw new IllegalStateException("counting chunk " + chunkId + "'s rows newer than the anchor failed: " + e.getMessage(), e);
+            }
+        }
+    }
+}
