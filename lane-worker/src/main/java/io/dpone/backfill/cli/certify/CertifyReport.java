@@ -197,6 +197,7 @@ public final class CertifyReport {
         if (o.fault != null) {
             fault.put("process", o.fault.process());
             fault.put("pid", o.fault.pid());
+            fault.put("stopped", o.fault.stopped());
             if (o.fault.chunk() >= 0) {
                 fault.put("chunk", o.fault.chunk());
             } else {

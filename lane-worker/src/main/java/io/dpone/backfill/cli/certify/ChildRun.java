@@ -25,7 +25,7 @@ final class ChildRun implements AutoCloseable {
     private static final Pattern FAULT = Pattern.compile("FAULT (\\S+) chunk=(-?\\d+) pid=(\\d+)");
 
     /** A fault point reached: which process announced it, where. */
-    record Fault(String point, int chunk, long pid, String process) {
+    record Fault(String point, int chunk, long pid, String process, boolean stopped) {
     }
 
     private final Process process;
@@ -79,8 +79,8 @@ final class ChildRun implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             Optional<Fault> found = scan(point);
             if (found.isPresent()) {
-                awaitStopped(found.get().pid(), Duration.ofSeconds(10));
-                return found;
+                Fault f = found.get();
+                return Optional.of(new Fault(f.point(), f.chunk(), f.pid(), f.process(), awaitStopped(f.pid(), Duration.ofSeconds(10))));
             }
             if (!process.isAlive()) {
                 // The driver is gone; a lane may still have written its line just before.
@@ -114,17 +114,22 @@ final class ChildRun implements AutoCloseable {
         for (String l : Files.readAllLines(file, StandardCharsets.UTF_8)) {
             Matcher m = FAULT.matcher(l);
             if (m.find() && m.group(1).equals(point)) {
-                return Optional.of(new Fault(point, Integer.parseInt(m.group(2)), Long.parseLong(m.group(3)), process));
+                return Optional.of(new Fault(point, Integer.parseInt(m.group(2)), Long.parseLong(m.group(3)), process, false));
             }
         }
         return Optional.empty();
     }
 
-    private static void awaitStopped(long pid, Duration timeout) throws Exception {
+    /** Whether the process stopped itself (state T) within {@code timeout}. */
+    private static boolean awaitStopped(long pid, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline && state(pid) != 'T') {
+        while (System.nanoTime() < deadline) {
+            if (state(pid) == 'T') {
+                return true;
+            }
             Thread.sleep(20);
         }
+        return false;
     }
 
     /** The process state letter from /proc (T: stopped; X: gone). */

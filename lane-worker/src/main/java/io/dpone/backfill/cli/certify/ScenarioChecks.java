@@ -44,8 +44,30 @@ final class ScenarioChecks {
         return dialect.qualified(state, table);
     }
 
+    /**
+     * Waits (at most 30 s) until the server has ended the killed driver's sessions, so the checks read what the
+     * server kept of them: their open transactions rolled back.
+     */
+    void awaitDriverSessionsGone() throws InterruptedException {
+        String sql = dialect == TargetDialect.POSTGRES
+                ? "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'backfill-driver%' AND datname = current_database()"
+                : "SELECT COUNT(*) FROM sys.dm_exec_sessions WHERE program_name LIKE 'backfill-driver%'";
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (target.single(sql) <= 0) {
+                    return;
+                }
+            } catch (SQLException e) {
+                return; // not visible to this login: the checks below wait on the locks instead
+            }
+            Thread.sleep(100);
+        }
+    }
+
     /** What the crash must have left, point by point, before anything resumes. */
-    void afterCrash(Scenario scenario, CampaignBlueprint blueprint, ScenarioOutcome outcome) throws SQLException {
+    void afterCrash(Scenario scenario, CampaignBlueprint blueprint, ScenarioOutcome outcome) throws Exception {
+        awaitDriverSessionsGone();
         String runKey = blueprint.identity().runKey();
         FaultPoint point = scenario.point();
         long live = target.count(CertifyScratch.LIVE_TABLE);
@@ -72,10 +94,11 @@ final class ScenarioChecks {
             }
             case BEFORE_PUBLISH, IN_PUBLISH -> {
                 long shadow = target.exists(blueprint.artifacts().shadowTable()) ? target.count(blueprint.artifacts().shadowTable()) : -1;
-                outcome.check("crash-left-old-table-live", live == 0 && published == 0 && shadow == sourceRows,
-                        "live table " + live + " rows (the old one), " + published + " publication receipt(s), validated shadow "
-                                + shadow + " rows" + (point == FaultPoint.IN_PUBLISH ? "; the swap transaction rolled back with the"
-                                + " driver's session" : ""));
+                boolean held = live == 0 && published == 0 && shadow == sourceRows;
+                outcome.check("crash-left-old-table-live", held,
+                        "live table " + live + " rows (the old one had 0), " + published + " publication receipt(s), validated"
+                                + " shadow " + shadow + " rows" + (point == FaultPoint.IN_PUBLISH ? "; the swap transaction rolled"
+                                + " back with the driver's session" : "") + (held ? "" : "; the run's last lines:\n" + outcome.crashLog));
             }
             case AFTER_PUBLISH -> {
                 long handoff = target.single("SELECT count(*) FROM " + ledger("handoff_receipt") + " WHERE run_key = ?", runKey);

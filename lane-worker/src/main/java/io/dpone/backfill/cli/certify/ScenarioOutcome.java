@@ -29,6 +29,8 @@ final class ScenarioOutcome {
     long millisResume;
     long millisTotal;
     String runLog;
+    /** The last lines the crashed run wrote, for a failed crash-state check. */
+    String crashLog;
     String resumeLog;
     final List<Check> checks = new ArrayList<>();
     final List<String> resumeActionsTaken = new ArrayList<>();

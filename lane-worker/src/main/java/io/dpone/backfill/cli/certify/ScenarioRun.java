@@ -81,9 +81,11 @@ final class ScenarioRun {
                 return;
             }
             outcome.fault = fault.get();
-            outcome.check("fault-point-reached", true, fault.get().process() + " pid " + fault.get().pid() + " stopped at "
-                    + point + (fault.get().chunk() >= 0 ? " on chunk " + fault.get().chunk() : ""));
+            outcome.check("fault-point-reached", fault.get().stopped(), fault.get().process() + " pid " + fault.get().pid()
+                    + (fault.get().stopped() ? " stopped at " : " announced but did not stop within 10 s at ") + point
+                    + (fault.get().chunk() >= 0 ? " on chunk " + fault.get().chunk() : ""));
             run.crash(fault.get().pid());
+            outcome.crashLog = Certification.tail(run.output(), 5).orElse("");
             outcome.runExitCode = null;
             outcome.runLog = run.outputFile().toString();
         }

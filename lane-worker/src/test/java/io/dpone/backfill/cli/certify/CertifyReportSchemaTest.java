@@ -49,7 +49,7 @@ class CertifyReportSchemaTest {
             o.sourceRows = 8000;
             boolean reached = allReached || s.point() != FaultPoint.MID_COPY;
             if (reached) {
-                o.fault = new ChildRun.Fault(s.point().wireName(), s.role() == Scenario.Role.LANE ? 3 : -1, 42, "lane-0");
+                o.fault = new ChildRun.Fault(s.point().wireName(), s.role() == Scenario.Role.LANE ? 3 : -1, 42, "lane-0", true);
                 coverage.get(s.point()).add(s.id());
                 o.check("fault-point-reached", true, "stopped");
                 o.missingKeys = 0;
