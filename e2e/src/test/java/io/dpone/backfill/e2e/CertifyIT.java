@@ -137,9 +137,10 @@ class CertifyIT {
     /** Runs certify, prints its summary, and asserts exit 0, every scenario passed, full coverage, a valid report. */
     private JsonNode certify(Path campaign, Path secrets, String scratch) throws Exception {
         Path reportFile = dir.resolve("report.json");
+        // BACKFILL_CERTIFY_IT_WORK_DIR keeps the scenarios' campaign files and process logs past the test, to read them.
         BackfillProcess.Result r = BackfillProcess.run(dir, Map.of(), Duration.ofMinutes(20), "certify", campaign.toString(),
                 "--secrets", secrets.toString(), "--scratch-schema", scratch, "--report", reportFile.toString(),
-                "--work-dir", System.getenv().getOrDefault("CERTIFY_IT_WORK", dir.resolve("work").toString()));
+                "--work-dir", System.getenv().getOrDefault("BACKFILL_CERTIFY_IT_WORK_DIR", dir.resolve("work").toString()));
         System.out.println(r.stdout());
         assertThat(r.exitCode()).as(r.stdout() + "\n" + r.stderr()).isZero();
         JsonNode report = new ObjectMapper().readTree(reportFile.toFile());

@@ -87,8 +87,15 @@ final class CertifyCommand implements Callable<Integer> {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
         TargetAdapters.of(spec.getTarget().getType());
-        ConnectionSettings source = campaign.source(spec);
-        ConnectionSettings target = campaign.target(spec);
+        ConnectionSettings source;
+        ConnectionSettings target;
+        try {
+            source = campaign.source(spec);
+            target = campaign.target(spec);
+        } catch (IllegalArgumentException e) {
+            // No Secret and no environment for a connection the campaign names: a usage error, like a bad option.
+            throw new CommandLine.ParameterException(command.commandLine(), "--secrets: " + e.getMessage());
+        }
         String sourceSchema = spec.getSource().getSchema() == null ? "public" : spec.getSource().getSchema();
         requireTable(source, "SELECT count(*) FROM information_schema.tables WHERE table_schema = ? AND table_name = ?",
                 sourceSchema, spec.getSource().getTable(), "spec.source.table");
