@@ -117,8 +117,13 @@ public final class Certification {
                 outcome.backfillId = backfillId;
                 outcome.runKey = blueprint.identity().runKey();
                 outcome.sourceRows = rows;
-                new ScenarioRun(scenario, blueprint, campaign, dir, env, settings.target(), checks, older, settings.scenarioTimeout(),
-                        outcome).execute();
+                try {
+                    new ScenarioRun(scenario, blueprint, campaign, dir, env, settings.target(), checks, older,
+                            settings.scenarioTimeout(), outcome).execute();
+                } catch (Exception e) {
+                    // One scenario's error fails that scenario; the others still run and report.
+                    outcome.check("scenario-completed", false, e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
                 if (outcome.fault != null) {
                     coverage.get(scenario.point()).add(scenario.id());
                 }
