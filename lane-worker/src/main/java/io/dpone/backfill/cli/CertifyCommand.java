@@ -67,6 +67,11 @@ final class CertifyCommand implements Callable<Integer> {
             description = "Longest a scenario's run or resume may take (default ${DEFAULT-VALUE} s).")
     long scenarioTimeout;
 
+    @Option(names = "--lease-seconds", paramLabel = "SECONDS", description = {"Lease TTL of the scratch campaigns (renewed"
+            + " every tenth of it; default 10 on PostgreSQL, 30 on SQL Server). A killed lane's chunk waits for it before it",
+            "is claimed again; raise it when a loaded server makes drivers lose their lease."})
+    Integer leaseSeconds;
+
     @Option(names = "--work-dir", paramLabel = "DIR", description = "Scratch campaign files and process logs (default"
             + " <tmp>/backfill-certify-<scratch schema>).")
     Path workDir;
@@ -75,6 +80,7 @@ final class CertifyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         // Every check on input first: nothing is created before all of them passed.
         require(sampleRows >= 1000 && sampleRows <= 1_000_000, "--sample-rows must be between 1000 and 1000000, got " + sampleRows);
+        require(leaseSeconds == null || (leaseSeconds >= 3 && leaseSeconds <= 300), "--lease-seconds must be between 3 and 300");
         require(scenarioTimeout >= 30 && scenarioTimeout <= 3600, "--scenario-timeout must be between 30 and 3600 seconds");
         String schema = scratchSchema != null ? scratchSchema
                 : "bf_certify_" + LocalDateTime.now(ZoneOffset.UTC).format(STAMP);
@@ -105,7 +111,7 @@ final class CertifyCommand implements Callable<Integer> {
         Files.createDirectories(work);
 
         CertifyReport result = new Certification(new Certification.Settings(blueprint, source, target, schema, sampleRows,
-                work.toAbsolutePath(), keep, Duration.ofSeconds(scenarioTimeout)), line -> System.err.println("certify: " + line)).run();
+                work.toAbsolutePath(), keep, Duration.ofSeconds(scenarioTimeout), leaseSeconds), line -> System.err.println("certify: " + line)).run();
         result.write(reportFile);
         result.summary(System.out::println);
         System.out.println("certify: report " + reportFile);

@@ -32,7 +32,17 @@ import java.util.function.Consumer;
 public final class Certification {
     /** Everything certify is told: the user's campaign and connections, and its own settings. */
     public record Settings(CampaignBlueprint campaign, ConnectionSettings source, ConnectionSettings target,
-                           String scratchSchema, long sampleRows, Path workDir, boolean keep, Duration scenarioTimeout) {
+                           String scratchSchema, long sampleRows, Path workDir, boolean keep, Duration scenarioTimeout,
+                           Integer leaseSeconds) {
+    }
+
+    /**
+     * The scratch campaigns' lease TTL unless {@code --lease-seconds} says otherwise. A killed lane's chunk is claimed
+     * again once its lease expires, so the TTL adds to a lane scenario's resume; too short a TTL loses a driver's
+     * lease on a loaded server (Babelfish parses every new statement shape slowly).
+     */
+    static int defaultLeaseSeconds(TargetType target) {
+        return target == TargetType.MSSQL ? 30 : 10;
     }
 
     static final int CHUNKS = 10;
@@ -201,9 +211,9 @@ public final class Certification {
         Map<String, String> env = new HashMap<>();
         CampaignConnections.export(CampaignConnections.SOURCE, settings.source(), env);
         CampaignConnections.export(CampaignConnections.TARGET, settings.target(), env);
-        boolean tsql = spec.getTarget().getType() == TargetType.MSSQL;
-        env.put("BACKFILL_LEASE_TTL_SECONDS", tsql ? "10" : "5");
-        env.put("BACKFILL_LEASE_RENEW_SECONDS", "1");
+        int ttl = settings.leaseSeconds() != null ? settings.leaseSeconds() : defaultLeaseSeconds(spec.getTarget().getType());
+        env.put("BACKFILL_LEASE_TTL_SECONDS", Integer.toString(ttl));
+        env.put("BACKFILL_LEASE_RENEW_SECONDS", Double.toString(Math.max(1.0, ttl / 10.0)));
         env.put("BACKFILL_DRAIN_SECONDS", "20");
         env.put("BACKFILL_LOCK_TIMEOUT_SECONDS", "20");
         return env;
