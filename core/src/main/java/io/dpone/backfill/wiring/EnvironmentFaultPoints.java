@@ -3,11 +3,7 @@ package io.dpone.backfill.wiring;
 import io.dpone.backfill.core.fault.FaultPoint;
 import io.dpone.backfill.core.fault.FaultPoints;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -17,7 +13,6 @@ import java.util.Set;
  * it (a zombie that wakes up late).
  */
 public final class EnvironmentFaultPoints implements FaultPoints {
-    private static final Path SETSID = Path.of("/usr/bin/setsid");
     private final Set<String> armed = new HashSet<>();
 
     private EnvironmentFaultPoints(String spec) {
@@ -57,16 +52,7 @@ public final class EnvironmentFaultPoints implements FaultPoints {
         System.err.println("FAULT " + point + " chunk=" + chunkId + " pid=" + pid);
         System.err.flush();
         try {
-            // The helper runs in a session of its own (setsid). A lane, or a driver certify starts, leads its own
-            // session, so its process group is orphaned; a helper exiting from that group while its parent is stopped
-            // makes the kernel send the group SIGHUP and SIGCONT (POSIX job control), and the process would run on
-            // past its fault point (seen: a publication committed after "FAULT in-publish").
-            List<String> command = new ArrayList<>();
-            if (Files.isExecutable(SETSID)) {
-                command.add(SETSID.toString());
-            }
-            command.addAll(List.of("kill", "-STOP", Long.toString(pid)));
-            new ProcessBuilder(command).inheritIO().start().waitFor();
+            new ProcessBuilder("kill", "-STOP", Long.toString(pid)).inheritIO().start().waitFor();
         } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot stop at fault point " + point, e);
         } catch (InterruptedException e) {
