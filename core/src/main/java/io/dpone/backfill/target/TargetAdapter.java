@@ -3,6 +3,7 @@ package io.dpone.backfill.target;
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
@@ -29,7 +30,12 @@ public interface TargetAdapter {
     LedgerStore ledger(Connection state, String stateSchema);
 
     /** Shadow preparation, validation, deferred indexes, the swap and its rollback, over a publication connection. */
-    ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout);
+    default ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout) {
+        return publisher(target, stateSchema, lockTimeout, FaultPoints.NONE);
+    }
+
+    /** The same, firing {@link io.dpone.backfill.core.fault.FaultPoint#IN_PUBLISH} inside its swap transaction. */
+    ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout, FaultPoints faults);
 
     /** Table shapes only: what a lane compares before every chunk. */
     TargetCatalog catalog(Connection target);

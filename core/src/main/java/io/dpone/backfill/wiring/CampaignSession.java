@@ -44,7 +44,7 @@ public final class CampaignSession implements AutoCloseable {
         this.target = target;
         String stateSchema = blueprint.definition().spec().getState().getSchema();
         this.ledger = adapter.ledger(state, stateSchema);
-        this.publisher = adapter.publisher(target, stateSchema, timings.lockTimeout());
+        this.publisher = adapter.publisher(target, stateSchema, timings.lockTimeout(), faults);
         this.sourceCatalog = new PostgresSourceCatalog(source);
         this.engine = newEngine(blueprint);
     }

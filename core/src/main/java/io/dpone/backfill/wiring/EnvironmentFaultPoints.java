@@ -62,10 +62,42 @@ public final class EnvironmentFaultPoints implements FaultPoints {
         System.err.flush();
         try {
             new ProcessBuilder("kill", "-STOP", Long.toString(pid)).inheritIO().start().waitFor();
+            awaitOwnStop();
         } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot stop at fault point " + point, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** SIGSTOP's bit in /proc/self/status signal masks (signal 19, bit 18). */
+    private static final long SIGSTOP_BIT = 1L << 18;
+
+    /**
+     * The helper's SIGSTOP is asynchronous: the kernel wakes one thread to take it, and until that thread runs and
+     * starts the group stop, the others are not flagged. Under load this thread could return from {@code waitFor}
+     * and run on for milliseconds past its point (seen: a publication committed after "FAULT in-publish"). So it
+     * waits while the stop is still pending for the process (ShdPnd), then makes one more system call, on whose
+     * return it stops with the others.
+     */
+    private static void awaitOwnStop() throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (stopPending() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        Thread.sleep(1);
+    }
+
+    private static boolean stopPending() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("ShdPnd:")) {
+                    return (Long.parseUnsignedLong(line.substring("ShdPnd:".length()).trim(), 16) & SIGSTOP_BIT) != 0;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+        return false;
     }
 }

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         description = "Resumable, shadow-published initial loads from PostgreSQL into SQL Server or PostgreSQL.",
         subcommands = {PlanCommand.class, RunCommand.class, ResumeCommand.class, StatusCommand.class, VerifyCommand.class,
                 RollbackCommand.class, DoctorCommand.class, LaneCommand.class, DemoCommand.class, BenchCommand.class,
-                KubectlCommand.class})
+                CertifyCommand.class, KubectlCommand.class})
 public final class BackfillCli implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILURE = 1;

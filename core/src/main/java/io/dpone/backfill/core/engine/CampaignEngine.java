@@ -68,7 +68,10 @@ public final class CampaignEngine {
         this(blueprint, ledger, publisher, source, FaultPoints.NONE);
     }
 
-    /** {@code faults}: the engine's own crash-test points ({@link FaultPoint#BEFORE_PUBLISH}), for every driver. */
+    /**
+     * {@code faults}: the engine's own crash-test points ({@link FaultPoint#IN_PREPARE}, {@link FaultPoint#BEFORE_PUBLISH},
+     * {@link FaultPoint#AFTER_PUBLISH}), for every driver; the publisher fires {@link FaultPoint#IN_PUBLISH} itself.
+     */
     public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source,
                           FaultPoints faults) {
         this(blueprint, ledger, publisher, source, faults, null);
@@ -220,6 +223,7 @@ public final class CampaignEngine {
                 .withRowsEstimateBasis(estimates.basis());
         // Recorded with the move to Prepared, in one fenced write: lanes start later and plan from it.
         String detail = (heap == null ? prepared : prepared.withHeapExtent(heap)).json();
+        faults.reached(FaultPoint.IN_PREPARE, -1);
         advance(lease, CampaignPhase.Planned, CampaignPhase.Prepared, detail);
         return StepResult.progressed(CampaignPhase.Prepared,
                 shadowSwap() ? "shadow " + names.shadowTable() + " prepared" : "direct load into the live table prepared", NOW);
@@ -331,6 +335,7 @@ public final class CampaignEngine {
             return block(lease, campaign, e.contentChanged() ? BlockReason.LIVE_TARGET_WRITTEN : BlockReason.SCHEMA_DRIFT,
                     "publication refused: " + e.getMessage());
         }
+        faults.reached(FaultPoint.AFTER_PUBLISH, -1);
         advance(lease, CampaignPhase.Publishing, CampaignPhase.Published, PhaseDetail.parse(campaign.detail()).with("publicationReceipt", receipt.receiptId()).json());
         return StepResult.progressed(CampaignPhase.Published, "published " + rows + " rows; backup " + names.backupTable() + " kept", NOW);
     }

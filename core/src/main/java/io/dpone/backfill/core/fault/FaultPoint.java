@@ -15,7 +15,22 @@ public enum FaultPoint {
     /** Chunk commit: rows, receipt and ledger row are committed; the lane has not logged or claimed again. */
     AFTER_COMMIT("after-commit"),
     /** Engine: the Publishing step starts; the swap transaction has not begun. */
-    BEFORE_PUBLISH("before-publish");
+    BEFORE_PUBLISH("before-publish"),
+    /**
+     * Engine, Planned step: the anchor, the shadow, the table shapes and the chunk estimates are recorded; the fenced
+     * move to Prepared has not run (the driver dies before preparation completes).
+     */
+    IN_PREPARE("in-prepare"),
+    /**
+     * Publisher, inside the publication transaction (every target adapter): live renamed to backup, shadow renamed
+     * to live, stamps and the publication receipt written; the commit has not run.
+     */
+    IN_PUBLISH("in-publish"),
+    /**
+     * Engine, Publishing step: the publication transaction committed (swap and receipt); the fenced move to Published
+     * and the XMin handoff have not run.
+     */
+    AFTER_PUBLISH("after-publish");
 
     private final String wireName;
 

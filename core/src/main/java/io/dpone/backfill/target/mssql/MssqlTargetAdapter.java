@@ -3,6 +3,7 @@ package io.dpone.backfill.target.mssql;
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
@@ -38,8 +39,8 @@ public final class MssqlTargetAdapter implements TargetAdapter {
     }
 
     @Override
-    public ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout) {
-        return new MssqlShadowPublisher(target, stateSchema, lockTimeout);
+    public ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout, FaultPoints faults) {
+        return new MssqlShadowPublisher(target, stateSchema, lockTimeout, faults);
     }
 
     @Override

@@ -141,7 +141,7 @@ class CampaignEngineTest {
     }
 
     @Test
-    void theEngineFiresBeforePublishAtThePublishingStepBeforeTheSwapForEveryDriver() {
+    void theEngineFiresItsCampaignFaultPointsWhereTheirStepsSayForEveryDriver() {
         List<String> fired = new ArrayList<>();
         FaultPoints recording = new FaultPoints() {
             @Override
@@ -156,6 +156,10 @@ class CampaignEngineTest {
         };
         CampaignEngine engine = new CampaignEngine(blueprint(""), ledger, target.publisher(), target.source(), recording);
         CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Prepared);
+        assertThat(fired).as("in-prepare: shadow prepared, the move to Prepared not yet recorded").hasSize(1);
+        assertThat(fired.get(0)).startsWith("in-prepare:-1 after").contains("prepareShadow");
+        fired.clear();
         stepUntil(engine, lease, CampaignPhase.Loading);
         lanesCommitEverything(engine.runKey());
         stepUntil(engine, lease, CampaignPhase.Publishing);
@@ -163,8 +167,11 @@ class CampaignEngineTest {
 
         engine.step(lease);
 
-        assertThat(fired).hasSize(1);
+        assertThat(fired).hasSize(2);
         assertThat(fired.get(0)).startsWith("before-publish:-1 after").doesNotContain("publish]");
+        assertThat(fired.get(1)).as("after-publish: the swap committed, Published not yet recorded")
+                .startsWith("after-publish:-1 after").endsWith("publish]");
+        assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().phase()).isEqualTo(CampaignPhase.Published);
         assertThat(target.calls).endsWith("publish");
     }
 

@@ -1,6 +1,8 @@
 package io.dpone.backfill.core.target;
 
 import io.dpone.backfill.core.engine.LeaseLostException;
+import io.dpone.backfill.core.fault.FaultPoint;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
@@ -26,6 +28,9 @@ public abstract class ShadowPublisherContract {
     protected static final long EPOCH = 3;
 
     protected abstract ShadowPublisher publisher();
+
+    /** The same publisher over the same connection, with {@code faults} fired inside its swap transaction. */
+    protected abstract ShadowPublisher publisherWith(FaultPoints faults);
 
     protected abstract ArtifactNames names();
 
@@ -195,6 +200,33 @@ public abstract class ShadowPublisherContract {
         assertThat(receipt.backupTable()).isEqualTo(names().backupTable());
         assertThat(receipt.shadowTable()).isEqualTo(names().shadowTable());
         assertThat(receipt.publishedAt()).isNotNull();
+    }
+
+    @Test
+    void inPublishFiresInsideTheSwapTransactionSoACrashThereChangesNothing() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        TargetState before = state();
+        List<FaultPoint> reached = new java.util.ArrayList<>();
+        FaultPoints crash = new FaultPoints() {
+            @Override
+            public void reached(FaultPoint point, int chunkId) {
+                reached.add(point);
+                throw new IllegalStateException("crash at " + point.wireName());
+            }
+
+            @Override
+            public boolean armed(FaultPoint point) {
+                return true;
+            }
+        };
+
+        assertThatThrownBy(() -> publisherWith(crash).publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint()))
+                .hasStackTraceContaining("crash at in-publish");
+
+        assertThat(reached).containsExactly(FaultPoint.IN_PUBLISH);
+        assertThat(state()).as("the swap and its receipt rolled back: the old table is live").isEqualTo(before);
+        assertThat(publisher().publish(lease(), names(), liveTable(), 3, baseline(), shadowPrint()).rows()).isEqualTo(3);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.publish;
 
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
@@ -34,6 +35,11 @@ public final class MssqlShadowPublisher implements ShadowPublisher {
     private final MssqlSwapBack swapBack;
 
     public MssqlShadowPublisher(Connection target, String stateSchema, Duration lockTimeout) {
+        this(target, stateSchema, lockTimeout, FaultPoints.NONE);
+    }
+
+    /** {@code faults}: {@link io.dpone.backfill.core.fault.FaultPoint#IN_PUBLISH} fires inside the swap transaction. */
+    public MssqlShadowPublisher(Connection target, String stateSchema, Duration lockTimeout, FaultPoints faults) {
         this.target = Objects.requireNonNull(target, "target");
         Objects.requireNonNull(stateSchema, "stateSchema");
         Objects.requireNonNull(lockTimeout, "lockTimeout");
@@ -43,7 +49,7 @@ public final class MssqlShadowPublisher implements ShadowPublisher {
         this.catalog = new MssqlTargetCatalog(target);
         this.creator = new MssqlShadowCreator(target, stateSchema, lockTimeout);
         this.indexes = new MssqlShadowIndexBuilder(target, stateSchema, lockTimeout);
-        this.swap = new MssqlSwap(target, stateSchema, lockTimeout);
+        this.swap = new MssqlSwap(target, stateSchema, lockTimeout, faults);
         this.swapBack = new MssqlSwapBack(target, stateSchema, lockTimeout);
     }
 

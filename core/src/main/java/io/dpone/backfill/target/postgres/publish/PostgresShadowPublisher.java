@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres.publish;
 
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
@@ -44,6 +45,11 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
     private final PostgresSwapBack swapBack;
 
     public PostgresShadowPublisher(Connection target, String stateSchema, Duration lockTimeout) {
+        this(target, stateSchema, lockTimeout, FaultPoints.NONE);
+    }
+
+    /** {@code faults}: {@link io.dpone.backfill.core.fault.FaultPoint#IN_PUBLISH} fires inside the swap transaction. */
+    public PostgresShadowPublisher(Connection target, String stateSchema, Duration lockTimeout, FaultPoints faults) {
         this.target = Objects.requireNonNull(target, "target");
         Objects.requireNonNull(lockTimeout, "lockTimeout");
         if (lockTimeout.isNegative()) {
@@ -53,7 +59,7 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
         PostgresLedgerStatements ledger = new PostgresLedgerStatements(target, stateSchema);
         this.creator = new PostgresShadowCreator(target, ledger);
         this.indexes = new PostgresShadowIndexBuilder(target, ledger);
-        this.swap = new PostgresSwap(target, stateSchema, lockTimeout);
+        this.swap = new PostgresSwap(target, stateSchema, lockTimeout, faults);
         this.swapBack = new PostgresSwapBack(target, stateSchema, lockTimeout);
     }
 

@@ -1,5 +1,7 @@
 package io.dpone.backfill.target.postgres.publish;
 
+import io.dpone.backfill.core.fault.FaultPoint;
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
@@ -33,11 +35,13 @@ public final class PostgresSwap {
     private final Connection connection;
     private final String stateSchema;
     private final Duration lockTimeout;
+    private final FaultPoints faults;
 
-    PostgresSwap(Connection connection, String stateSchema, Duration lockTimeout) {
+    PostgresSwap(Connection connection, String stateSchema, Duration lockTimeout, FaultPoints faults) {
         this.connection = connection;
         this.stateSchema = stateSchema;
         this.lockTimeout = lockTimeout;
+        this.faults = faults;
     }
 
     PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
@@ -52,7 +56,10 @@ public final class PostgresSwap {
                 return existing.get();
             }
             ledger.fenceSwap(lease);
-            return swap(c, ledger, lease, names, liveTable, rows, baseline, published);
+            PublicationReceipt receipt = swap(c, ledger, lease, names, liveTable, rows, baseline, published);
+            // Swap and receipt done, commit not run: a crash here must leave the old table live.
+            faults.reached(FaultPoint.IN_PUBLISH, -1);
+            return receipt;
         });
     }
 

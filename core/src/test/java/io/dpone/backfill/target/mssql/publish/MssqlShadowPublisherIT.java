@@ -91,6 +91,11 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
     }
 
     @Override
+    protected ShadowPublisher publisherWith(io.dpone.backfill.core.fault.FaultPoints faults) {
+        return new MssqlShadowPublisher(target, stateSchema, Duration.ofSeconds(5), faults);
+    }
+
+    @Override
     protected ArtifactNames names() {
         return names;
     }

@@ -107,6 +107,11 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
     }
 
     @Override
+    protected ShadowPublisher publisherWith(io.dpone.backfill.core.fault.FaultPoints faults) {
+        return new PostgresShadowPublisher(target, stateSchema, Duration.ofSeconds(5), faults);
+    }
+
+    @Override
     protected ArtifactNames names() {
         return names;
     }
