@@ -98,8 +98,10 @@ final class CampaignHarness implements AutoCloseable {
 
     /** Steps the engine like a driver would, running lanes as threads, until the campaign settles. */
     StepResult runToSettled(CampaignBlueprint b, CampaignSession session, CampaignLease lease) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
+            // As a driver's renewer does: a load longer than the lease TTL must not lose the campaign.
+            session.ledger().renewLease(lease, FAST.leaseTtl());
             StepResult r = session.engine().step(lease);
             for (EngineAction action : r.actions()) {
                 if (action instanceof EngineAction.RunLanes run && lanes.stream().allMatch(Future::isDone)) {
@@ -115,7 +117,7 @@ final class CampaignHarness implements AutoCloseable {
             }
             Thread.sleep(Math.min(200, r.requeueAfter().toMillis()));
         }
-        throw new AssertionError("campaign did not settle in 60 s; lane log: " + laneLog);
+        throw new AssertionError("campaign did not settle in 120 s; lane log: " + laneLog);
     }
 
     @Override
