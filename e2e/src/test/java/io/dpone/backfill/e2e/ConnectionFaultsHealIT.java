@@ -25,7 +25,8 @@ class ConnectionFaultsHealIT {
     @TempDir
     Path dir;
 
-    enum Restarted { SOURCE, TARGET, BOTH }
+    /** Each side's server on its own (the other side on the shared server); one server for both is the same path twice. */
+    enum Restarted { SOURCE, TARGET }
 
     @ParameterizedTest(name = "{0} server restarted")
     @EnumSource(Restarted.class)
@@ -34,8 +35,8 @@ class ConnectionFaultsHealIT {
             server.createDatabase("src");
             server.createDatabase("tgt");
             // The restarted server holds the restarted side; the other side lives on the shared server.
-            PostgresDatabase source = which == Restarted.TARGET ? PostgresDatabase.fresh("e2esrc") : new PostgresDatabase(server, "src");
-            PostgresDatabase target = which == Restarted.SOURCE ? PostgresDatabase.fresh("e2etgt") : new PostgresDatabase(server, "tgt");
+            PostgresDatabase source = which == Restarted.SOURCE ? new PostgresDatabase(server, "src") : PostgresDatabase.fresh("e2esrc");
+            PostgresDatabase target = which == Restarted.TARGET ? new PostgresDatabase(server, "tgt") : PostgresDatabase.fresh("e2etgt");
             CampaignFixture f = new CampaignFixture(dir, "restart_" + which.name().toLowerCase(), 60_000,
                     CampaignYaml.uuidChunks(64), 2, source, target, null);
             Map<String, String> env = f.env();

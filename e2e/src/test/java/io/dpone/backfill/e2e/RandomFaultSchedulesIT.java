@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the published table equals the source, one receipt per chunk agreeing with the ledger, one publication and one
  * handoff, and a reader that polled the live table throughout never saw a partial table.
  *
- * CI runs {@code backfill.schedules} schedules (3 by default); a long run: {@code -Dbackfill.schedules=50}. Replay
+ * CI runs {@code backfill.schedules} schedules (2 by default); a long run: {@code -Dbackfill.schedules=50}. Replay
  * one: {@code -Dbackfill.faultSeed=<seed> -Dbackfill.schedules=1}.
  */
 class RandomFaultSchedulesIT {
@@ -45,7 +45,7 @@ class RandomFaultSchedulesIT {
     @TestFactory
     Stream<DynamicTest> randomFaultSchedulesKeepEveryInvariant() {
         long base = Long.getLong("backfill.faultSeed", System.currentTimeMillis());
-        int schedules = Integer.getInteger("backfill.schedules", 3);
+        int schedules = Integer.getInteger("backfill.schedules", 2);
         System.out.println("random fault schedules: " + schedules + " from seed " + base
                 + " (replay one: -Dbackfill.faultSeed=<seed> -Dbackfill.schedules=1)");
         return IntStream.range(0, schedules).mapToObj(i -> base + i)
