@@ -57,6 +57,16 @@ public final class PostgresShadowTransaction {
         PostgresShadowSql.execute(connection, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, table) + " IN SHARE ROW EXCLUSIVE MODE");
     }
 
+    /**
+     * ACCESS EXCLUSIVE on a table the swap is about to rename, taken before the swap changes any of its catalog
+     * rows: an autovacuum holding the table ends by updating the table's pg_class row in place, which waits for any
+     * transaction that changed that row; changing it first and waiting for the lock after is a deadlock (40P01).
+     * Waiting first lets the server cancel the vacuum, which blocks us.
+     */
+    static void lockExclusive(Connection connection, String schema, String table) throws SQLException {
+        PostgresShadowSql.execute(connection, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, table) + " IN ACCESS EXCLUSIVE MODE");
+    }
+
     /** SET LOCAL lock_timeout: a swap waits a bounded time for readers of the live table, then fails transiently. */
     static void lockTimeout(Connection connection, Duration timeout) throws SQLException {
         setLocal(connection, "lock_timeout", timeout.toMillis() + "ms");

@@ -28,7 +28,8 @@ import java.util.Optional;
  * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout and target
  * lock; an existing receipt returns at once (replay); lease fence; writers of the live table blocked and its shape
  * and content compared with the preparation baseline; identity checks (shadow stamped by this run,
- * backup name free, every deferred index built) before any change; owner, grants and sequences onto the shadow;
+ * backup name free, every deferred index built) before any change; the shadow locked exclusively before its
+ * catalog rows change (an autovacuum of it would deadlock the swap otherwise); owner, grants and sequences onto the shadow;
  * live to backup, shadow to live; index, constraint and identity-sequence names carried; stamps; receipt.
  */
 public final class PostgresSwap {
@@ -76,6 +77,7 @@ public final class PostgresSwap {
                 .orElseThrow(() -> new ArtifactOwnershipException("shadow " + schema + "." + names.shadowTable()
                         + " does not exist: nothing to publish for run key " + lease.runKey() + "; nothing was changed"));
         PostgresShadowCreator.requireOwned(shadow, lease.runKey());
+        PostgresShadowTransaction.lockExclusive(c, schema, names.shadowTable());
         Optional<Relation> squatter = catalog.relation(schema, names.backupTable());
         if (squatter.isPresent()) {
             throw new ArtifactOwnershipException("backup name " + schema + "." + names.backupTable() + " is taken ("

@@ -73,6 +73,7 @@ public final class PostgresSwapBack {
                     + PostgresShadowStamp.describeOwner(squatter.get().comment()) + "): the published table cannot"
                     + " move there; nothing was changed");
         }
+        PostgresShadowTransaction.lockExclusive(c, schema, names.backupTable());
         PostgresSwapRenamer renamer = new PostgresSwapRenamer(c);
         List<Carry> carries = renamer.plan(published.oid(), backup.oid(), n -> CarriedObjectNames.onBackup(names, n));
         PostgresSwapSequences sequences = new PostgresSwapSequences(c);

@@ -391,6 +391,46 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
         assertThat(ids(LIVE)).containsExactly(10L, 11L, 12L);
     }
 
+    /**
+     * An autovacuum of the freshly loaded shadow holds SHARE UPDATE EXCLUSIVE on it and ends by updating the
+     * shadow's pg_class row in place, which waits for any open transaction that changed that row. A swap that
+     * granted on the shadow (a pg_class change) before taking its exclusive lock deadlocked with it (40P01, seen on
+     * CI). The swap must wait for the shadow's lock with the shadow's catalog row untouched.
+     */
+    @Test
+    @Timeout(30)
+    void publishLocksTheShadowBeforeChangingItsCatalogRowSoAVacuumOfTheShadowCannotDeadlockIt() throws Exception {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        String shadow = schema + "." + names.shadowTable();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection vacuum = SharedEmbeddedPostgres.get().connect(database)) {
+            vacuum.setAutoCommit(false);
+            try (Statement s = vacuum.createStatement()) {
+                s.execute("LOCK TABLE " + t(names.shadowTable()) + " IN SHARE UPDATE EXCLUSIVE MODE");
+            }
+            LiveTargetBaseline baseline = baseline();
+            TableFingerprint print = shadowPrint();
+            Future<PublicationReceipt> publication = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3, baseline, print));
+            String waiting = "SELECT count(*) FROM pg_locks WHERE relation = pg_catalog.to_regclass('" + shadow + "') AND NOT granted";
+            for (int i = 0; Long.parseLong(strings(waiting).get(0)) == 0; i++) {
+                assertThat(publication).as("the swap must wait for the shadow's lock").isNotDone();
+                assertThat(i).as("the swap never waited for the shadow's lock").isLessThan(500);
+                Thread.sleep(20);
+            }
+            try (Statement s = vacuum.createStatement()) {
+                // What the vacuum's in-place update waits for; NOWAIT fails at once if the swap changed the row.
+                s.executeQuery("SELECT 1 FROM pg_catalog.pg_class WHERE oid = pg_catalog.to_regclass('" + shadow
+                        + "') FOR UPDATE NOWAIT").close();
+            }
+            vacuum.rollback();
+            assertThat(publication.get().rows()).isEqualTo(3);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(ids(LIVE)).containsExactly(10L, 11L, 12L);
+    }
+
     @Test
     void concurrentPublishesSwapOnceAndReturnTheSameReceipt() throws Exception {
         loadedShadow();
