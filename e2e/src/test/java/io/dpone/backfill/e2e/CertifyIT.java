@@ -86,8 +86,11 @@ class CertifyIT {
         Path campaign = campaign("mssql", "dbo", "{column: id, kind: integer, buckets: 32, lowerBound: 1, upperBound: 1000000}");
         Path secrets = CampaignFiles.writeSecrets(dir, source.jdbcUrl(), engine.jdbcUrl(database), engine.user(), engine.password());
 
-        // 20 s instead of the SQL Server default 30 s: a lane scenario's resume waits for the killed lane's chunk lease.
-        JsonNode report = certify(campaign, secrets, "bf_certify_it_ms", "--lease-seconds", "20");
+        // Babelfish takes 45-60 s a scenario: the suite's budget holds two, the two crash windows the issue names (after
+        // the target receipt before the ledger update; inside publication). -Dbackfill.certifyBabelfish=all runs all nine.
+        boolean all = "all".equals(System.getProperty("backfill.certifyBabelfish"));
+        String[] only = all ? new String[0] : new String[]{"--scenario", "lane-after-commit", "--scenario", "driver-in-publish"};
+        JsonNode report = certify(campaign, secrets, "bf_certify_it_ms", only);
 
         String engineName = report.get("route").get("engine").asText();
         assertThat(engineName).isIn("babelfish", "sqlserver");
@@ -115,6 +118,10 @@ class CertifyIT {
                 "--scratch-schema", "bf_certify_bad");
         assertThat(missing.exitCode()).as(missing.stderr()).isEqualTo(2);
         assertThat(missing.stderr()).contains("spec.source.table");
+        BackfillProcess.Result unknown = BackfillProcess.run(dir, "certify", campaign.toString(), "--secrets", secrets.toString(),
+                "--scenario", "lane-mid-cpy", "--scratch-schema", "bf_certify_bad");
+        assertThat(unknown.exitCode()).as(unknown.stderr()).isEqualTo(2);
+        assertThat(unknown.stderr()).contains("--scenario").contains("lane-mid-cpy").contains("lane-mid-copy");
         assertThat(source.hasSchema("bf_certify_bad")).isFalse();
     }
 
@@ -151,7 +158,8 @@ class CertifyIT {
                 .validate(report);
         assertThat(problems).as("the report matches src-docs/certify-report.schema.json").isEmpty();
         assertThat(report.get("passed").asBoolean()).isTrue();
-        assertThat(report.get("scenarios")).hasSize(9);
+        boolean partial = java.util.List.of(extra).contains("--scenario");
+        assertThat(report.get("scenarios")).hasSize(partial ? (int) java.util.Arrays.stream(extra).filter("--scenario"::equals).count() : 9);
         for (JsonNode s : report.get("scenarios")) {
             assertThat(s.get("outcome").asText()).as(s.toString()).isEqualTo("passed");
             assertThat(s.get("partialLiveExposures").asLong()).isZero();
@@ -160,8 +168,15 @@ class CertifyIT {
                 assertThat(s.get("duplicateKeys").asLong()).isZero();
             }
         }
-        assertThat(report.get("faultPointCoverage").get("complete").asBoolean()).isTrue();
-        assertThat(report.get("faultPointCoverage").get("notReached")).isEmpty();
+        if (partial) {
+            assertThat(report.get("selectedScenarios")).hasSameSizeAs(report.get("scenarios"));
+            assertThat(report.get("faultPointCoverage").get("complete").asBoolean()).as("a partial run certifies nothing").isFalse();
+            assertThat(r.stdout()).contains("a partial run");
+        } else {
+            assertThat(report.has("selectedScenarios")).isFalse();
+            assertThat(report.get("faultPointCoverage").get("complete").asBoolean()).isTrue();
+            assertThat(report.get("faultPointCoverage").get("notReached")).isEmpty();
+        }
         assertThat(report.get("scratch").get("dropped").asBoolean()).isTrue();
         assertThat(r.stdout()).contains("certify: PASSED");
         return report;

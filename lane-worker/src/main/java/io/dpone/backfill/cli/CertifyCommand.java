@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -72,6 +73,11 @@ final class CertifyCommand implements Callable<Integer> {
             "is claimed again; raise it when a loaded server makes drivers lose their lease."})
     Integer leaseSeconds;
 
+    @Option(names = "--scenario", paramLabel = "ID", description = {"Run only the scenario with this id (repeatable; the ids"
+            + " are those of the summary and the report), e.g. to re-run", "one that failed. A partial run can pass but does not"
+            + " certify: only a run of every scenario reaches every fault point."})
+    List<String> scenarios;
+
     @Option(names = "--work-dir", paramLabel = "DIR", description = "Scratch campaign files and process logs (default"
             + " <tmp>/backfill-certify-<scratch schema>).")
     Path workDir;
@@ -81,6 +87,11 @@ final class CertifyCommand implements Callable<Integer> {
         // Every check on input first: nothing is created before all of them passed.
         require(sampleRows >= 1000 && sampleRows <= 1_000_000, "--sample-rows must be between 1000 and 1000000, got " + sampleRows);
         require(leaseSeconds == null || (leaseSeconds >= 3 && leaseSeconds <= 300), "--lease-seconds must be between 3 and 300");
+        try {
+            Certification.requireKnownScenarios(scenarios);
+        } catch (IllegalArgumentException e) {
+            require(false, "--scenario: " + e.getMessage());
+        }
         require(scenarioTimeout >= 30 && scenarioTimeout <= 3600, "--scenario-timeout must be between 30 and 3600 seconds");
         String schema = scratchSchema != null ? scratchSchema
                 : "bf_certify_" + LocalDateTime.now(ZoneOffset.UTC).format(STAMP);
@@ -111,7 +122,7 @@ final class CertifyCommand implements Callable<Integer> {
         Files.createDirectories(work);
 
         CertifyReport result = new Certification(new Certification.Settings(blueprint, source, target, schema, sampleRows,
-                work.toAbsolutePath(), keep, Duration.ofSeconds(scenarioTimeout), leaseSeconds), line -> System.err.println("certify: " + line)).run();
+                work.toAbsolutePath(), keep, Duration.ofSeconds(scenarioTimeout), leaseSeconds, scenarios), line -> System.err.println("certify: " + line)).run();
         result.write(reportFile);
         result.summary(System.out::println);
         System.out.println("certify: report " + reportFile);

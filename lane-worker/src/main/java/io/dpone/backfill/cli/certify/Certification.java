@@ -30,10 +30,22 @@ import java.util.function.Consumer;
  * after each, fault-point coverage, and the scratch objects dropped unless kept.
  */
 public final class Certification {
-    /** Everything certify is told: the user's campaign and connections, and its own settings. */
+    /**
+     * Everything certify is told: the user's campaign and connections, and its own settings. {@code scenarios}: the
+     * ids of {@code --scenario} (null or empty: every scenario, the only run that certifies).
+     */
     public record Settings(CampaignBlueprint campaign, ConnectionSettings source, ConnectionSettings target,
                            String scratchSchema, long sampleRows, Path workDir, boolean keep, Duration scenarioTimeout,
-                           Integer leaseSeconds) {
+                           Integer leaseSeconds, List<String> scenarios) {
+        public Settings {
+            Scenario.selected(scenarios);
+            scenarios = scenarios == null ? List.of() : List.copyOf(scenarios);
+        }
+    }
+
+    /** Throws {@link IllegalArgumentException} naming the known ids when one of {@code ids} is not a scenario. */
+    public static void requireKnownScenarios(List<String> ids) {
+        Scenario.selected(ids);
     }
 
     /**
@@ -64,6 +76,10 @@ public final class Certification {
     public CertifyReport run() throws Exception {
         Instant started = Instant.now();
         CertifyReport report = new CertifyReport(spec.getTarget().getType(), started);
+        List<Scenario> scenarios = Scenario.selected(settings.scenarios());
+        if (scenarios.size() < Scenario.all().size()) {
+            report.partial(scenarios.stream().map(Scenario::id).toList());
+        }
         String sourceSchema = spec.getSource().getSchema() == null ? "public" : spec.getSource().getSchema();
         String targetSchema = settings.campaign().artifacts().schema();
         report.campaign(settings.campaign().definition().name(), spec.getBackfillId(), sourceSchema + "." + spec.getSource().getTable(),
@@ -85,7 +101,7 @@ public final class Certification {
                 report.abort("the source table " + sourceSchema + "." + spec.getSource().getTable() + " holds no rows to sample");
                 return report;
             }
-            runScenarios(scratch, rows, report);
+            runScenarios(scenarios, scratch, rows, report);
         } catch (Exception e) {
             report.abort(e.getClass().getSimpleName() + ": " + e.getMessage());
             log.accept("certification stopped: " + e.getMessage());
@@ -101,7 +117,7 @@ public final class Certification {
         return report;
     }
 
-    private void runScenarios(CertifyScratch scratch, long rows, CertifyReport report) throws Exception {
+    private void runScenarios(List<Scenario> scenarios, CertifyScratch scratch, long rows, CertifyReport report) throws Exception {
         Map<String, String> env = childEnvironment();
         String[] bounds = integerBounds();
         try (Connection t = settings.target().open("backfill-certify-probe"); Connection s = settings.source().open("backfill-certify-probe")) {
@@ -114,14 +130,14 @@ public final class Certification {
                 coverage.put(p, new ArrayList<>());
             }
             int index = 0;
-            for (Scenario scenario : Scenario.all()) {
+            for (Scenario scenario : scenarios) {
                 index++;
                 scratch.emptyLive();
                 String backfillId = settings.scratchSchema() + "_" + index;
                 Path dir = Files.createDirectories(settings.workDir().resolve(String.format("%02d-%s", index, scenario.id())));
                 Path campaign = Files.writeString(dir.resolve("campaign.yaml"), scratchCampaign(backfillId, scenario.id(), bounds));
                 CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.parse(Files.readString(campaign)));
-                log.accept("scenario " + index + "/" + Scenario.all().size() + " " + scenario.id() + ": fault " + scenario.faultSpec()
+                log.accept("scenario " + index + "/" + scenarios.size() + " " + scenario.id() + ": fault " + scenario.faultSpec()
                         + " in the " + scenario.role().wireName() + " (campaign " + backfillId + ")");
                 ScenarioOutcome outcome = new ScenarioOutcome(scenario);
                 outcome.backfillId = backfillId;

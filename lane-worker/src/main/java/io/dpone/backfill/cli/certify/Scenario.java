@@ -50,6 +50,23 @@ record Scenario(String id, FaultPoint point, Role role, String where, boolean re
                         "the driver killed after the publication committed, before the move to Published and the XMin handoff", true));
     }
 
+    /**
+     * The scenarios named by {@code ids} (null or empty: all), in their canonical order whatever the order given.
+     * An unknown id throws {@link IllegalArgumentException} naming the known ones.
+     */
+    static List<Scenario> selected(List<String> ids) {
+        if (ids == null || ids.isEmpty()) {
+            return all();
+        }
+        List<String> known = all().stream().map(Scenario::id).toList();
+        for (String id : ids) {
+            if (!known.contains(id)) {
+                throw new IllegalArgumentException("unknown scenario '" + id + "'; the scenarios are " + String.join(", ", known));
+            }
+        }
+        return all().stream().filter(s -> ids.contains(s.id())).toList();
+    }
+
     /** The fault environment of the scenario's `backfill run`. */
     String faultVariable() {
         return role == Role.DRIVER ? "BACKFILL_FAULT" : "BACKFILL_LANE_FAULT";

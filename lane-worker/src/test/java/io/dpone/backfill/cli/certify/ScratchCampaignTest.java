@@ -40,7 +40,7 @@ class ScratchCampaignTest {
         CampaignBlueprint userCampaign = user(targetType, chunk);
         ConnectionSettings any = new ConnectionSettings("jdbc:postgresql://h/db", null, null, PostgresEndpoint.INSTANCE);
         Certification c = new Certification(new Certification.Settings(userCampaign, any, any, "bf_certify_t", 8000,
-                Path.of("/tmp"), false, Duration.ofSeconds(60), null), line -> { });
+                Path.of("/tmp"), false, Duration.ofSeconds(60), null, null), line -> { });
         String[] bounds = chunk.contains("integer") ? new String[]{"17", "8017"} : null;
 
         var scratch = CampaignBlueprint.of(CampaignReader.parse(c.scratchCampaign("bf_certify_t_3", "lane-mid-copy", bounds)));
