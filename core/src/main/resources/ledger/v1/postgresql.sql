@@ -118,4 +118,8 @@ ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS lease_since timestamptz;
 ALTER TABLE ${schema}.chunk_receipt ADD COLUMN IF NOT EXISTS content_digest text;
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS verification text;
 
+-- Whether the chunk's claim came from a session holding its owner's lane lock (ADR 0021): then the chunk is
+-- claimable again as soon as that lock is free (the lane's session is gone), not only once its lease expires.
+ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS owner_locked boolean NOT NULL DEFAULT false;
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

@@ -159,5 +159,11 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_
     ALTER TABLE ${schema}.campaign ADD verification nvarchar(max) NULL;
 GO
 
+-- Whether the chunk's claim came from a session holding its owner's lane lock (ADR 0021): then the chunk is
+-- claimable again as soon as that lock is free (the lane's session is gone), not only once its lease expires.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.chunk') AND name = N'owner_locked')
+    ALTER TABLE ${schema}.chunk ADD owner_locked bit NOT NULL CONSTRAINT chunk_owner_locked DEFAULT 0;
+GO
+
 IF NOT EXISTS (SELECT 1 FROM ${schema}.ledger_version WHERE version = 1)
     INSERT INTO ${schema}.ledger_version (version) VALUES (1);

@@ -45,6 +45,38 @@ class LaneCrashIT {
         }
     }
 
+    /**
+     * ADR 0021: the killed lane's session, and with it its lane lock, is gone at once, so the next lane takes the
+     * chunk under a new epoch while the dead lane's lease is still live (120 s here), not after it expired.
+     */
+    @Test
+    void aKilledLanesChunkGoesToTheNextLaneAtOnceNotWhenItsLeaseExpires() throws Exception {
+        CampaignFixture f = new CampaignFixture(dir, "lane_lock", 6000, 8, 2);
+        f.prepareToLoading();
+        java.util.Map<String, String> longLease = new java.util.HashMap<>(f.laneEnv("mid-copy:3"));
+        longLease.put("BACKFILL_LEASE_TTL_SECONDS", "120");
+        longLease.put("BACKFILL_LEASE_RENEW_SECONDS", "10");
+        try (LaunchedProcess lane = LaunchedProcess.start(dir, longLease, f.laneArgs(0))) {
+            lane.awaitLine("FAULT mid-copy chunk=3", Duration.ofSeconds(60));
+            lane.awaitStopped(Duration.ofSeconds(10));
+            lane.signal("KILL");
+            lane.awaitExit(Duration.ofSeconds(10));
+        }
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE chunk_id = 3 AND state = 'running'"
+                + " AND owner_locked AND lease_expires > now() + interval '60 seconds'")).as("the dead lane's lease is live").isOne();
+        longLease.remove("BACKFILL_FAULT");
+        try (LaunchedProcess next = LaunchedProcess.start(dir, longLease, f.laneArgs(1))) {
+            assertThat(next.awaitExit(Duration.ofSeconds(60))).as(next.output()).isZero();
+        }
+        assertThat(f.target.queryForLong("SELECT epoch FROM backfill_state.chunk_receipt WHERE chunk_id = 3"))
+                .as("chunk 3 committed by the next lane under a new epoch").isEqualTo(2);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'committed'")).isEqualTo(8);
+        try (LaunchedProcess finish = LaunchedProcess.start(dir, f.env(), f.runArgs("resume"))) {
+            assertThat(finish.awaitExit(Duration.ofSeconds(120))).as(finish.output()).isZero();
+        }
+        f.assertPublishedExactlyTheSource();
+    }
+
     @Test
     void aZombieLaneWokenAfterAnotherLaneTookItsChunkCannotAppendItTwice() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "zombie", 6000, 8, 2);

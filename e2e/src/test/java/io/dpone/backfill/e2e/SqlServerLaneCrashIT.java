@@ -24,7 +24,12 @@ class SqlServerLaneCrashIT {
         SqlServerRoute route = new SqlServerRoute(dir, "crash_" + point.replace('-', '_'), 6000, 8, 2, 3);
         System.out.println("SqlServerLaneCrashIT runs on " + route.engine);
         route.prepareToLoading();
-        try (LaunchedProcess lane = LaunchedProcess.start(dir, route.laneEnv(point + ":3"), route.laneArgs(0))) {
+        // The killed lane's lease outlives the whole test (ADR 0021): its lane lock, gone with its session, is what
+        // frees its chunk for the resume's lanes.
+        java.util.Map<String, String> killedLane = new java.util.HashMap<>(route.laneEnv(point + ":3"));
+        killedLane.put("BACKFILL_LEASE_TTL_SECONDS", "600");
+        killedLane.put("BACKFILL_LEASE_RENEW_SECONDS", "10");
+        try (LaunchedProcess lane = LaunchedProcess.start(dir, killedLane, route.laneArgs(0))) {
             lane.awaitLine("FAULT " + point + " chunk=3", Duration.ofSeconds(90));
             lane.awaitStopped(Duration.ofSeconds(10));
             lane.signal("KILL");
@@ -33,6 +38,12 @@ class SqlServerLaneCrashIT {
         assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.chunk_receipt WHERE chunk_id = 3"))
                 .as("chunk 3 committed before the kill").isEqualTo(point.equals("after-commit") ? 1 : 0);
 
+        long leaseEnds = 0;
+        if (point.equals("mid-copy")) {
+            assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.chunk WHERE chunk_id = 3 AND owner_locked = 1"))
+                    .as("claimed under the lane's lock").isOne();
+            leaseEnds = route.count("SELECT DATEDIFF(second, '2020-01-01', lease_expires) FROM backfill_state.chunk WHERE chunk_id = 3");
+        }
         try (LaunchedProcess resume = LaunchedProcess.start(dir, route.env(), route.runArgs("resume"))) {
             assertThat(resume.awaitExit(Duration.ofSeconds(180))).as(resume.output()).isZero();
             assertThat(resume.output()).contains("HandoffCommitted");
@@ -42,6 +53,9 @@ class SqlServerLaneCrashIT {
         if (point.equals("after-commit")) {
             assertThat(route.count("SELECT epoch FROM backfill_state.chunk_receipt WHERE chunk_id = 3"))
                     .as("the committed chunk was not loaded again").isEqualTo(1);
+        } else {
+            assertThat(route.count("SELECT DATEDIFF(second, '2020-01-01', committed_at) FROM backfill_state.chunk_receipt"
+                    + " WHERE chunk_id = 3")).as("chunk 3 loaded again before the killed lane's lease ran out").isLessThan(leaseEnds);
         }
     }
 }

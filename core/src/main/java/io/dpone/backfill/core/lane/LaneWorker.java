@@ -85,6 +85,11 @@ public final class LaneWorker {
     public LaneExit run(java.util.function.BooleanSupplier supervised) throws InterruptedException {
         boolean retryFailed = spec.getRetryPolicy() == RetryPolicy.NON_COMMITTED;
         int maxAttempts = spec.getMaxChunkAttempts();
+        // Before the first claim (ADR 0021): once this session is gone, its chunk goes to another lane at once.
+        if (!ledger.holdLaneLock(runKey, owner)) {
+            log.accept("lane lock for " + owner + " is held by another session (a stale one of this lane): a chunk this"
+                    + " lane leaves behind waits for its lease to expire");
+        }
         while (true) {
             if (!supervised.getAsBoolean()) {
                 log.accept("the driver that started this lane is gone: no new claims");

@@ -90,7 +90,20 @@ public interface LedgerStore {
 
     ChunkCounts counts(String runKey, int maxAttempts);
 
-    /** A few chunks a lane may claim: pending, running with an expired lease, or failed with attempts left. */
+    /**
+     * A lane takes its lane lock for {@code owner} (ADR 0021): a lock owned by this store's database session, like
+     * the driver lock, tried without waiting and held until the session ends. A chunk claimed from this store while
+     * it holds the lock is marked so, and becomes claimable by another lane as soon as no session holds that lock
+     * (the lane's process or connection is gone, and its chunk transaction with it), not only when its lease
+     * expires. False when another session holds it (a stale session of the same owner): this store's claims then
+     * keep lease-only recovery. Taking it again on the holding store returns true and takes nothing more.
+     */
+    boolean holdLaneLock(String runKey, String owner);
+
+    /**
+     * A few chunks a lane may claim: pending, running with an expired lease, running under a claim whose lane lock
+     * no session holds any more, or failed with attempts left.
+     */
     List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit);
 
     /**

@@ -36,6 +36,8 @@ public final class InMemoryLedger {
     private final Map<String, RollbackReceipt> rollbacks = new HashMap<>();
     /** The campaigns' driver locks (ADR 0016) and the session (store) holding each. */
     private final Map<String, Store> driverLocks = new HashMap<>();
+    /** The lanes' locks (ADR 0021), keyed by run key and owner, and the session (store) holding each. */
+    private final Map<String, Store> laneLocks = new HashMap<>();
 
     private static final class Campaign {
         String runKey;
@@ -80,6 +82,7 @@ public final class InMemoryLedger {
         String lastError;
         Long rowsEstimated;
         long rowsCopied;
+        boolean ownerLocked;
     }
 
     /** A new connection to this ledger. */
@@ -91,6 +94,7 @@ public final class InMemoryLedger {
     public synchronized void endSession(Store store) {
         store.ended = true;
         driverLocks.values().removeIf(holder -> holder == store);
+        laneLocks.values().removeIf(holder -> holder == store);
     }
 
     /** Writes a chunk receipt as a lane's sink transaction does (receipts do not go through the store). */
@@ -126,10 +130,21 @@ public final class InMemoryLedger {
         return c;
     }
 
-    private static boolean isClaimable(Chunk c, boolean retryFailed, int maxAttempts) {
+    /** As the SQL ledgers: a running chunk is claimable once its lease expired, or its lane's lock is free of other sessions. */
+    private boolean isClaimable(String runKey, Chunk c, boolean retryFailed, int maxAttempts, Store caller) {
         return c.state == ChunkState.PENDING
-                || c.state == ChunkState.RUNNING && c.leaseExpires != null && c.leaseExpires.isBefore(now())
+                || c.state == ChunkState.RUNNING && (c.leaseExpires != null && c.leaseExpires.isBefore(now())
+                        || c.ownerLocked && !isHeldByAnother(laneLockKey(runKey, c.owner), caller))
                 || retryFailed && c.state == ChunkState.FAILED && c.attempts < maxAttempts;
+    }
+
+    private boolean isHeldByAnother(String laneLock, Store caller) {
+        Store holder = laneLocks.get(laneLock);
+        return holder != null && holder != caller;
+    }
+
+    private static String laneLockKey(String runKey, String owner) {
+        return runKey + "\n" + owner;
     }
 
     private static ChunkRecord record(Chunk c) {
@@ -465,9 +480,18 @@ public final class InMemoryLedger {
         }
 
         @Override
+        public boolean holdLaneLock(String runKey, String owner) {
+            synchronized (InMemoryLedger.this) {
+                requireSession();
+                Store holder = laneLocks.putIfAbsent(laneLockKey(runKey, owner), this);
+                return holder == null || holder == this;
+            }
+        }
+
+        @Override
         public List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) {
             synchronized (InMemoryLedger.this) {
-                return chunksOf(runKey).values().stream().filter(c -> isClaimable(c, retryFailed, maxAttempts)).limit(limit)
+                return chunksOf(runKey).values().stream().filter(c -> isClaimable(runKey, c, retryFailed, maxAttempts, this)).limit(limit)
                         .map(InMemoryLedger::record).toList();
             }
         }
@@ -480,7 +504,7 @@ public final class InMemoryLedger {
                 Campaign campaign = campaigns.get(runKey);
                 // The retry policy was applied to the read; here any matching claimable row qualifies.
                 if (c == null || c.epoch != seen.epoch() || c.state != seen.state() || c.attempts != seen.attempts()
-                        || !isClaimable(c, true, Integer.MAX_VALUE) || campaign != null && campaign.stop) {
+                        || !isClaimable(runKey, c, true, Integer.MAX_VALUE, this) || campaign != null && campaign.stop) {
                     return Optional.empty();
                 }
                 c.state = ChunkState.RUNNING;
@@ -488,6 +512,7 @@ public final class InMemoryLedger {
                 c.epoch++;
                 c.attempts++;
                 c.leaseExpires = now().plusMillis(millis);
+                c.ownerLocked = laneLocks.get(laneLockKey(runKey, owner)) == this;
                 if (c.startedAt == null) {
                     c.startedAt = now();
                 }

@@ -789,6 +789,67 @@ public abstract class LedgerStoreContract {
         return new Leases(stale, live);
     }
 
+    // --- a lane's lock (ADR 0021) ---
+
+    @Test
+    void aChunkWhoseLanesSessionEndedIsClaimableAtOnceLongBeforeItsLeaseExpires() throws InterruptedException {
+        String runKey = create(blueprint(2)).runKey();
+        LedgerStore lane = storeOnItsOwnSession();
+        assertThat(lane.holdLaneLock(runKey, "lane-0@host:1:ab")).isTrue();
+        assertThat(lane.holdLaneLock(runKey, "lane-0@host:1:ab")).as("held already: nothing more taken").isTrue();
+        ChunkClaim former = lane.claim(runKey, firstClaimable(lane, runKey), "lane-0@host:1:ab", LONG_TTL).orElseThrow();
+        assertThat(other.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId)
+                .as("the lane's session lives: its chunk is not claimable").containsExactly(1);
+        assertThat(other.holdLaneLock(runKey, "lane-0@host:1:ab")).as("another session holds that lane's lock").isFalse();
+
+        endSession(lane, runKey);
+
+        // The server lets go of a closed session's locks on its own schedule: seconds, against a 60 s lease.
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        List<ChunkRecord> claimable = other.claimable(runKey, MAX_ATTEMPTS, false, 10);
+        while (claimable.size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            claimable = other.claimable(runKey, MAX_ATTEMPTS, false, 10);
+        }
+        assertThat(claimable).extracting(ChunkRecord::chunkId).as("the dead lane's chunk, its lease still live").containsExactly(0, 1);
+        ChunkRecord orphan = claimable.get(0);
+        assertThat(orphan.state()).isEqualTo(ChunkState.RUNNING);
+        assertThat(orphan.leaseExpired()).isFalse();
+
+        ChunkClaim current = other.claim(runKey, orphan, "lane-1@host:2:cd", LONG_TTL).orElseThrow();
+        assertThat(current.epoch()).isEqualTo(former.epoch() + 1);
+        assertThat(store.renewChunk(former, LONG_TTL)).as("the former claim is fenced by epoch").isFalse();
+        assertThat(store.commitFromReceipt(former)).isFalse();
+        assertThat(other.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId)
+                .as("claimed without the lane lock: lease-only again").containsExactly(1);
+    }
+
+    @Test
+    void aClaimWithoutItsLanesLockKeepsLeaseOnlyRecoveryAfterTheSessionEnds() {
+        String runKey = create(blueprint(2)).runKey();
+        LedgerStore lane = storeOnItsOwnSession();
+        lane.claim(runKey, firstClaimable(lane, runKey), "lane-a", LONG_TTL).orElseThrow();
+
+        endSession(lane, runKey);
+
+        assertThat(other.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId)
+                .as("no lane lock was held at the claim: only the lease frees the chunk").containsExactly(1);
+    }
+
+    @Test
+    void aLiveLanesChunkIsClaimableOnceItsLeaseExpiresAsBefore() throws InterruptedException {
+        String runKey = create(blueprint(2)).runKey();
+        LedgerStore lane = storeOnItsOwnSession();
+        assertThat(lane.holdLaneLock(runKey, "lane-z")).isTrue();
+        lane.claim(runKey, firstClaimable(lane, runKey), "lane-z", SHORT_TTL).orElseThrow();
+        assertThat(other.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId).containsExactly(1);
+
+        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+
+        assertThat(other.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId)
+                .as("a frozen lane's session keeps its lock; its lease still runs out").containsExactly(0, 1);
+    }
+
     private static ChunkRecord firstClaimable(LedgerStore lane, String runKey) {
         return lane.claimable(runKey, MAX_ATTEMPTS, false, 1).get(0);
     }

@@ -29,9 +29,20 @@ final class MssqlLedgerStatements {
     private static final String LEASE_FENCE =
             " run_key = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires >= SYSUTCDATETIME()";
     /** Claimable by the same rule in the read and in the claim; {@code ?, ?} = retry failed (bit), max attempts. */
-    private static final String CLAIMABLE = "(state = N'pending' OR (state = N'running' AND lease_expires < SYSUTCDATETIME())"
-            + " OR (? = 1 AND state = N'failed' AND attempts < ?))";
-    /** Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. */
+    /**
+     * No other session holds the row owner's lane lock ({@code ?} = the lane lock prefix, ADR 0021): with
+     * {@code owner_locked}, the owner's session is gone, and so is every transaction it had open. APPLOCK_TEST
+     * answers 1 when the calling session could take the lock: when it is free, or held by the caller itself.
+     */
+    private static final String OWNER_SESSION_GONE = "(owner_locked = 1"
+            + " AND APPLOCK_TEST(N'public', ? + owner, N'Exclusive', N'Session') = 1)";
+    /** Parameters: the lane lock prefix, retry failed (bit), max attempts. */
+    private static final String CLAIMABLE = "(state = N'pending' OR (state = N'running' AND (lease_expires < SYSUTCDATETIME()"
+            + " OR " + OWNER_SESSION_GONE + ")) OR (? = 1 AND state = N'failed' AND attempts < ?))";
+    /**
+     * Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. For the
+     * ETA only: a chunk whose lane's session is gone before its lease expired counts as running until then.
+     */
     private static final String WAITING = "state IN (N'pending', N'failed') OR (state = N'running' AND lease_expires < SYSUTCDATETIME())";
     private static final String LIVE_RUNNING = "state = N'running' AND lease_expires >= SYSUTCDATETIME()";
 
@@ -154,6 +165,15 @@ final class MssqlLedgerStatements {
         return MssqlAppLock.resourceName("dpone-backfill-driver:" + stateSchema.length() + ":" + stateSchema + ":" + runKey);
     }
 
+    /**
+     * Every lane lock of the campaign starts with this (ADR 0021): namespaced and length-prefixed like the driver
+     * lock. A full name longer than {@link MssqlAppLock#MAX_NAME_LENGTH} is never taken (the check in SQL could
+     * not hash it), so such a lane keeps lease-only recovery.
+     */
+    String laneLockPrefix(String runKey) {
+        return "dpone-backfill-lane:" + stateSchema.length() + ":" + stateSchema + ":" + runKey.length() + ":" + runKey + ":";
+    }
+
     /** to phase, detail (null keeps it), from phase, then the lease. */
     String transition() {
         return fenced("phase = ?, detail = COALESCE(?, detail), updated_at = SYSUTCDATETIME()", "phase = ? AND");
@@ -236,21 +256,25 @@ final class MssqlLedgerStatements {
                 + " ORDER BY r.chunk_id";
     }
 
-    /** limit, run key, retry failed (bit), max attempts. */
+    /** limit, run key, lane lock prefix, retry failed (bit), max attempts. */
     String claimable() {
         return "SELECT TOP (?) " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND " + CLAIMABLE
                 + " ORDER BY chunk_id";
     }
 
     /**
-     * owner, ttl, run key, chunk id, epoch read, state read, attempts read, retry failed (bit), max attempts, run key.
+     * owner, ttl, this lane's lock name, run key, chunk id, epoch read, state read, attempts read, lane lock
+     * prefix, retry failed (bit), max attempts, run key. {@code owner_locked} records whether this session holds
+     * the lane's lock (ADR 0021).
      * The optimistic claim of DESIGN.md section 5: it matches only while the chunk still has the epoch, state and
      * attempts that were read and is still claimable, and no stop is requested; OUTPUT returns the new epoch and
      * attempt. No row-lock hints: the conditional update alone decides.
      */
     String claim() {
         return "UPDATE " + chunk + " SET state = N'running', owner = ?, epoch = epoch + 1, attempts = attempts + 1,"
-                + " lease_expires = " + TTL + ", started_at = COALESCE(started_at, SYSUTCDATETIME()),"
+                + " lease_expires = " + TTL + ","
+                + " owner_locked = CASE WHEN APPLOCK_MODE(N'public', ?, N'Session') = N'Exclusive' THEN 1 ELSE 0 END,"
+                + " started_at = COALESCE(started_at, SYSUTCDATETIME()),"
                 + " finished_at = NULL, last_error = NULL, rows_copied = 0"
                 + " OUTPUT inserted.epoch, inserted.attempts"
                 + " WHERE run_key = ? AND chunk_id = ? AND epoch = ? AND state = ? AND attempts = ? AND " + CLAIMABLE

@@ -56,6 +56,8 @@ public final class MssqlLedgerStore implements LedgerStore {
     private final MssqlLedgerStatements statements;
     /** Run keys whose driver lock this store's session holds. */
     private final Set<String> driverLocks = new HashSet<>();
+    /** Names of the lane locks this store's session holds. */
+    private final Set<String> laneLocks = new HashSet<>();
 
     /**
      * @param stateConnection the lane's or driver's state connection to the target database; put in autocommit
@@ -165,6 +167,26 @@ public final class MssqlLedgerStore implements LedgerStore {
     private Optional<CampaignLease> acquire(String runKey, String owner, int ttlMillis) throws SQLException {
         return sql.one(statements.acquireLease(), rs -> new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
                 owner, owner, owner, ttlMillis, runKey, owner);
+    }
+
+    /**
+     * An exclusive {@code sp_getapplock} owned by this connection's session, like the driver lock, taken once per
+     * store and owner; never for a name the claim's SQL could not match (longer than the 255 characters of a resource).
+     */
+    @Override
+    public synchronized boolean holdLaneLock(String runKey, String owner) {
+        String lock = statements.laneLockPrefix(runKey) + owner;
+        if (laneLocks.contains(lock)) {
+            return true;
+        }
+        if (lock.length() > MssqlAppLock.MAX_NAME_LENGTH) {
+            return false;
+        }
+        boolean granted = call("holdLaneLock", () -> MssqlAppLock.tryAcquire(sql.connection(), lock));
+        if (granted) {
+            laneLocks.add(lock);
+        }
+        return granted;
     }
 
     /**
@@ -355,7 +377,7 @@ public final class MssqlLedgerStore implements LedgerStore {
     @Override
     public synchronized List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) {
         return call("claimable", () -> sql.list(statements.claimable(), MssqlLedgerRows::chunk, limit, runKey,
-                retryFailed, maxAttempts));
+                statements.laneLockPrefix(runKey), retryFailed, maxAttempts));
     }
 
     /**
@@ -369,8 +391,8 @@ public final class MssqlLedgerStore implements LedgerStore {
         int ttlMillis = ttlMillis(ttl);
         return call("claim", () -> sql.one(statements.claim(),
                 rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts")),
-                owner, ttlMillis, runKey, seen.chunkId(), seen.epoch(), seen.state().dbValue(), seen.attempts(),
-                true, Integer.MAX_VALUE, runKey));
+                owner, ttlMillis, statements.laneLockPrefix(runKey) + owner, runKey, seen.chunkId(), seen.epoch(),
+                seen.state().dbValue(), seen.attempts(), statements.laneLockPrefix(runKey), true, Integer.MAX_VALUE, runKey));
     }
 
     /** Only a live claim is renewable: once expired, another lane may already have the chunk. */

@@ -47,24 +47,40 @@ public final class PostgresLedgerStatements {
             "run_key = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires >= now()";
     static final String TTL = "now() + ? * interval '1 millisecond'";
 
-    /** Claimable by the same rule in the read and in the claim; the retry policy's part is bound by the read. */
-    private static final String CLAIMABLE = "(state = 'pending' OR (state = 'running' AND lease_expires < now())"
-            + " OR (? AND state = 'failed' AND attempts < ?))";
+    /** The advisory lock key of {@code ?} (a lane lock's name prefix) followed by the row's owner. */
+    private static final String OWNER_LANE_LOCK_KEY = "pg_catalog.hashtextextended(? || owner, 0)";
+    private static final String ADVISORY_IN_THIS_DATABASE = "l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
+            + " AND l.database = (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database())";
+    /**
+     * No other session holds the row owner's lane lock ({@code ?} = the lane lock prefix, ADR 0021): with
+     * {@code owner_locked}, the owner's session is gone, and so is every transaction it had open.
+     */
+    private static final String OWNER_SESSION_GONE = "(owner_locked AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_locks l"
+            + " WHERE " + ADVISORY_IN_THIS_DATABASE + " AND l.pid <> pg_catalog.pg_backend_pid()"
+            + " AND ((l.classid::int8 << 32) | l.objid::int8) = " + OWNER_LANE_LOCK_KEY + "))";
 
-    /** Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. */
+    /**
+     * Claimable by the same rule in the read and in the claim; the retry policy's part is bound by the read.
+     * Parameters: the lane lock prefix, allow failed, max attempts.
+     */
+    private static final String CLAIMABLE = "(state = 'pending' OR (state = 'running' AND (lease_expires < now()"
+            + " OR " + OWNER_SESSION_GONE + ")) OR (? AND state = 'failed' AND attempts < ?))";
+
+    /**
+     * Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. For the
+     * ETA only: a chunk whose lane's session is gone before its lease expired counts as running until then.
+     */
     private static final String WAITING = "state IN ('pending', 'failed') OR (state = 'running' AND lease_expires < now())";
     private static final String LIVE_RUNNING = "state = 'running' AND lease_expires >= now()";
 
     /** {@code ?} = the driver lock's name: its bigint advisory lock key. */
     private static final String LOCK_KEY = "pg_catalog.hashtextextended(?, 0)";
     /**
-     * This session holds the driver lock ({@code ?} = its name). pg_locks shows a bigint key as classid (high 32
-     * bits) and objid (low 32 bits) with objsubid 1.
+     * This session holds the advisory lock named {@code ?} (the driver's or a lane's). pg_locks shows a bigint key
+     * as classid (high 32 bits) and objid (low 32 bits) with objsubid 1.
      */
-    private static final String HOLDS_DRIVER_LOCK = "EXISTS (SELECT 1 FROM pg_catalog.pg_locks l WHERE l.locktype = 'advisory'"
-            + " AND l.pid = pg_catalog.pg_backend_pid() AND l.granted AND l.objsubid = 1"
-            + " AND l.database = (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database())"
-            + " AND ((l.classid::int8 << 32) | l.objid::int8) = " + LOCK_KEY + ")";
+    private static final String HOLDS_LOCK = "EXISTS (SELECT 1 FROM pg_catalog.pg_locks l WHERE " + ADVISORY_IN_THIS_DATABASE
+            + " AND l.pid = pg_catalog.pg_backend_pid() AND ((l.classid::int8 << 32) | l.objid::int8) = " + LOCK_KEY + ")";
 
     private final PostgresJdbc sql;
     private final String stateSchema;
@@ -159,7 +175,7 @@ public final class PostgresLedgerStatements {
 
     /** A renewal that also proves this session still holds the campaign's driver lock. */
     public boolean renewHoldingDriverLock(CampaignLease lease, long ttlMillis) throws SQLException {
-        return fenced("lease_expires = " + TTL, HOLDS_DRIVER_LOCK + " AND ", lease, ttlMillis, driverLockName(lease.runKey()));
+        return fenced("lease_expires = " + TTL, HOLDS_LOCK + " AND ", lease, ttlMillis, driverLockName(lease.runKey()));
     }
 
     // --- the campaign's driver lock (ADR 0016) ---
@@ -182,6 +198,23 @@ public final class PostgresLedgerStatements {
     public boolean releaseDriverLock(String runKey) throws SQLException {
         return sql.one("SELECT pg_catalog.pg_advisory_unlock(" + LOCK_KEY + ") AS released", rs -> rs.getBoolean("released"),
                 driverLockName(runKey)).orElse(false);
+    }
+
+    // --- a lane's lock (ADR 0021) ---
+
+    /** Every lane lock of the campaign starts with this: namespaced and length-prefixed like the driver lock. */
+    String laneLockPrefix(String runKey) {
+        return "dpone-backfill-lane:" + stateSchema.length() + ":" + stateSchema + ":" + runKey.length() + ":" + runKey + ":";
+    }
+
+    String laneLockName(String runKey, String owner) {
+        return laneLockPrefix(runKey) + owner;
+    }
+
+    /** Session level, never waits: true when granted (an owner is one process, so only a stale session of it holds it). */
+    public boolean tryLaneLock(String runKey, String owner) throws SQLException {
+        return sql.one("SELECT pg_catalog.pg_try_advisory_lock(" + LOCK_KEY + ") AS locked", rs -> rs.getBoolean("locked"),
+                laneLockName(runKey, owner)).orElse(false);
     }
 
     /**
@@ -315,7 +348,8 @@ public final class PostgresLedgerStatements {
 
     public List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) throws SQLException {
         return sql.list("SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND " + CLAIMABLE
-                + " ORDER BY chunk_id LIMIT ?", PostgresLedgerRows::chunk, runKey, retryFailed, maxAttempts, limit);
+                + " ORDER BY chunk_id LIMIT ?", PostgresLedgerRows::chunk, runKey, laneLockPrefix(runKey), retryFailed,
+                maxAttempts, limit);
     }
 
     /**
@@ -324,7 +358,7 @@ public final class PostgresLedgerStatements {
      */
     public Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, long ttlMillis) throws SQLException {
         return sql.one("UPDATE " + chunk + " SET state = 'running', owner = ?, epoch = epoch + 1,"
-                        + " attempts = attempts + 1, lease_expires = " + TTL + ","
+                        + " attempts = attempts + 1, lease_expires = " + TTL + ", owner_locked = " + HOLDS_LOCK + ","
                         + " started_at = coalesce(started_at, now()), finished_at = NULL, last_error = NULL,"
                         + " rows_copied = 0"
                         + " WHERE run_key = ? AND chunk_id = ? AND epoch = ? AND state = ? AND attempts = ? AND "
@@ -334,8 +368,8 @@ public final class PostgresLedgerStatements {
                         + " AND NOT EXISTS (SELECT 1 FROM " + campaign + " c WHERE c.run_key = ? AND c.stop_requested)"
                         + " RETURNING epoch, attempts",
                 rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts")),
-                owner, ttlMillis, runKey, seen.chunkId(), seen.epoch(), seen.state().dbValue(), seen.attempts(),
-                true, Integer.MAX_VALUE, runKey);
+                owner, ttlMillis, laneLockName(runKey, owner), runKey, seen.chunkId(), seen.epoch(), seen.state().dbValue(),
+                seen.attempts(), laneLockPrefix(runKey), true, Integer.MAX_VALUE, runKey);
     }
 
     public boolean renew(ChunkClaim claim, long ttlMillis, long rowsCopied) throws SQLException {

@@ -44,6 +44,8 @@ public final class PostgresLedgerStore implements LedgerStore {
     private final PostgresLedgerStatements statements;
     /** Run keys whose driver lock this store's session holds. */
     private final Set<String> driverLocks = new HashSet<>();
+    /** runKey + newline + owner of each lane lock this session holds. */
+    private final Set<String> laneLocks = new HashSet<>();
 
     /**
      * @param stateConnection the lane's or driver's state connection to the target database; put in autocommit
@@ -159,6 +161,20 @@ public final class PostgresLedgerStore implements LedgerStore {
             }
             return CampaignClaim.tookOver(taken.get().lease(), taken.get().liveOwner());
         });
+    }
+
+    /** A session advisory lock keyed like the driver lock, taken once per store and owner (a second try would stack it). */
+    @Override
+    public synchronized boolean holdLaneLock(String runKey, String owner) {
+        String lock = runKey + "\n" + owner;
+        if (laneLocks.contains(lock)) {
+            return true;
+        }
+        boolean granted = call("holdLaneLock", () -> statements.tryLaneLock(runKey, owner));
+        if (granted) {
+            laneLocks.add(lock);
+        }
+        return granted;
     }
 
     private CampaignClaim holder(String runKey) throws SQLException {
