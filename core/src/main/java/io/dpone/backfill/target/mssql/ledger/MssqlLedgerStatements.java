@@ -29,16 +29,9 @@ final class MssqlLedgerStatements {
     private static final String LEASE_FENCE =
             " run_key = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires >= SYSUTCDATETIME()";
     /** Claimable by the same rule in the read and in the claim; {@code ?, ?} = retry failed (bit), max attempts. */
-    /**
-     * No other session holds the row owner's lane lock ({@code ?} = the lane lock prefix, ADR 0021): with
-     * {@code owner_locked}, the owner's session is gone, and so is every transaction it had open. APPLOCK_TEST
-     * answers 1 when the calling session could take the lock: when it is free, or held by the caller itself.
-     */
-    private static final String OWNER_SESSION_GONE = "(owner_locked = 1"
-            + " AND APPLOCK_TEST(N'public', ? + owner, N'Exclusive', N'Session') = 1)";
-    /** Parameters: the lane lock prefix, retry failed (bit), max attempts. */
-    private static final String CLAIMABLE = "(state = N'pending' OR (state = N'running' AND (lease_expires < SYSUTCDATETIME()"
-            + " OR " + OWNER_SESSION_GONE + ")) OR (? = 1 AND state = N'failed' AND attempts < ?))";
+    /** Claimable by the lease alone; parameters: retry failed (bit), max attempts. */
+    private static final String CLAIMABLE = "(state = N'pending' OR (state = N'running' AND lease_expires < SYSUTCDATETIME())"
+            + " OR (? = 1 AND state = N'failed' AND attempts < ?))";
     /**
      * Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. For the
      * ETA only: a chunk whose lane's session is gone before its lease expired counts as running until then.
@@ -256,28 +249,61 @@ final class MssqlLedgerStatements {
                 + " ORDER BY r.chunk_id";
     }
 
-    /** limit, run key, lane lock prefix, retry failed (bit), max attempts. */
+    /** limit, run key, retry failed (bit), max attempts. Chunks whose lane's session is gone: {@link #lockedRunning()}. */
     String claimable() {
         return "SELECT TOP (?) " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND " + CLAIMABLE
                 + " ORDER BY chunk_id";
     }
 
     /**
-     * owner, ttl, this lane's lock name, run key, chunk id, epoch read, state read, attempts read, lane lock
-     * prefix, retry failed (bit), max attempts, run key. {@code owner_locked} records whether this session holds
-     * the lane's lock (ADR 0021).
+     * limit, run key. Running chunks with a live lease claimed under their lane's lock (ADR 0021): claimable once
+     * {@link #laneLockFree()} says that lock is free.
+     */
+    String lockedRunning() {
+        return "SELECT TOP (?) " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND state = N'running'"
+                + " AND owner_locked = 1 AND lease_expires >= SYSUTCDATETIME() ORDER BY chunk_id";
+    }
+
+    /**
+     * lock name. 1 when the calling session could take the lane lock: free, or held by the caller. Asked once per
+     * owner in its own statement, never per row inside a query: Babelfish 4.3 aborts the server
+     * (ERRORDATA_STACK_SIZE exceeded) when one statement evaluates APPLOCK_TEST for several rows, and one call per
+     * owner is also less work on SQL Server.
+     */
+    String laneLockFree() {
+        return "SELECT APPLOCK_TEST(N'public', ?, N'Exclusive', N'Session') AS free";
+    }
+
+    /**
+     * owner, ttl, this lane's lock name, run key, chunk id, epoch read, state read, attempts read, retry failed
+     * (bit), max attempts, run key. {@code owner_locked} records whether this session holds the lane's lock
+     * (ADR 0021).
      * The optimistic claim of DESIGN.md section 5: it matches only while the chunk still has the epoch, state and
      * attempts that were read and is still claimable, and no stop is requested; OUTPUT returns the new epoch and
      * attempt. No row-lock hints: the conditional update alone decides.
      */
     String claim() {
+        return claimWhere(CLAIMABLE);
+    }
+
+    /**
+     * owner, ttl, this lane's lock name, run key, chunk id, epoch read, state read (running), attempts read, the
+     * dead lane's owner, run key: a chunk whose lane's session is gone, its lease still live, once
+     * {@link #laneLockFree()} said so. Safe without the lock test in the statement: a gone session never comes
+     * back, and a new session of that lane gives the chunk back (state pending) before it claims again.
+     */
+    String claimOrphan() {
+        return claimWhere("owner_locked = 1 AND owner = ?");
+    }
+
+    private String claimWhere(String claimable) {
         return "UPDATE " + chunk + " SET state = N'running', owner = ?, epoch = epoch + 1, attempts = attempts + 1,"
                 + " lease_expires = " + TTL + ","
                 + " owner_locked = CASE WHEN APPLOCK_MODE(N'public', ?, N'Session') = N'Exclusive' THEN 1 ELSE 0 END,"
                 + " started_at = COALESCE(started_at, SYSUTCDATETIME()),"
                 + " finished_at = NULL, last_error = NULL, rows_copied = 0"
                 + " OUTPUT inserted.epoch, inserted.attempts"
-                + " WHERE run_key = ? AND chunk_id = ? AND epoch = ? AND state = ? AND attempts = ? AND " + CLAIMABLE
+                + " WHERE run_key = ? AND chunk_id = ? AND epoch = ? AND state = ? AND attempts = ? AND " + claimable
                 // Re-checked in the claim itself: a lane that read the stop flag just before it was set must not
                 // start another chunk.
                 + " AND NOT EXISTS (SELECT 1 FROM " + campaign + " AS c WHERE c.run_key = ? AND c.stop_requested = 1)";

@@ -9,6 +9,7 @@ import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.ChunkErrorText;
 import io.dpone.backfill.core.ledger.ChunkEstimates;
 import io.dpone.backfill.core.ledger.ChunkRecord;
+import io.dpone.backfill.core.ledger.ChunkState;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
 import io.dpone.backfill.core.ledger.LedgerConflictException;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -58,6 +59,10 @@ public final class MssqlLedgerStore implements LedgerStore {
     private final Set<String> driverLocks = new HashSet<>();
     /** Names of the lane locks this store's session holds. */
     private final Set<String> laneLocks = new HashSet<>();
+    /** Lane locks on Babelfish too: only for the contract tests, which stay below its limit (see {@link #holdLaneLock}). */
+    private final boolean laneLocksOnBabelfish;
+    /** Null until the first {@link #holdLaneLock}: whether this server takes lane locks. */
+    private Boolean laneLocksAvailable;
 
     /**
      * @param stateConnection the lane's or driver's state connection to the target database; put in autocommit
@@ -69,6 +74,15 @@ public final class MssqlLedgerStore implements LedgerStore {
 
     /** @param lockTimeout the longest any statement (or the schema's application lock) waits for a lock */
     public MssqlLedgerStore(Connection stateConnection, String stateSchema, Duration lockTimeout) {
+        this(stateConnection, stateSchema, lockTimeout, false);
+    }
+
+    /**
+     * @param laneLocksOnBabelfish take lane locks on Babelfish as well; for tests that ask for at most a few
+     *                             conflicting lock calls per session
+     */
+    public MssqlLedgerStore(Connection stateConnection, String stateSchema, Duration lockTimeout, boolean laneLocksOnBabelfish) {
+        this.laneLocksOnBabelfish = laneLocksOnBabelfish;
         this.stateSchema = Objects.requireNonNull(stateSchema, "stateSchema");
         this.lockTimeout = positive(lockTimeout, "lock timeout");
         this.sql = new MssqlLedgerSql(Objects.requireNonNull(stateConnection, "stateConnection"));
@@ -179,7 +193,7 @@ public final class MssqlLedgerStore implements LedgerStore {
         if (laneLocks.contains(lock)) {
             return true;
         }
-        if (lock.length() > MssqlAppLock.MAX_NAME_LENGTH) {
+        if (lock.length() > MssqlAppLock.MAX_NAME_LENGTH || !laneLocksAvailable()) {
             return false;
         }
         boolean granted = call("holdLaneLock", () -> MssqlAppLock.tryAcquire(sql.connection(), lock));
@@ -373,26 +387,82 @@ public final class MssqlLedgerStore implements LedgerStore {
                 Math.max(0, rs.getLong("running_copied")));
     }
 
-    /** In chunk order; {@code leaseExpired} is judged by the database clock. */
+    /**
+     * In chunk order; {@code leaseExpired} is judged by the database clock. Claimable by the lease, plus running
+     * chunks claimed under a lane lock that is free now (ADR 0021), asked one owner per statement.
+     */
     @Override
     public synchronized List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) {
-        return call("claimable", () -> sql.list(statements.claimable(), MssqlLedgerRows::chunk, limit, runKey,
-                statements.laneLockPrefix(runKey), retryFailed, maxAttempts));
+        return call("claimable", () -> {
+            List<ChunkRecord> found = new ArrayList<>(sql.list(statements.claimable(), MssqlLedgerRows::chunk, limit,
+                    runKey, retryFailed, maxAttempts));
+            if (found.size() < limit) {
+                java.util.Map<String, Boolean> gone = new java.util.HashMap<>();
+                for (ChunkRecord c : sql.list(statements.lockedRunning(), MssqlLedgerRows::chunk, limit, runKey)) {
+                    Boolean free = gone.get(c.owner());
+                    if (free == null) {
+                        free = laneSessionGone(runKey, c.owner());
+                        gone.put(c.owner(), free);
+                    }
+                    if (free && found.size() < limit) {
+                        found.add(c);
+                    }
+                }
+                found.sort(java.util.Comparator.comparingInt(ChunkRecord::chunkId));
+            }
+            return found;
+        });
+    }
+
+    /**
+     * False on Babelfish (unless told otherwise): every conflicting application-lock call there (APPLOCK_TEST of a
+     * held lock, sp_getapplock refused) leaks an error-stack entry of the session, and the fifth aborts the whole
+     * server (PANIC "ERRORDATA_STACK_SIZE exceeded"; babelfish-gaps.md). A lane polling for chunks tests the other
+     * lanes' locks all the time, so there its chunks keep lease-only recovery.
+     */
+    private boolean laneLocksAvailable() {
+        if (laneLocksAvailable == null) {
+            laneLocksAvailable = laneLocksOnBabelfish || !call("server", () -> sql.one("SELECT @@VERSION AS v",
+                    rs -> rs.getString("v"), new Object[0]).orElse("").contains("Babelfish"));
+        }
+        return laneLocksAvailable;
+    }
+
+    /** No other session holds {@code owner}'s lane lock; never true for a lane lock this store holds itself. */
+    private boolean laneSessionGone(String runKey, String owner) throws SQLException {
+        String lock = statements.laneLockPrefix(runKey) + owner;
+        if (laneLocks.contains(lock) || lock.length() > MssqlAppLock.MAX_NAME_LENGTH) {
+            return false;
+        }
+        return sql.one(statements.laneLockFree(), rs -> rs.getInt("free") == 1, lock).orElse(false);
     }
 
     /**
      * One conditional update, no row-lock hints: it matches only while the chunk still has the epoch, state and
      * attempts that were read and is still claimable, so of two lanes claiming the same read exactly one wins.
      * The retry policy was applied when {@code seen} was read (attempts cannot change without the epoch changing),
-     * so a failed chunk that still matches the read is passed as claimable here.
+     * so a failed chunk that still matches the read is passed as claimable here. A running chunk with a live lease
+     * is claimed only when its lane's lock is free now (ADR 0021).
      */
     @Override
     public synchronized Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, Duration ttl) {
         int ttlMillis = ttlMillis(ttl);
-        return call("claim", () -> sql.one(statements.claim(),
-                rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts")),
-                owner, ttlMillis, statements.laneLockPrefix(runKey) + owner, runKey, seen.chunkId(), seen.epoch(),
-                seen.state().dbValue(), seen.attempts(), statements.laneLockPrefix(runKey), true, Integer.MAX_VALUE, runKey));
+        String lock = statements.laneLockPrefix(runKey) + owner;
+        return call("claim", () -> {
+            if (seen.state() == ChunkState.RUNNING && !seen.leaseExpired()) {
+                if (seen.owner() == null || !laneSessionGone(runKey, seen.owner())) {
+                    return Optional.empty();
+                }
+                return sql.one(statements.claimOrphan(),
+                        rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts")),
+                        owner, ttlMillis, lock, runKey, seen.chunkId(), seen.epoch(), seen.state().dbValue(),
+                        seen.attempts(), seen.owner(), runKey);
+            }
+            return sql.one(statements.claim(),
+                    rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts")),
+                    owner, ttlMillis, lock, runKey, seen.chunkId(), seen.epoch(), seen.state().dbValue(), seen.attempts(),
+                    true, Integer.MAX_VALUE, runKey);
+        });
     }
 
     /** Only a live claim is renewable: once expired, another lane may already have the chunk. */

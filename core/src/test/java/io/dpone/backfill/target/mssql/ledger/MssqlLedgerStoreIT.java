@@ -101,39 +101,49 @@ class MssqlLedgerStoreIT extends LedgerStoreContract {
     }
 
     private final java.util.Map<LedgerStore, Connection> ownSessions = new java.util.IdentityHashMap<>();
+    private final java.util.Map<LedgerStore, String> sessionIds = new java.util.IdentityHashMap<>();
+    private static final String SESSION_ID = "CAST(session_id AS varchar(12)) + '@' + CONVERT(varchar(33), login_time, 126)";
 
     @Override
     protected LedgerStore storeOnItsOwnSession() {
         Connection own = connect();
-        LedgerStore s = new MssqlLedgerStore(own, schema);
+        // Lane locks on Babelfish too: each such store is a new session, far below the conflicts that abort Babelfish.
+        LedgerStore s = new MssqlLedgerStore(own, schema, MssqlLedgerStore.DEFAULT_LOCK_TIMEOUT, true);
         ownSessions.put(s, own);
+        try (Statement st = own.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT " + SESSION_ID + " FROM sys.dm_exec_sessions WHERE session_id = @@SPID")) {
+            rs.next();
+            sessionIds.put(s, rs.getString(1));
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
         return s;
     }
 
     /**
      * Closes the store's connection; the server ends the session on its own schedule, so this returns once the
-     * campaign's driver lock is grantable again (APPLOCK_TEST from another session).
+     * session (id and login time) is gone from sys.dm_exec_sessions, and with it every lock it held. Asked without
+     * any lock call: on Babelfish each conflicting one leaks toward a server abort (babelfish-gaps.md).
      */
     @Override
     protected void endSession(LedgerStore s, String runKey) {
         try {
             ownSessions.get(s).close();
-            String lock = new MssqlLedgerStatements(schema).driverLockName(runKey);
             try (PreparedStatement ps = connect().prepareStatement(
-                    "SELECT APPLOCK_TEST(N'public', ?, N'Exclusive', N'Session') AS grantable")) {
-                ps.setString(1, lock);
+                    "SELECT COUNT(*) AS live FROM sys.dm_exec_sessions WHERE " + SESSION_ID + " = ?")) {
+                ps.setString(1, sessionIds.get(s));
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 while (System.nanoTime() < deadline) {
                     try (ResultSet rs = ps.executeQuery()) {
                         rs.next();
-                        if (rs.getInt("grantable") == 1) {
+                        if (rs.getInt("live") == 0) {
                             return;
                         }
                     }
                     Thread.sleep(20);
                 }
             }
-            throw new AssertionError("the server kept the closed session's driver lock for 10 s");
+            throw new AssertionError("the server kept the closed session " + sessionIds.get(s) + " for 10 s");
         } catch (SQLException | InterruptedException e) {
             throw new IllegalStateException(e);
         }
