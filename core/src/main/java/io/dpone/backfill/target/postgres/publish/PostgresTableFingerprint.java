@@ -10,7 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * A table's content fingerprint on PostgreSQL: {@code count(*)} and the sum (as numeric, so it never overflows) of
+ * A table's content fingerprint on PostgreSQL: {@code count(*)} and the exact sum (numeric, so it never overflows) of
  * {@code hashtextextended(row::text, 0)} over every row, which does not depend on row order. A row's text depends
  * on output settings, so they are pinned with SET LOCAL: the caller runs this inside a transaction.
  */
@@ -30,7 +30,9 @@ public final class PostgresTableFingerprint {
         for (String[] setting : PINNED) {
             jdbc.setLocal(setting[0], setting[1]);
         }
-        String sql = "SELECT count(*), coalesce(sum(pg_catalog.hashtextextended(t::text, 0)::numeric), 0)::text FROM "
+        // sum(bigint) is exact (a numeric result from a 128-bit accumulator) and gives the same text as summing the
+        // hashes cast to numeric one by one, which fingerprints stored by earlier builds did, at a fraction of the cost.
+        String sql = "SELECT count(*), coalesce(sum(pg_catalog.hashtextextended(t::text, 0)), 0)::text FROM "
                 + PostgresIdentifiers.qualified(schema, table) + " AS t";
         try (PreparedStatement ps = connection.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
             rs.next();

@@ -431,6 +431,15 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
         assertThat(ids(LIVE)).containsExactly(10L, 11L, 12L);
     }
 
+    /** Publication receipts written by earlier builds hold this form: a rollback compares against it. */
+    @Test
+    void theFingerprintIsTheExactSumEarlierBuildsStoredInTheirReceipts() {
+        createLiveTable(1, 2, 3, 40, 500, 6000);
+        String earlier = strings("SELECT count(*) || ':' || coalesce(sum(pg_catalog.hashtextextended(t::text, 0)::numeric), 0)::text"
+                + " FROM " + t(LIVE) + " AS t").get(0);
+        assertThat(publisher.fingerprint(schema, LIVE).encoded()).isEqualTo(earlier);
+    }
+
     @Test
     void concurrentPublishesSwapOnceAndReturnTheSameReceipt() throws Exception {
         loadedShadow();
