@@ -87,8 +87,8 @@ public final class LaneWorker {
         int maxAttempts = spec.getMaxChunkAttempts();
         // Before the first claim (ADR 0021): once this session is gone, its chunk goes to another lane at once.
         if (!ledger.holdLaneLock(runKey, owner)) {
-            log.accept("lane lock for " + owner + " is held by another session (a stale one of this lane): a chunk this"
-                    + " lane leaves behind waits for its lease to expire");
+            log.accept("no lane lock for " + owner + " (a stale session of this lane holds it, or this target takes"
+                    + " none): a chunk this lane leaves behind waits for its lease to expire");
         }
         while (true) {
             if (!supervised.getAsBoolean()) {
