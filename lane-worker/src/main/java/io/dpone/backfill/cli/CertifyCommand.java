@@ -90,7 +90,7 @@ final class CertifyCommand implements Callable<Integer> {
         try {
             Certification.requireKnownScenarios(scenarios);
         } catch (IllegalArgumentException e) {
-            require(false, "--scenario: " + e.getMessage());
+            throw new CommandLine.ParameterException(command.commandLine(), "--scenario: " + e.getMessage());
         }
         require(scenarioTimeout >= 30 && scenarioTimeout <= 3600, "--scenario-timeout must be between 30 and 3600 seconds");
         String schema = scratchSchema != null ? scratchSchema

@@ -28,8 +28,10 @@ final class MssqlLedgerStatements {
     /** Campaign rows a lease holder may write: the lease must still be ours and still live by the database clock. */
     private static final String LEASE_FENCE =
             " run_key = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires >= SYSUTCDATETIME()";
-    /** Claimable by the same rule in the read and in the claim; {@code ?, ?} = retry failed (bit), max attempts. */
-    /** Claimable by the lease alone; parameters: retry failed (bit), max attempts. */
+    /**
+     * Claimable by the lease, by the same rule in the read and in the claim; {@code ?, ?} = retry failed (bit), max
+     * attempts. A lane lock that is free is asked apart ({@link #laneLockFree()}).
+     */
     private static final String CLAIMABLE = "(state = N'pending' OR (state = N'running' AND lease_expires < SYSUTCDATETIME())"
             + " OR (? = 1 AND state = N'failed' AND attempts < ?))";
     /**
@@ -159,12 +161,13 @@ final class MssqlLedgerStatements {
     }
 
     /**
-     * Every lane lock of the campaign starts with this (ADR 0021): namespaced and length-prefixed like the driver
-     * lock. A full name longer than {@link MssqlAppLock#MAX_NAME_LENGTH} is never taken (the check in SQL could
-     * not hash it), so such a lane keeps lease-only recovery.
+     * A lane's lock (ADR 0021): namespaced and length-prefixed like the driver lock. A name longer than
+     * {@link MssqlAppLock#MAX_NAME_LENGTH} is never taken: SQL Server would cut it silently, so two lanes could share
+     * one lock; such a lane keeps lease-only recovery.
      */
-    String laneLockPrefix(String runKey) {
-        return "dpone-backfill-lane:" + stateSchema.length() + ":" + stateSchema + ":" + runKey.length() + ":" + runKey + ":";
+    String laneLockName(String runKey, String owner) {
+        return "dpone-backfill-lane:" + stateSchema.length() + ":" + stateSchema + ":" + runKey.length() + ":" + runKey
+                + ":" + owner;
     }
 
     /** to phase, detail (null keeps it), from phase, then the lease. */
@@ -266,9 +269,7 @@ final class MssqlLedgerStatements {
 
     /**
      * lock name. 1 when the calling session could take the lane lock: free, or held by the caller. Asked once per
-     * owner in its own statement, never per row inside a query: Babelfish 4.3 aborts the server
-     * (ERRORDATA_STACK_SIZE exceeded) when one statement evaluates APPLOCK_TEST for several rows, and one call per
-     * owner is also less work on SQL Server.
+     * owner in its own statement rather than per row inside the read: a read lists many chunks of few lanes.
      */
     String laneLockFree() {
         return "SELECT APPLOCK_TEST(N'public', ?, N'Exclusive', N'Session') AS free";

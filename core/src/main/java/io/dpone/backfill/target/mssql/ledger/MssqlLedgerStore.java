@@ -189,7 +189,7 @@ public final class MssqlLedgerStore implements LedgerStore {
      */
     @Override
     public synchronized boolean holdLaneLock(String runKey, String owner) {
-        String lock = statements.laneLockPrefix(runKey) + owner;
+        String lock = statements.laneLockName(runKey, owner);
         if (laneLocks.contains(lock)) {
             return true;
         }
@@ -430,7 +430,7 @@ public final class MssqlLedgerStore implements LedgerStore {
 
     /** No other session holds {@code owner}'s lane lock; never true for a lane lock this store holds itself. */
     private boolean laneSessionGone(String runKey, String owner) throws SQLException {
-        String lock = statements.laneLockPrefix(runKey) + owner;
+        String lock = statements.laneLockName(runKey, owner);
         if (laneLocks.contains(lock) || lock.length() > MssqlAppLock.MAX_NAME_LENGTH) {
             return false;
         }
@@ -447,21 +447,19 @@ public final class MssqlLedgerStore implements LedgerStore {
     @Override
     public synchronized Optional<ChunkClaim> claim(String runKey, ChunkRecord seen, String owner, Duration ttl) {
         int ttlMillis = ttlMillis(ttl);
-        String lock = statements.laneLockPrefix(runKey) + owner;
+        String lock = statements.laneLockName(runKey, owner);
+        MssqlLedgerSql.Row<ChunkClaim> claimed =
+                rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts"));
         return call("claim", () -> {
             if (seen.state() == ChunkState.RUNNING && !seen.leaseExpired()) {
                 if (seen.owner() == null || !laneSessionGone(runKey, seen.owner())) {
                     return Optional.empty();
                 }
-                return sql.one(statements.claimOrphan(),
-                        rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts")),
-                        owner, ttlMillis, lock, runKey, seen.chunkId(), seen.epoch(), seen.state().dbValue(),
-                        seen.attempts(), seen.owner(), runKey);
+                return sql.one(statements.claimOrphan(), claimed, owner, ttlMillis, lock, runKey, seen.chunkId(),
+                        seen.epoch(), seen.state().dbValue(), seen.attempts(), seen.owner(), runKey);
             }
-            return sql.one(statements.claim(),
-                    rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts")),
-                    owner, ttlMillis, lock, runKey, seen.chunkId(), seen.epoch(), seen.state().dbValue(), seen.attempts(),
-                    true, Integer.MAX_VALUE, runKey);
+            return sql.one(statements.claim(), claimed, owner, ttlMillis, lock, runKey, seen.chunkId(), seen.epoch(),
+                    seen.state().dbValue(), seen.attempts(), true, Integer.MAX_VALUE, runKey);
         });
     }
 

@@ -190,8 +190,12 @@ public final class PostgresLedgerStatements {
 
     /** Session level, never waits: true when granted (or already held by this session, which stacks it once more). */
     public boolean tryDriverLock(String runKey) throws SQLException {
+        return tryAdvisoryLock(driverLockName(runKey));
+    }
+
+    private boolean tryAdvisoryLock(String name) throws SQLException {
         return sql.one("SELECT pg_catalog.pg_try_advisory_lock(" + LOCK_KEY + ") AS locked", rs -> rs.getBoolean("locked"),
-                driverLockName(runKey)).orElse(false);
+                name).orElse(false);
     }
 
     /** False (with a server warning) when this session does not hold it. */
@@ -213,8 +217,7 @@ public final class PostgresLedgerStatements {
 
     /** Session level, never waits: true when granted (an owner is one process, so only a stale session of it holds it). */
     public boolean tryLaneLock(String runKey, String owner) throws SQLException {
-        return sql.one("SELECT pg_catalog.pg_try_advisory_lock(" + LOCK_KEY + ") AS locked", rs -> rs.getBoolean("locked"),
-                laneLockName(runKey, owner)).orElse(false);
+        return tryAdvisoryLock(laneLockName(runKey, owner));
     }
 
     /**

@@ -44,7 +44,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     private final PostgresLedgerStatements statements;
     /** Run keys whose driver lock this store's session holds. */
     private final Set<String> driverLocks = new HashSet<>();
-    /** runKey + newline + owner of each lane lock this session holds. */
+    /** Names of the lane locks this store's session holds. */
     private final Set<String> laneLocks = new HashSet<>();
 
     /**
@@ -166,7 +166,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     /** A session advisory lock keyed like the driver lock, taken once per store and owner (a second try would stack it). */
     @Override
     public synchronized boolean holdLaneLock(String runKey, String owner) {
-        String lock = runKey + "\n" + owner;
+        String lock = statements.laneLockName(runKey, owner);
         if (laneLocks.contains(lock)) {
             return true;
         }

@@ -54,7 +54,7 @@ public final class PostgresShadowTransaction {
      * lock_timeout, and lets readers on): every write committed before it is visible to the statements after it.
      */
     static void blockWriters(Connection connection, String schema, String table) throws SQLException {
-        PostgresShadowSql.execute(connection, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, table) + " IN SHARE ROW EXCLUSIVE MODE");
+        lockTable(connection, schema, table, "SHARE ROW EXCLUSIVE");
     }
 
     /**
@@ -64,7 +64,11 @@ public final class PostgresShadowTransaction {
      * Waiting first lets the server cancel the vacuum, which blocks us.
      */
     static void lockExclusive(Connection connection, String schema, String table) throws SQLException {
-        PostgresShadowSql.execute(connection, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, table) + " IN ACCESS EXCLUSIVE MODE");
+        lockTable(connection, schema, table, "ACCESS EXCLUSIVE");
+    }
+
+    private static void lockTable(Connection connection, String schema, String table, String mode) throws SQLException {
+        PostgresShadowSql.execute(connection, "LOCK TABLE " + PostgresIdentifiers.qualified(schema, table) + " IN " + mode + " MODE");
     }
 
     /** SET LOCAL lock_timeout: a swap waits a bounded time for readers of the live table, then fails transiently. */
