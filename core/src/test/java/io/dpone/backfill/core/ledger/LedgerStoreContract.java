@@ -34,6 +34,12 @@ public abstract class LedgerStoreContract {
     protected static final Duration LONG_TTL = Duration.ofSeconds(60);
     protected static final Duration SHORT_TTL = Duration.ofSeconds(1);
     private static final long PAST_SHORT_TTL_MILLIS = 1250;
+    /**
+     * For tests that first assert a claim is still live, then that it expired: long enough that a slow engine (a
+     * loaded CI machine running Babelfish) cannot let it run out between the claim and the first read.
+     */
+    private static final Duration LIVE_THEN_EXPIRED_TTL = Duration.ofSeconds(4);
+    private static final long PAST_LIVE_THEN_EXPIRED_TTL_MILLIS = 4250;
     private static final int MAX_ATTEMPTS = 3;
 
     protected LedgerStore store;
@@ -531,13 +537,13 @@ public abstract class LedgerStoreContract {
     @Test
     void reclaimedExpiredChunkFencesOutItsFormerOwner() throws InterruptedException {
         String runKey = create(blueprint(2)).runKey();
-        ChunkClaim former = store.claim(runKey, firstClaimable(store, runKey), "lane-a", SHORT_TTL).orElseThrow();
+        ChunkClaim former = store.claim(runKey, firstClaimable(store, runKey), "lane-a", LIVE_THEN_EXPIRED_TTL).orElseThrow();
         assertThat(former.epoch()).isEqualTo(1);
         assertThat(other.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId)
                 .as("a live claim is not claimable").containsExactly(1);
         assertThat(other.claim(runKey, other.chunks(runKey, 0, 1).get(0), "lane-b", LONG_TTL))
                 .as("a live claim cannot be taken even with its current epoch").isEmpty();
-        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+        Thread.sleep(PAST_LIVE_THEN_EXPIRED_TTL_MILLIS);
 
         ChunkRecord expired = firstClaimable(other, runKey);
         assertThat(expired.chunkId()).isZero();
@@ -868,12 +874,12 @@ public abstract class LedgerStoreContract {
     void aLiveLanesChunkIsClaimableOnceItsLeaseExpiresAsBefore() throws InterruptedException {
         String runKey = create(blueprint(2)).runKey();
         LedgerStore lane = storeOnItsOwnSession();
-        assertThat(lane.holdLaneLock(runKey, "lane-z")).isTrue();
-        lane.claim(runKey, firstClaimable(lane, runKey), "lane-z", SHORT_TTL).orElseThrow();
         LedgerStore next = storeOnItsOwnSession();
+        assertThat(lane.holdLaneLock(runKey, "lane-z")).isTrue();
+        lane.claim(runKey, firstClaimable(lane, runKey), "lane-z", LIVE_THEN_EXPIRED_TTL).orElseThrow();
         assertThat(next.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId).containsExactly(1);
 
-        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+        Thread.sleep(PAST_LIVE_THEN_EXPIRED_TTL_MILLIS);
 
         assertThat(next.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId)
                 .as("a frozen lane's session keeps its lock; its lease still runs out").containsExactly(0, 1);
