@@ -291,7 +291,14 @@ public final class CampaignEngine {
 
     private StepResult validate(CampaignLease lease, CampaignRecord campaign) {
         ChunkCounts counts = ledger.counts(runKey(), maxAttempts());
+        // The shadow's indexes come first: a unique index on the key then rules duplicates out without a scan of
+        // its own (ADR 0022). A build that fails on bad rows (duplicate or NULL keys) is reported as validation's
+        // finding, not as the build's error.
+        RuntimeException buildFailure = shadowSwap() ? buildDeferredIndexes() : null;
         ValidationResult v = publisher.validate(names.schema(), loadTable(), spec.getUniqueKey(), counts.rowsLoaded());
+        if (buildFailure != null && v.passed()) {
+            throw buildFailure;
+        }
         // The receipts only describe rows some chunk covered: rows no chunk covers must be counted in the source.
         SourceCoverage coverage = coverage();
         // Direct mode appends to a table that may already hold rows: it must hold at least what the receipts say.
@@ -300,6 +307,7 @@ public final class CampaignEngine {
         PhaseDetail detail = PhaseDetail.parse(campaign.detail()).withValidation(v).withCoverage(coverage);
         if (!passed) {
             String reason = "validation failed: " + v.describe() + "; " + coverage.describe()
+                    + (buildFailure == null ? "" : "; building the shadow's indexes failed on them: " + buildFailure.getMessage())
                     + (shadowSwap() ? "; the shadow is kept for diagnosis and the live table is untouched" : "");
             advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked,
                     detail.withBlock(BlockReason.VALIDATION_FAILED, reason).json());
@@ -312,9 +320,20 @@ public final class CampaignEngine {
         }
         // Taken once here, when the shadow is final: the receipt keeps it so a rollback can see later writes.
         detail = detail.with("publishedFingerprint", publisher.fingerprint(names.schema(), loadTable()).encoded());
-        publisher.buildDeferredIndexes(runKey(), names, spec.getTarget().getTable());
         advance(lease, CampaignPhase.Validating, CampaignPhase.Publishing, detail.json());
         return StepResult.progressed(CampaignPhase.Publishing, "validated: " + v.describe(), NOW);
+    }
+
+    /** Builds the shadow's deferred indexes; returns the build's failure instead of throwing it, null when built. */
+    private RuntimeException buildDeferredIndexes() {
+        try {
+            publisher.buildDeferredIndexes(runKey(), names, spec.getTarget().getTable());
+            return null;
+        } catch (LeaseLostException | ArtifactOwnershipException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return e;
+        }
     }
 
     private StepResult publish(CampaignLease lease, CampaignRecord campaign) {

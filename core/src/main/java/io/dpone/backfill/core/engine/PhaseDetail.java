@@ -60,6 +60,9 @@ public final class PhaseDetail {
         n.put("actualRows", v.actualRows());
         n.put("nullKeys", v.nullKeys());
         n.put("duplicateKeys", v.duplicateKeys());
+        if (v.duplicatesRuledOutBy() != null) {
+            n.put("duplicatesRuledOutBy", v.duplicatesRuledOutBy());
+        }
         n.put("passed", v.passed());
         return new PhaseDetail(copy);
     }
@@ -155,7 +158,8 @@ public final class PhaseDetail {
             return null;
         }
         return new ValidationResult(n.path("expectedRows").asLong(), n.path("actualRows").asLong(),
-                n.path("nullKeys").asLong(), n.path("duplicateKeys").asLong());
+                n.path("nullKeys").asLong(), n.path("duplicateKeys").asLong(),
+                n.hasNonNull("duplicatesRuledOutBy") ? n.get("duplicatesRuledOutBy").asText() : null);
     }
 
     public String json() {

@@ -130,7 +130,7 @@ class CampaignEngineTest {
         assertThat(toLoading).containsExactly(CampaignPhase.Prepared, CampaignPhase.Loading);
         assertThat(rest).containsExactly(CampaignPhase.Validating, CampaignPhase.Publishing, CampaignPhase.Published,
                 CampaignPhase.HandoffCommitted);
-        assertThat(target.calls).containsSubsequence("captureAnchor", "prepareShadow", "validate", "buildDeferredIndexes", "publish");
+        assertThat(target.calls).containsSubsequence("captureAnchor", "prepareShadow", "buildDeferredIndexes", "validate", "publish");
         assertThat(target.calls.stream().filter("publish"::equals)).hasSize(1);
         assertThat(ledger.publicationReceipt(engine.runKey()).orElseThrow().rows()).isEqualTo(400);
         assertThat(ledger.handoffReceipt(engine.runKey()).orElseThrow().anchorXmin()).isEqualTo("1000");
@@ -339,9 +339,40 @@ class CampaignEngineTest {
 
             assertThat(phases).containsExactly(CampaignPhase.Validating, CampaignPhase.Blocked);
             assertThat(engine.step(lease).blockReason()).isEqualTo(BlockReason.VALIDATION_FAILED);
-            assertThat(target.calls).doesNotContain("buildDeferredIndexes", "publish");
+            assertThat(target.calls).doesNotContain("publish");
             assertThat(ledger.publicationReceipt(engine.runKey())).isEmpty();
         }
+    }
+
+    @Test
+    void anIndexBuildThatFailsOnBadKeysBlocksWithValidationsCountsAndNamesTheBuildsError() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        target.duplicateKeys = 2;
+
+        assertThat(stepUntil(engine, lease, CampaignPhase.Blocked)).containsExactly(CampaignPhase.Validating, CampaignPhase.Blocked);
+
+        assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().detail()).contains("2 duplicate keys")
+                .contains("building the shadow's indexes failed on them: could not create unique index");
+        assertThat(target.calls).containsSubsequence("buildDeferredIndexes", "validate").doesNotContain("publish");
+    }
+
+    @Test
+    void anIndexBuildThatFailsWhileValidationPassesIsTheStepsErrorAndNothingMoves() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        target.indexBuildFailure = new IllegalStateException("out of disk space building the index");
+        stepUntil(engine, lease, CampaignPhase.Validating);
+
+        assertThatThrownBy(() -> engine.step(lease)).hasMessageContaining("out of disk space");
+
+        assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().phase()).isEqualTo(CampaignPhase.Validating);
+        target.indexBuildFailure = null;
+        assertThat(stepUntil(engine, lease, CampaignPhase.HandoffCommitted)).contains(CampaignPhase.Publishing);
     }
 
     @Test

@@ -45,6 +45,8 @@ final class FakeTarget {
     long shadowRows;
     long nullKeys;
     long duplicateKeys;
+    /** Set to make the deferred index build fail as a broken server would, whatever the rows. */
+    RuntimeException indexBuildFailure;
     SourceCoverage coverage = SourceCoverage.notNullInCatalog("id");
     AnchorCheck anchor = AnchorCheck.ok();
     /** What heapExtent answers for physical chunks; a non-null refusal makes it refuse with that reason. */
@@ -134,6 +136,13 @@ final class FakeTarget {
             @Override
             public void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable) {
                 calls.add("buildDeferredIndexes");
+                if (indexBuildFailure != null) {
+                    throw indexBuildFailure;
+                }
+                // As the live table's primary key does on a real shadow: it refuses duplicate and NULL keys.
+                if (duplicateKeys > 0 || nullKeys > 0) {
+                    throw new IllegalStateException("could not create unique index: key is duplicated or NULL");
+                }
             }
 
             @Override

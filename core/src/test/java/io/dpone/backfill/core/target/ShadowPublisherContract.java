@@ -169,6 +169,20 @@ public abstract class ShadowPublisherContract {
                 .isInstanceOf(RuntimeException.class);
     }
 
+    /** The engine builds the indexes before validation and, when a build fails, asks validation why (ADR 0022). */
+    @Test
+    void aDuplicateKeyFailsThePrimaryKeysBuildAndLeavesTheShadowToBeValidated() {
+        createLiveTable(1);
+        publisher().prepareShadow(runKey(), names(), liveTable());
+        insertRows(names().shadowTable(), 1, 2, 2);
+
+        assertThatThrownBy(() -> publisher().buildDeferredIndexes(runKey(), names(), liveTable()))
+                .isInstanceOf(RuntimeException.class);
+
+        assertThat(publisher().validate(names().schema(), names().shadowTable(), List.of("id"), 3))
+                .isEqualTo(new ValidationResult(3, 3, 0, 1));
+    }
+
     @Test
     void buildDeferredIndexesRefusesAForeignShadow() {
         createLiveTable(1);

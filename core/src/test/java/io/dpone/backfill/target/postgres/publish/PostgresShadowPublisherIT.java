@@ -8,6 +8,7 @@ import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.ShadowPublisherContract;
 import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.core.target.ValidationResult;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresSqlException;
@@ -486,6 +487,37 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
 
         assertThat(tableExists(names.shadowTable())).isFalse();
         assertThat(state()).isEqualTo(after);
+    }
+
+    @Test
+    void validateRulesDuplicatesOutByAUniqueIndexOnTheKeyOrOnSomeOfItsColumns() {
+        createKeyTable("unique_k1", new Integer[][]{{1, 1}, {2, 1}, {3, null}});
+        run("CREATE UNIQUE INDEX unique_k1_idx ON " + t("unique_k1") + " (k1) INCLUDE (k2)");
+
+        assertThat(publisher.validate(schema, "unique_k1", List.of("k1"), 3))
+                .isEqualTo(new ValidationResult(3, 3, 0, 0, "unique_k1_idx"));
+        assertThat(publisher.validate(schema, "unique_k1", List.of("k2", "k1"), 3))
+                .as("unique on some of the key's columns is unique on all; NULL keys are still counted")
+                .isEqualTo(new ValidationResult(3, 3, 1, 0, "unique_k1_idx"));
+        assertThat(publisher.validate(schema, "unique_k1", List.of("k2"), 3))
+                .as("an index on another column proves nothing about this key: counted")
+                .isEqualTo(new ValidationResult(3, 3, 1, 1, null));
+    }
+
+    @Test
+    void aPartialAnExpressionOrAnotherCollationsUniqueIndexLeavesTheDuplicatesToBeCounted() {
+        run("CREATE TABLE " + t("texts") + " (k text, n integer)");
+        run("INSERT INTO " + t("texts") + " VALUES ('a', 1), ('a', 2), ('B', 3)");
+        run("CREATE UNIQUE INDEX texts_partial ON " + t("texts") + " (k) WHERE n > 1");
+        run("CREATE UNIQUE INDEX texts_expression ON " + t("texts") + " ((k || n::text))");
+        run("CREATE TABLE " + t("texts_c") + " (k text)");
+        run("INSERT INTO " + t("texts_c") + " VALUES ('a'), ('b')");
+        run("CREATE UNIQUE INDEX texts_c_collation ON " + t("texts_c") + " (k COLLATE \"POSIX\")");
+
+        assertThat(publisher.validate(schema, "texts", List.of("k"), 3))
+                .isEqualTo(new ValidationResult(3, 3, 0, 1, null));
+        assertThat(publisher.validate(schema, "texts_c", List.of("k"), 2))
+                .as("its equality may not be the column's").isEqualTo(new ValidationResult(2, 2, 0, 0, null));
     }
 
     @Test
