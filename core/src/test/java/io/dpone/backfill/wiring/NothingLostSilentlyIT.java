@@ -254,6 +254,51 @@ class NothingLostSilentlyIT {
         }
     }
 
+    /**
+     * Binary pass-through: publication records the receipts' sum of row digests instead of hashing the shadow
+     * (ADR 0022), and a rollback digests the published table's rows to compare with it. An update that keeps the
+     * count is still seen; a table nobody wrote rolls back without acceptance.
+     */
+    @Test
+    void aRollbackComparesTheReceiptsRowDigestsWithThePublishedRowsAndSeesAnUpdateThatKeepsTheCount() throws Exception {
+        itemsSource(2_000);
+        h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
+        CampaignBlueprint b = campaign("items_rd", "items", "{column: id, kind: integer, buckets: 8, lowerBound: 1, upperBound: 2001}");
+        try (CampaignSession s = h.session(b)) {
+            CampaignLease lease = open(s, b, null);
+            assertThat(h.runToSettled(b, s, lease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
+            CampaignRecord published = s.ledger().findByRunKey(b.identity().runKey()).orElseThrow();
+            assertThat(published.rowEncoding()).isEqualTo("postgres_copy_binary");
+            assertThat(PhaseDetail.parse(published.detail()).text("publishedFingerprint")).startsWith("2000:rowdigest-v1:");
+            h.target.execute("UPDATE public.items SET v = 'changed by an application' WHERE id = 1000");
+            CampaignLease again = s.ledger().acquireLease(b.identity().runKey(), lease.owner(), CampaignHarness.FAST.leaseTtl()).orElseThrow();
+
+            assertThatThrownBy(() -> s.publisher().rollback(again, b.artifacts(), "items", "bad data", false))
+                    .isInstanceOf(PublishedTableWrittenException.class)
+                    .hasMessageContaining("the same count, but at least 1 row was inserted, updated or deleted");
+
+            h.target.execute("UPDATE public.items SET v = 'v1000' WHERE id = 1000");
+            RollbackReceipt receipt = s.publisher().rollback(again, b.artifacts(), "items", "bad data", false);
+            assertThat(receipt.acceptedWrites()).as("the rows are those published again: nothing to accept").isNull();
+            assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).as("the previous (empty) table is live").isZero();
+        }
+    }
+
+    @Test
+    void rowsThatTravelledAsTextAreFingerprintedByTheTargetsOwnHash() throws Exception {
+        h.source.execute("CREATE TABLE public.items (id integer PRIMARY KEY, v text)",
+                "INSERT INTO public.items SELECT i, 'v' || i FROM generate_series(1, 500) i");
+        h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
+        CampaignBlueprint b = campaign("items_text_fp", "items", "{column: id, kind: integer, buckets: 4, lowerBound: 1, upperBound: 501}");
+        try (CampaignSession s = h.session(b)) {
+            CampaignLease lease = open(s, b, null);
+            assertThat(h.runToSettled(b, s, lease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
+            CampaignRecord published = s.ledger().findByRunKey(b.identity().runKey()).orElseThrow();
+            assertThat(published.rowEncoding()).isEqualTo("postgres_copy_text");
+            assertThat(PhaseDetail.parse(published.detail()).text("publishedFingerprint")).matches("500:-?[0-9]+");
+        }
+    }
+
     @Test
     void theBaselineRecordedAtPreparationHoldsTheLiveShapeAndContent() throws Exception {
         itemsSource(100);

@@ -6,9 +6,11 @@ import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.campaign.RetryPolicy;
 import io.dpone.backfill.core.digest.CanonicalJson;
+import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.encoding.RowEncodingChoice;
 import io.dpone.backfill.core.fault.FaultPoint;
 import io.dpone.backfill.core.fault.FaultPoints;
@@ -39,6 +41,7 @@ import io.dpone.backfill.core.target.ValidationResult;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -319,9 +322,47 @@ public final class CampaignEngine {
             return StepResult.progressed(CampaignPhase.Published, "direct load validated: " + v.describe(), NOW);
         }
         // Taken once here, when the shadow is final: the receipt keeps it so a rollback can see later writes.
-        detail = detail.with("publishedFingerprint", publisher.fingerprint(names.schema(), loadTable()).encoded());
+        detail = detail.with("publishedFingerprint", publishedFingerprint(campaign, counts).encoded());
         advance(lease, CampaignPhase.Validating, CampaignPhase.Publishing, detail.json());
         return StepResult.progressed(CampaignPhase.Publishing, "validated: " + v.describe(), NOW);
+    }
+
+    /**
+     * The validated shadow's fingerprint. When every column of the shadow was loaded and every receipt holds a
+     * content digest of its rows, their sum describes the shadow exactly and the target may take it instead of a
+     * scan (ADR 0022); otherwise, or when the target cannot use it, the target hashes every row.
+     */
+    private TableFingerprint publishedFingerprint(CampaignRecord campaign, ChunkCounts counts) {
+        ChunkDigest receipts = receiptsDigest(counts);
+        if (receipts != null && receipts.rows() == counts.rowsLoaded()) {
+            TableShape shadow = publisher.shape(names.schema(), loadTable());
+            TableShape sourceShape = source.shape(spec.getSource().getSchema(), spec.getSource().getTable());
+            RowEncoding encoding = RowEncoding.fromWire(campaign.rowEncoding());
+            if (encoding != null && shadow.loadColumnsFrom(sourceShape).equals(shadow.columnNames())) {
+                Optional<TableFingerprint> derived = publisher.fingerprintOfLoadedRows(encoding, receipts);
+                if (derived.isPresent()) {
+                    return derived.get();
+                }
+            }
+        }
+        return publisher.fingerprint(names.schema(), loadTable());
+    }
+
+    /** The sum of every chunk receipt's content digest; null when a chunk has no receipt or no digest. */
+    private ChunkDigest receiptsDigest(ChunkCounts counts) {
+        Map<Integer, String> digests = ledger.chunkDigests(runKey());
+        if (digests.size() != counts.total()) {
+            return null;
+        }
+        ChunkDigest total = ChunkDigest.EMPTY;
+        for (String wire : digests.values()) {
+            ChunkDigest digest = ChunkDigest.fromWire(wire);
+            if (digest == null) {
+                return null;
+            }
+            total = total.plus(digest);
+        }
+        return total;
     }
 
     /** Builds the shadow's deferred indexes; returns the build's failure instead of throwing it, null when built. */

@@ -1,5 +1,7 @@
 package io.dpone.backfill.core.target;
 
+import io.dpone.backfill.core.digest.ChunkDigest;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
@@ -14,6 +16,16 @@ import java.util.List;
 public interface ShadowPublisher extends TargetCatalog {
     /** The table's content fingerprint (row count and an order-independent hash of every row). */
     TableFingerprint fingerprint(String schema, String table);
+
+    /**
+     * The fingerprint of a shadow whose every column was loaded and whose rows are exactly those the receipts
+     * digested ({@code receipts}, their sum), without reading the table; empty when this target cannot derive it
+     * for rows moved as {@code encoding}, because it could not digest the table later on the same terms (ADR
+     * 0022). A rollback compares such a fingerprint with a digest of the published table's rows.
+     */
+    default java.util.Optional<TableFingerprint> fingerprintOfLoadedRows(RowEncoding encoding, ChunkDigest receipts) {
+        return java.util.Optional.empty();
+    }
 
     /**
      * Creates the shadow from the live table's catalog (columns, types, defaults, NOT NULL; no unique indexes or

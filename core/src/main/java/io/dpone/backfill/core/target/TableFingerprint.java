@@ -1,15 +1,38 @@
 package io.dpone.backfill.core.target;
 
+import io.dpone.backfill.core.digest.ChunkDigest;
+
 import java.util.Objects;
 
 /**
  * The content of a table at one moment: its row count and an order-independent hash over every row's values.
  * Two fingerprints differ when any committed insert, update or delete happened between them (short of a hash
  * collision); see ADR 0008 for why content, not a statistics counter, is the evidence.
+ * <p>
+ * Two kinds exist, and only fingerprints of one kind compare: the target's own hash of every row (its SQL, a plain
+ * number), and the sum of the rows' content digests (ADR 0018) that the lanes' receipts recorded, which needs no
+ * scan of the table (ADR 0022, {@code rowdigest-v1:} and 32 hex digits).
  */
 public record TableFingerprint(long rows, String hash) {
+    private static final String ROW_DIGEST = "rowdigest-v1:";
+
     public TableFingerprint {
         Objects.requireNonNull(hash, "hash");
+    }
+
+    /** The fingerprint of exactly the rows {@code digest} summed: their count and their full-row hashes' sum. */
+    public static TableFingerprint ofRowDigest(ChunkDigest digest) {
+        return new TableFingerprint(digest.rows(), ROW_DIGEST + hex(digest.rowHigh()) + hex(digest.rowLow()));
+    }
+
+    /** Whether this is a sum of row content digests, which only a digest of the table's rows can be compared with. */
+    public boolean fromRowDigests() {
+        return hash.startsWith(ROW_DIGEST);
+    }
+
+    private static String hex(long v) {
+        String s = Long.toHexString(v);
+        return "0".repeat(16 - s.length()) + s;
     }
 
     /** {@code rows:hash}, the form kept in the ledger. */

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.core.digest.DigestTable;
 import io.dpone.backfill.core.encoding.RowEncoding;
@@ -33,13 +34,29 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
     public DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
                             RowEncoding encoding) throws Exception {
         boolean keyed = plan.kind().keyed();
-        DigestTable digests = new DigestTable(keyed ? plan.size() : 1);
+        return stream(schema, table, columns, keyColumns, keyed ? plan : null, encoding);
+    }
+
+    /**
+     * The digest of every row of the table, {@code columns} in that order, read on {@code encoding}'s wire: what a
+     * rollback compares with the receipts' sum that publication recorded (ADR 0022). Runs inside the caller's
+     * transaction when it has one.
+     */
+    public ChunkDigest wholeTable(String schema, String table, List<String> columns, RowEncoding encoding)
+            throws Exception {
+        // Only the full-row hash is compared (it covers every column): any column may stand in as the key.
+        return stream(schema, table, columns, columns.subList(0, 1), null, encoding).total();
+    }
+
+    private DigestTable stream(String schema, String table, List<String> columns, List<String> keyColumns,
+                               ChunkPlan keyedPlan, RowEncoding encoding) throws Exception {
+        DigestTable digests = new DigestTable(keyedPlan != null ? keyedPlan.size() : 1);
         CopyRowDigests rows = new CopyRowDigests(ColumnFamilies.of(target, schema, table, columns),
                 new ContentDigester(columns.size(), ContentDigester.positions(columns, keyColumns)));
-        if (keyed) {
-            rows.readingKey(columns.indexOf(plan.column()));
+        if (keyedPlan != null) {
+            rows.readingKey(columns.indexOf(keyedPlan.column()));
         }
-        rows.into(digests, keyed ? plan : null);
+        rows.into(digests, keyedPlan);
         boolean binary = encoding == RowEncoding.POSTGRES_COPY_BINARY;
         String sql = "COPY (SELECT " + columns.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "))
                 + " FROM " + PostgresIdentifiers.qualified(schema, table) + ") TO STDOUT" + (binary ? " (FORMAT binary)" : "");

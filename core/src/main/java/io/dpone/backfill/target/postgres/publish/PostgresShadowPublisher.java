@@ -1,5 +1,7 @@
 package io.dpone.backfill.target.postgres.publish;
 
+import io.dpone.backfill.core.digest.ChunkDigest;
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
@@ -18,6 +20,7 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The {@link ShadowPublisher} for a PostgreSQL target. The connection must be in auto-commit mode: each operation
@@ -77,6 +80,17 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
     public TableFingerprint fingerprint(String schema, String table) {
         return PostgresShadowTransaction.run(target, "fingerprint " + schema + "." + table,
                 c -> PostgresTableFingerprint.of(c, schema, table));
+    }
+
+    /**
+     * Binary pass-through (ADR 0017) lands the source's tuples byte for byte in columns of the identical types, so
+     * the receipts' sum is the shadow's digest; a rollback digests the table again on the binary wire. Rows that
+     * travelled as text may have been converted on the way in, and are hashed by {@link #fingerprint} instead.
+     */
+    @Override
+    public Optional<TableFingerprint> fingerprintOfLoadedRows(RowEncoding encoding, ChunkDigest receipts) {
+        return encoding == RowEncoding.POSTGRES_COPY_BINARY ? Optional.of(TableFingerprint.ofRowDigest(receipts))
+                : Optional.empty();
     }
 
     /**

@@ -103,7 +103,7 @@ public final class PostgresSwapBack {
         String schema = names.schema();
         PostgresShadowTransaction.blockWriters(c, schema, liveTable);
         TableFingerprint atPublication = ledger.publishedFingerprint(lease.runKey());
-        TableFingerprint now = PostgresTableFingerprint.of(c, schema, liveTable);
+        TableFingerprint now = PostgresTableFingerprint.comparableWith(c, schema, liveTable, atPublication);
         return PublishedTableWrittenException.writesSincePublication(names, liveTable, atPublication, now, acceptWrites);
     }
 

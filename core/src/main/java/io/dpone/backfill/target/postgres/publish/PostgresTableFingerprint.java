@@ -1,13 +1,18 @@
 package io.dpone.backfill.target.postgres.publish;
 
+import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.postgres.PostgresCatalog;
+import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.target.postgres.PostgresPublishedDigests;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * A table's content fingerprint on PostgreSQL: {@code count(*)} and the exact sum (numeric, so it never overflows) of
@@ -20,6 +25,30 @@ public final class PostgresTableFingerprint {
             {"extra_float_digits", "1"}, {"bytea_output", "hex"}, {"lc_monetary", "C"}};
 
     private PostgresTableFingerprint() {
+    }
+
+    /**
+     * The table's fingerprint of the same kind as {@code earlier}, so the two compare: a digest of every row (all
+     * columns in order, on the binary wire) when {@code earlier} is a sum of the lanes' row digests (ADR 0022), else
+     * {@link #of}.
+     */
+    static TableFingerprint comparableWith(Connection connection, String schema, String table, TableFingerprint earlier)
+            throws SQLException {
+        if (earlier == null || !earlier.fromRowDigests()) {
+            return of(connection, schema, table);
+        }
+        PostgresCatalog catalog = new PostgresCatalog(connection);
+        Relation relation = catalog.relation(schema, table).orElseThrow(
+                () -> new IllegalStateException("cannot fingerprint " + schema + "." + table + ": it does not exist"));
+        List<String> columns = catalog.columns(relation.oid()).stream().map(PostgresCatalog.Column::name).toList();
+        try {
+            return TableFingerprint.ofRowDigest(new PostgresPublishedDigests(connection)
+                    .wholeTable(schema, table, columns, RowEncoding.POSTGRES_COPY_BINARY));
+        } catch (SQLException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("could not digest the rows of " + schema + "." + table + ": " + e.getMessage(), e);
+        }
     }
 
     static TableFingerprint of(Connection connection, String schema, String table) throws SQLException {
