@@ -41,7 +41,9 @@ class CampaignCommandsIT {
         CampaignFixture f = new CampaignFixture(dir, "status_rollback", 3000, 8, 2);
         assertThat(f.cli(0, withCampaign(f, "status"))).contains("not started");
 
-        f.cli(0, f.runArgs("run"));
+        String run = f.cli(0, f.runArgs("run"));
+        assertThat(run).as("lanes start before preparation, their process start overlapping it")
+                .contains("2 lane(s) started while the campaign is Planned; they wait for Loading");
         JsonNode status = JSON.readTree(f.cli(0, withCampaign(f, "status", "--format", "json")));
         assertThat(status.path("phase").asText()).isEqualTo("HandoffCommitted");
         assertThat(status.path("progress").path("committedChunks").asInt()).isEqualTo(8);

@@ -3,6 +3,7 @@ package io.dpone.backfill.cli;
 import io.dpone.backfill.cli.local.LaneBudgetExceededException;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.engine.CampaignEngine;
@@ -16,10 +17,12 @@ import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.heal.ReconnectBackoff;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignSession;
 import io.dpone.backfill.wiring.StaleSessionIds;
 
+import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
@@ -118,6 +121,7 @@ final class LocalDriver implements AutoCloseable {
         long check = Math.max(100, Math.min(1000, every));
         deadline.scheduleWithFixedDelay(this::checkDeadline, check, check, TimeUnit.MILLISECONDS);
         try {
+            startLanesDuringPreparation();
             if (resume) {
                 int requeued = session.engine().resume(lease);
                 log.accept("resume: " + requeued + " failed chunk(s) re-queued");
@@ -145,6 +149,19 @@ final class LocalDriver implements AutoCloseable {
             } catch (RuntimeException e) {
                 log.accept("could not release the campaign lease (it expires by itself): " + e.getMessage());
             }
+        }
+    }
+
+    /**
+     * A campaign still to be prepared gets its lanes now: each process starts (a JVM, its connections) while the
+     * driver prepares, then waits for Loading (LoadingGate), instead of starting only once preparation is done.
+     */
+    private void startLanesDuringPreparation() throws IOException {
+        CampaignPhase phase = session.ledger().findByRunKey(lease.runKey()).map(CampaignRecord::phase).orElse(null);
+        if (phase == CampaignPhase.Planned || phase == CampaignPhase.Prepared) {
+            int count = blueprint.definition().spec().getParallelWorkers();
+            lanes.ensure(count);
+            log.accept(count + " lane(s) started while the campaign is " + phase + "; they wait for Loading");
         }
     }
 
