@@ -157,6 +157,9 @@ final class LocalDriver implements AutoCloseable {
      * driver prepares, then waits for Loading (LoadingGate), instead of starting only once preparation is done.
      */
     private void startLanesDuringPreparation() throws IOException {
+        if (Boolean.TRUE.equals(blueprint.definition().spec().getSuspend())) {
+            return; // a suspended campaign parks before Loading: its lanes would only start and stop
+        }
         CampaignPhase phase = session.ledger().findByRunKey(lease.runKey()).map(CampaignRecord::phase).orElse(null);
         if (phase == CampaignPhase.Planned || phase == CampaignPhase.Prepared) {
             int count = blueprint.definition().spec().getParallelWorkers();

@@ -109,13 +109,15 @@ public final class CampaignDriver {
                         + " at once: its database session is gone; lease epoch " + lease.epoch() + " fences anything it still writes", false));
             }
             LanePods pods = requeueFailed(client, campaign, engine, lease, observed, notes);
+            LaneReport early = lanesDuringPreparation(client, campaign, spec, session, engine.runKey(), pods, source, target);
             List<StepResult> steps = stepUntilWaiting(engine, lease);
             StepResult step = steps.get(steps.size() - 1);
-            LaneReport report = LaneReport.idle(pods.failures(engine.runKey()), spec.getLane().getMaxPodFailures(), pods.active().size(),
-                    pods.stuck(engine.runKey()));
+            LaneReport report = early != null ? early : LaneReport.idle(pods.failures(engine.runKey()),
+                    spec.getLane().getMaxPodFailures(), pods.active().size(), pods.stuck(engine.runKey()));
             int wanted = step.actions().stream().filter(a -> a instanceof EngineAction.RunLanes)
                     .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0);
-            if (wanted > 0) {
+            // Pods created before preparation in this pass are not in its pod snapshot: asking again would be refused.
+            if (wanted > 0 && early == null) {
                 report = lanes.ensure(client, campaign, spec, engine.runKey(), wanted, pods, source.secret(), target.secret());
                 report.replacedFailures().forEach(p -> notes.add(new DriveOutcome.Note("LanePodReplaced", "lane pod " + p
                         + " failed and was replaced (failure " + pods.failures(engine.runKey()) + " of budget " + spec.getLane().getMaxPodFailures() + ")", true)));
@@ -195,6 +197,27 @@ public final class CampaignDriver {
             steps.add(step);
         }
         return steps;
+    }
+
+    /**
+     * A campaign still to be prepared gets its lane pods before the engine prepares it, so their start (scheduling,
+     * image, JVM) overlaps preparation; each lane waits for Loading (LoadingGate). Returns null, creating nothing,
+     * when the campaign is past preparation or suspended (it parks before Loading), or when the pod failure budget
+     * is spent (the loading step reports that).
+     */
+    private LaneReport lanesDuringPreparation(KubernetesClient client, BackfillCampaign campaign, BackfillCampaignSpec spec,
+                                              DriverSession session, String runKey, LanePods pods,
+                                              SecretResolver.Resolved source, SecretResolver.Resolved target) {
+        if (Boolean.TRUE.equals(spec.getSuspend())) {
+            return null;
+        }
+        CampaignPhase phase = session.ledger().findByRunKey(runKey).map(CampaignRecord::phase).orElse(null);
+        if (phase != CampaignPhase.Planned && phase != CampaignPhase.Prepared) {
+            return null;
+        }
+        LaneReport report = lanes.ensure(client, campaign, spec, runKey, spec.getParallelWorkers(), pods, source.secret(),
+                target.secret());
+        return report.budgetExceeded() ? null : report;
     }
 
     /** Returns the lane pods as they are after the action (failed ones removed when it ran). */
