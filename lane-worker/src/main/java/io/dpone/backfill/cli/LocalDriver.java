@@ -161,7 +161,7 @@ final class LocalDriver implements AutoCloseable {
             return; // a suspended campaign parks before Loading: its lanes would only start and stop
         }
         CampaignPhase phase = session.ledger().findByRunKey(lease.runKey()).map(CampaignRecord::phase).orElse(null);
-        if (phase == CampaignPhase.Planned || phase == CampaignPhase.Prepared) {
+        if (phase != null && phase.preparing()) {
             int count = blueprint.definition().spec().getParallelWorkers();
             lanes.ensure(count);
             log.accept(count + " lane(s) started while the campaign is " + phase + "; they wait for Loading");

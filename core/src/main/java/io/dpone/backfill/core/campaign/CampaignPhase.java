@@ -29,6 +29,11 @@ public enum CampaignPhase {
     }
 
     /** The phases this one may move to; empty for the terminal ones. */
+    /** Planned or Prepared: the campaign is still being prepared, and lanes started already wait (ADR 0023). */
+    public boolean preparing() {
+        return this == Planned || this == Prepared;
+    }
+
     public Set<CampaignPhase> next() {
         return EnumSet.copyOf(NEXT.get(this));
     }

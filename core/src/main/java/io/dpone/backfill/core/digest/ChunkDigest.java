@@ -21,7 +21,12 @@ public record ChunkDigest(long rows, long keyHigh, long keyLow, long rowHigh, lo
 
     /** {@code v1:<rows>:<keys, 32 hex>:<rows, 32 hex>}. */
     public String wire() {
-        return VERSION + ":" + rows + ":" + hex(keyHigh) + hex(keyLow) + ":" + hex(rowHigh) + hex(rowLow);
+        return VERSION + ":" + rows + ":" + hex(keyHigh) + hex(keyLow) + ":" + rowHashHex();
+    }
+
+    /** The sum of the full-row hashes as 32 hex digits, as {@link #wire()} writes it. */
+    public String rowHashHex() {
+        return hex(rowHigh) + hex(rowLow);
     }
 
     /** A digest a receipt recorded, or null when it recorded none (a receipt from before ADR 0018). */

@@ -1,6 +1,5 @@
 package io.dpone.backfill.core.lane;
 
-import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 
@@ -35,7 +34,7 @@ public final class LoadingGate {
         while (true) {
             CampaignRecord campaign = ledger.findByRunKey(runKey)
                     .orElseThrow(() -> new IllegalStateException("campaign " + runKey + " is not in the ledger"));
-            if (!preparing(campaign.phase()) || campaign.stopRequested()) {
+            if (!campaign.phase().preparing() || campaign.stopRequested()) {
                 if (said) {
                     log.accept("campaign is " + campaign.phase() + ": starting");
                 }
@@ -51,9 +50,5 @@ public final class LoadingGate {
             }
             Thread.sleep(POLL.toMillis());
         }
-    }
-
-    private static boolean preparing(CampaignPhase phase) {
-        return phase == CampaignPhase.Planned || phase == CampaignPhase.Prepared;
     }
 }

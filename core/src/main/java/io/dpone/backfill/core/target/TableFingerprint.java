@@ -22,17 +22,12 @@ public record TableFingerprint(long rows, String hash) {
 
     /** The fingerprint of exactly the rows {@code digest} summed: their count and their full-row hashes' sum. */
     public static TableFingerprint ofRowDigest(ChunkDigest digest) {
-        return new TableFingerprint(digest.rows(), ROW_DIGEST + hex(digest.rowHigh()) + hex(digest.rowLow()));
+        return new TableFingerprint(digest.rows(), ROW_DIGEST + digest.rowHashHex());
     }
 
     /** Whether this is a sum of row content digests, which only a digest of the table's rows can be compared with. */
     public boolean fromRowDigests() {
         return hash.startsWith(ROW_DIGEST);
-    }
-
-    private static String hex(long v) {
-        String s = Long.toHexString(v);
-        return "0".repeat(16 - s.length()) + s;
     }
 
     /** {@code rows:hash}, the form kept in the ledger. */

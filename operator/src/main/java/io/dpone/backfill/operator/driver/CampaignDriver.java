@@ -212,7 +212,7 @@ public final class CampaignDriver {
             return null;
         }
         CampaignPhase phase = session.ledger().findByRunKey(runKey).map(CampaignRecord::phase).orElse(null);
-        if (phase != CampaignPhase.Planned && phase != CampaignPhase.Prepared) {
+        if (phase == null || !phase.preparing()) {
             return null;
         }
         LaneReport report = lanes.ensure(client, campaign, spec, runKey, spec.getParallelWorkers(), pods, source.secret(),
