@@ -28,12 +28,12 @@ public enum CampaignPhase {
         NEXT.put(Invalid, EnumSet.noneOf(CampaignPhase.class));
     }
 
-    /** The phases this one may move to; empty for the terminal ones. */
     /** Planned or Prepared: the campaign is still being prepared, and lanes started already wait (ADR 0023). */
     public boolean preparing() {
         return this == Planned || this == Prepared;
     }
 
+    /** The phases this one may move to; empty for the terminal ones. */
     public Set<CampaignPhase> next() {
         return EnumSet.copyOf(NEXT.get(this));
     }

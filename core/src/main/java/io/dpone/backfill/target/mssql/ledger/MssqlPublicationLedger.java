@@ -32,8 +32,12 @@ public final class MssqlPublicationLedger {
                 statements.campaignObjectName()).orElse(false);
     }
 
-    /** Proves the campaign lease in the caller's transaction; zero rows updated means it was lost. */
-    public void fenceSwap(CampaignLease lease) throws SQLException {
+    /**
+     * Proves the campaign lease in the caller's transaction; zero rows updated means it was lost. It runs last, just
+     * before the receipt: its row lock on the campaign holds every lease renewal until commit, so proved first it
+     * held the driver's renewal behind the swap's lock waits and scans (PublicationKeepsItsLeaseIT).
+     */
+    private void fenceSwap(CampaignLease lease) throws SQLException {
         if (sql.update(statements.proveLease(), lease.runKey(), lease.owner(), lease.epoch()) != 1) {
             throw new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
                     + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
@@ -51,9 +55,10 @@ public final class MssqlPublicationLedger {
                 .orElse(null);
     }
 
-    /** Inside the swap's transaction, after {@link #fenceSwap}. */
+    /** Inside the swap's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the receipt. */
     public PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
                                                 TableFingerprint published) throws SQLException {
+        fenceSwap(lease);
         return sql.one(statements.insertPublicationReceipt(), MssqlLedgerRows::publication, lease.runKey(),
                 UUID.randomUUID().toString(), names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows,
                 lease.epoch(), published.encoded()).orElseThrow();
@@ -63,8 +68,12 @@ public final class MssqlPublicationLedger {
         return sql.one(statements.rollbackReceipt(), MssqlLedgerRows::rollback, runKey);
     }
 
-    /** Inside the swap-back's transaction, after {@link #fenceSwap}; {@code acceptedWrites} null when none. */
+    /**
+     * Inside the swap-back's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the
+     * receipt; {@code acceptedWrites} null when none.
+     */
     public RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
+        fenceSwap(lease);
         return sql.one(statements.insertRollbackReceipt(), MssqlLedgerRows::rollback, lease.runKey(),
                 UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();
     }

@@ -22,11 +22,12 @@ import java.util.Optional;
 
 /**
  * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout, XACT_ABORT and
- * the transaction-owned target lock; an existing receipt returns at once (replay); lease fence; writers of the live
+ * the transaction-owned target lock; an existing receipt returns at once (replay); writers of the live
  * table blocked and its shape and content compared with the preparation baseline; identity checks (shadow stamped
  * by this run, backup name free, every index and constraint rebuilt) before any change; owner, permissions and the
  * identity position onto the shadow; live to backup, shadow to live; index and constraint names carried; stamps;
- * receipt.
+ * lease fence and receipt, last (the fence's row lock would hold the driver's lease renewal for the whole
+ * transaction).
  */
 final class MssqlSwap {
     private final Connection connection;
@@ -50,7 +51,6 @@ final class MssqlSwap {
                     if (existing.isPresent()) {
                         return existing.get();
                     }
-                    ledger.fenceSwap(lease);
                     PublicationReceipt receipt = swap(c, ledger, lease, names, liveTable, rows, baseline, published);
                     // Swap and receipt done, commit not run: a crash here must leave the old table live.
                     faults.reached(FaultPoint.IN_PUBLISH, -1);

@@ -19,12 +19,13 @@ import java.util.Optional;
 
 /**
  * Operator-authorised rollback of a publication, in one transaction: target lock; an existing rollback receipt
- * returns at once (replay); lease fence; the publication receipt must exist and name these tables; writers of the
+ * returns at once (replay); the publication receipt must exist and name these tables; writers of the
  * published table blocked and its content compared with the receipt's fingerprint; the live table must carry this
  * run's published stamp, the backup its backup stamp, and the shadow name must be free. Then the published table
  * goes back to the shadow name (its index and constraint names back to the temporary ones, stamped as this run's
  * shadow again), the backup becomes the live table under its original names with its stamp removed, and the
- * rollback receipt is written. The backup's owner and permissions were never changed.
+ * lease fence and the rollback receipt are written last (the fence's row lock would hold the driver's lease
+ * renewal for the whole transaction). The backup's owner and permissions were never changed.
  */
 final class MssqlSwapBack {
     private final Connection connection;
@@ -45,7 +46,6 @@ final class MssqlSwapBack {
                     if (existing.isPresent()) {
                         return existing.get();
                     }
-                    ledger.fenceSwap(lease);
                     PublicationReceipt publication = ledger.publicationReceipt(lease.runKey()).orElseThrow(() ->
                             new IllegalStateException("run key " + lease.runKey() + " has no publication receipt:"
                                     + " there is nothing to roll back"));

@@ -235,9 +235,12 @@ public final class PostgresLedgerStatements {
 
     /**
      * Proves the caller still holds the campaign lease, by the database's clock, inside the swap's transaction:
-     * a driver deposed by a newer epoch, or whose lease ran out, must not publish or roll back.
+     * a driver deposed by a newer epoch, or whose lease ran out, must not publish or roll back. It runs last, just
+     * before the receipt: its row lock on the campaign holds every lease renewal until commit, so proved first it
+     * held the driver's renewal behind the swap's lock waits and scans, and a swap longer than most of the TTL made
+     * the driver abort itself as hung (PublicationKeepsItsLeaseIT). Proved last, it fences the same commit.
      */
-    public void fenceSwap(CampaignLease lease) throws SQLException {
+    private void fenceSwap(CampaignLease lease) throws SQLException {
         if (!fenced("updated_at = pg_catalog.now()", "", lease)) {
             throw new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
                     + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
@@ -470,9 +473,10 @@ public final class PostgresLedgerStatements {
                 PostgresLedgerRows::publication, runKey);
     }
 
-    /** Inside the swap's transaction, after {@link #fenceSwap}. */
+    /** Inside the swap's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the receipt. */
     public PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
                                                 TableFingerprint published) throws SQLException {
+        fenceSwap(lease);
         String receiptId = UUID.randomUUID().toString();
         return sql.one("INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
                         + " shadow_table, rows_published, lease_epoch, published_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -508,10 +512,11 @@ public final class PostgresLedgerStatements {
     }
 
     /**
-     * Inside the swap-back's transaction, after {@link #fenceSwap}. {@code acceptedWrites}: null, or the writes
-     * after publication that the operator accepted to move away.
+     * Inside the swap-back's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the
+     * receipt. {@code acceptedWrites}: null, or the writes after publication that the operator accepted to move away.
      */
     public RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
+        fenceSwap(lease);
         return sql.one("INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
                         + " VALUES (?, ?, ?, ?, ?) RETURNING " + PostgresLedgerRows.ROLLBACK_COLUMNS, PostgresLedgerRows::rollback,
                 lease.runKey(), UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();

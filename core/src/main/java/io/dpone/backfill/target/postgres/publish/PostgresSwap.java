@@ -26,11 +26,12 @@ import java.util.Optional;
 
 /**
  * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout and target
- * lock; an existing receipt returns at once (replay); lease fence; writers of the live table blocked and its shape
+ * lock; an existing receipt returns at once (replay); writers of the live table blocked and its shape
  * and content compared with the preparation baseline; identity checks (shadow stamped by this run,
  * backup name free, every deferred index built) before any change; the shadow locked exclusively before its
  * catalog rows change (an autovacuum of it would deadlock the swap otherwise); owner, grants and sequences onto the shadow;
- * live to backup, shadow to live; index, constraint and identity-sequence names carried; stamps; receipt.
+ * live to backup, shadow to live; index, constraint and identity-sequence names carried; stamps; lease
+ * fence and receipt, last (the fence's row lock would hold the driver's lease renewal for the whole transaction).
  */
 public final class PostgresSwap {
     private final Connection connection;
@@ -56,7 +57,6 @@ public final class PostgresSwap {
             if (existing.isPresent()) {
                 return existing.get();
             }
-            ledger.fenceSwap(lease);
             PublicationReceipt receipt = swap(c, ledger, lease, names, liveTable, rows, baseline, published);
             // Swap and receipt done, commit not run: a crash here must leave the old table live.
             faults.reached(FaultPoint.IN_PUBLISH, -1);

@@ -23,11 +23,13 @@ import java.util.Optional;
 
 /**
  * Operator-authorised rollback of a publication, in one transaction: target lock; an existing rollback receipt
- * returns at once (replay); lease fence; the publication receipt must exist and name these tables; the live table
+ * returns at once (replay); the publication receipt must exist and name these tables; the live table
  * must carry this run's published stamp and the backup its backup stamp, and the shadow name must be free. Then
  * the published table goes back to the shadow name (its index and constraint names back to the temporary ones,
  * stamped as this run's shadow again), the backup becomes the live table under its original index, constraint and
- * identity-sequence names with its own comment, serial sequences follow back, and the rollback receipt is written.
+ * identity-sequence names with its own comment, serial sequences follow back, and the lease fence and the
+ * rollback receipt are written last (the fence's row lock would hold the driver's lease renewal for the whole
+ * transaction).
  * The backup's owner and grants were never changed, so they are the ones it had before publication.
  */
 public final class PostgresSwapBack {
@@ -51,7 +53,6 @@ public final class PostgresSwapBack {
             if (existing.isPresent()) {
                 return existing.get();
             }
-            ledger.fenceSwap(lease);
             PublicationReceipt publication = ledger.publicationReceipt(lease.runKey()).orElseThrow(() -> new IllegalStateException(
                     "run key " + lease.runKey() + " has no publication receipt: there is nothing to roll back"));
             requireSameTables(publication, names, liveTable);
