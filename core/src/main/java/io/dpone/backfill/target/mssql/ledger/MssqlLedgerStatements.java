@@ -196,6 +196,11 @@ final class MssqlLedgerStatements {
     }
 
     /** The lease only: a no-op write that proves the lease and holds the campaign row for the transaction. */
+    /** One row while the lease is held: read, not updated, so it keeps no lock (the swap's early check). */
+    String leaseHeld() {
+        return "SELECT 1 AS held FROM " + campaign + " WHERE" + LEASE_FENCE;
+    }
+
     String proveLease() {
         return fenced("lease_epoch = lease_epoch", "");
     }

@@ -33,16 +33,30 @@ public final class MssqlPublicationLedger {
     }
 
     /**
+     * Refuses a deposed driver's swap before it does any work: a read of the lease fence, which keeps no lock.
+     * Only {@link #fenceSwap} at the end guarantees the lease at commit.
+     */
+    public void requireLease(CampaignLease lease) throws SQLException {
+        if (sql.one(statements.leaseHeld(), rs -> 1, lease.runKey(), lease.owner(), lease.epoch()).isEmpty()) {
+            throw leaseLost(lease);
+        }
+    }
+
+    /**
      * Proves the campaign lease in the caller's transaction; zero rows updated means it was lost. It runs last, just
      * before the receipt: its row lock on the campaign holds every lease renewal until commit, so proved first it
-     * held the driver's renewal behind the swap's lock waits and scans (PublicationKeepsItsLeaseIT).
+     * held the driver's renewal behind the swap's lock waits and scans (ADR 0024).
      */
     private void fenceSwap(CampaignLease lease) throws SQLException {
         if (sql.update(statements.proveLease(), lease.runKey(), lease.owner(), lease.epoch()) != 1) {
-            throw new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
-                    + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
-                    + " expired; nothing was changed");
+            throw leaseLost(lease);
         }
+    }
+
+    private static LeaseLostException leaseLost(CampaignLease lease) {
+        return new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
+                + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
+                + " expired; nothing was changed");
     }
 
     public Optional<PublicationReceipt> publicationReceipt(String runKey) throws SQLException {

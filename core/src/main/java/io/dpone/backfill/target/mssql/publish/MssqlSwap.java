@@ -22,7 +22,7 @@ import java.util.Optional;
 
 /**
  * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout, XACT_ABORT and
- * the transaction-owned target lock; an existing receipt returns at once (replay); writers of the live
+ * the transaction-owned target lock; an existing receipt returns at once (replay); the lease read, which stops a deposed driver before any work; writers of the live
  * table blocked and its shape and content compared with the preparation baseline; identity checks (shadow stamped
  * by this run, backup name free, every index and constraint rebuilt) before any change; owner, permissions and the
  * identity position onto the shadow; live to backup, shadow to live; index and constraint names carried; stamps;
@@ -51,6 +51,7 @@ final class MssqlSwap {
                     if (existing.isPresent()) {
                         return existing.get();
                     }
+                    ledger.requireLease(lease);
                     PublicationReceipt receipt = swap(c, ledger, lease, names, liveTable, rows, baseline, published);
                     // Swap and receipt done, commit not run: a crash here must leave the old table live.
                     faults.reached(FaultPoint.IN_PUBLISH, -1);

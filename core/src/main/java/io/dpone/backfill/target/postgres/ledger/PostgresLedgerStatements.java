@@ -234,18 +234,33 @@ public final class PostgresLedgerStatements {
     }
 
     /**
+     * Refuses a deposed driver's swap before it does any work: a read of the lease fence, which takes no row lock.
+     * Only {@link #fenceSwap} at the end guarantees the lease at commit.
+     */
+    public void requireLease(CampaignLease lease) throws SQLException {
+        if (sql.one("SELECT 1 FROM " + campaign + " WHERE " + LEASE_FENCE, rs -> 1, lease.runKey(), lease.owner(),
+                lease.epoch()).isEmpty()) {
+            throw leaseLost(lease);
+        }
+    }
+
+    /**
      * Proves the caller still holds the campaign lease, by the database's clock, inside the swap's transaction:
      * a driver deposed by a newer epoch, or whose lease ran out, must not publish or roll back. It runs last, just
      * before the receipt: its row lock on the campaign holds every lease renewal until commit, so proved first it
      * held the driver's renewal behind the swap's lock waits and scans, and a swap longer than most of the TTL made
-     * the driver abort itself as hung (PublicationKeepsItsLeaseIT). Proved last, it fences the same commit.
+     * the driver abort itself as hung (ADR 0024). Proved last, it fences the same commit.
      */
     private void fenceSwap(CampaignLease lease) throws SQLException {
         if (!fenced("updated_at = pg_catalog.now()", "", lease)) {
-            throw new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
-                    + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
-                    + " expired; nothing was changed");
+            throw leaseLost(lease);
         }
+    }
+
+    private static LeaseLostException leaseLost(CampaignLease lease) {
+        return new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
+                + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
+                + " expired; nothing was changed");
     }
 
     // --- chunks ---

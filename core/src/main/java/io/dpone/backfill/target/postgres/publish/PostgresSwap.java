@@ -26,7 +26,7 @@ import java.util.Optional;
 
 /**
  * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout and target
- * lock; an existing receipt returns at once (replay); writers of the live table blocked and its shape
+ * lock; an existing receipt returns at once (replay); the lease read, which stops a deposed driver before any work; writers of the live table blocked and its shape
  * and content compared with the preparation baseline; identity checks (shadow stamped by this run,
  * backup name free, every deferred index built) before any change; the shadow locked exclusively before its
  * catalog rows change (an autovacuum of it would deadlock the swap otherwise); owner, grants and sequences onto the shadow;
@@ -57,6 +57,7 @@ public final class PostgresSwap {
             if (existing.isPresent()) {
                 return existing.get();
             }
+            ledger.requireLease(lease);
             PublicationReceipt receipt = swap(c, ledger, lease, names, liveTable, rows, baseline, published);
             // Swap and receipt done, commit not run: a crash here must leave the old table live.
             faults.reached(FaultPoint.IN_PUBLISH, -1);

@@ -23,7 +23,7 @@ import java.util.Optional;
 
 /**
  * Operator-authorised rollback of a publication, in one transaction: target lock; an existing rollback receipt
- * returns at once (replay); the publication receipt must exist and name these tables; the live table
+ * returns at once (replay); the lease read, which stops a deposed driver before any work; the publication receipt must exist and name these tables; the live table
  * must carry this run's published stamp and the backup its backup stamp, and the shadow name must be free. Then
  * the published table goes back to the shadow name (its index and constraint names back to the temporary ones,
  * stamped as this run's shadow again), the backup becomes the live table under its original index, constraint and
@@ -53,6 +53,7 @@ public final class PostgresSwapBack {
             if (existing.isPresent()) {
                 return existing.get();
             }
+            ledger.requireLease(lease);
             PublicationReceipt publication = ledger.publicationReceipt(lease.runKey()).orElseThrow(() -> new IllegalStateException(
                     "run key " + lease.runKey() + " has no publication receipt: there is nothing to roll back"));
             requireSameTables(publication, names, liveTable);
