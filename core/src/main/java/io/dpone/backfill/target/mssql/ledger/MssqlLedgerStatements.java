@@ -257,10 +257,19 @@ final class MssqlLedgerStatements {
                 + " ORDER BY r.chunk_id";
     }
 
-    /** limit, run key, retry failed (bit), max attempts. Chunks whose lane's session is gone: {@link #lockedRunning()}. */
+    /**
+     * limit, then limit and run key per branch, then retry failed (bit) and max attempts: the first chunks that
+     * {@link #CLAIMABLE} admits, by chunk id. One branch per state, each an ordered read of the {@code (run_key,
+     * state, chunk_id)} index with its own TOP: a read never walks the committed chunks, so it costs the same at the
+     * first claim of a 16,384-chunk plan as at its last. Chunks whose lane's session is gone: {@link #lockedRunning()}.
+     */
     String claimable() {
-        return "SELECT TOP (?) " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND " + CLAIMABLE
-                + " ORDER BY chunk_id";
+        String branch = "SELECT * FROM (SELECT TOP (?) " + CHUNK_COLUMNS + " FROM " + chunk
+                + " WHERE run_key = ? AND state = %s ORDER BY chunk_id) AS %s";
+        return "SELECT TOP (?) * FROM (" + branch.formatted("N'pending'", "p")
+                + " UNION ALL " + branch.formatted("N'running' AND lease_expires < SYSUTCDATETIME()", "r")
+                + " UNION ALL " + branch.formatted("N'failed' AND ? = 1 AND attempts < ?", "f")
+                + ") AS claimable ORDER BY chunk_id";
     }
 
     /**

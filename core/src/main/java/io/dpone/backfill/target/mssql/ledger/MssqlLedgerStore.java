@@ -395,7 +395,7 @@ public final class MssqlLedgerStore implements LedgerStore {
     public synchronized List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) {
         return call("claimable", () -> {
             List<ChunkRecord> found = new ArrayList<>(sql.list(statements.claimable(), MssqlLedgerRows::chunk, limit,
-                    runKey, retryFailed, maxAttempts));
+                    limit, runKey, limit, runKey, limit, runKey, retryFailed, maxAttempts));
             if (found.size() < limit) {
                 java.util.Map<String, Boolean> gone = new java.util.HashMap<>();
                 for (ChunkRecord c : sql.list(statements.lockedRunning(), MssqlLedgerRows::chunk, limit, runKey)) {

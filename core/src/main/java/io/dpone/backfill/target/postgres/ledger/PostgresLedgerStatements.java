@@ -60,7 +60,8 @@ public final class PostgresLedgerStatements {
             + " AND ((l.classid::int8 << 32) | l.objid::int8) = " + OWNER_LANE_LOCK_KEY + "))";
 
     /**
-     * Claimable by the same rule in the read and in the claim; the retry policy's part is bound by the read.
+     * Claimable by the same rule in the read ({@link #claimable}, one branch per state) and in the claim; the retry
+     * policy's part is bound by the read.
      * Parameters: the lane lock prefix, allow failed, max attempts.
      */
     private static final String CLAIMABLE = "(state = 'pending' OR (state = 'running' AND (lease_expires < now()"
@@ -367,10 +368,27 @@ public final class PostgresLedgerStatements {
         }
     }
 
+    /**
+     * The first {@code limit} chunks that {@link #CLAIMABLE} admits, by chunk id. One branch per state, each an ordered
+     * read of the {@code (run_key, state, chunk_id)} index with its own limit: a read never walks the committed
+     * chunks, so it costs the same at the first claim of a 16,384-chunk plan as at its last (one ordered scan
+     * filtered by the OR read every committed chunk below the first claimable one).
+     */
     public List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) throws SQLException {
-        return sql.list("SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND " + CLAIMABLE
-                + " ORDER BY chunk_id LIMIT ?", PostgresLedgerRows::chunk, runKey, laneLockPrefix(runKey), retryFailed,
-                maxAttempts, limit);
+        return sql.list(claimableSql(), PostgresLedgerRows::chunk, claimableParameters(runKey, maxAttempts, retryFailed, limit));
+    }
+
+    String claimableSql() {
+        String branch = "(SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND state = '%s'%s"
+                + " ORDER BY chunk_id LIMIT ?)";
+        return branch.formatted("pending", "")
+                + " UNION ALL " + branch.formatted("running", " AND (lease_expires < now() OR " + OWNER_SESSION_GONE + ")")
+                + " UNION ALL " + branch.formatted("failed", " AND ? AND attempts < ?")
+                + " ORDER BY chunk_id LIMIT ?";
+    }
+
+    Object[] claimableParameters(String runKey, int maxAttempts, boolean retryFailed, int limit) {
+        return new Object[]{runKey, limit, runKey, laneLockPrefix(runKey), limit, runKey, retryFailed, maxAttempts, limit, limit};
     }
 
     /**

@@ -329,4 +329,52 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
             throw new IllegalStateException(e);
         }
     }
+
+    @Test
+    void aClaimReadsTheSameFewChunkRowsWhateverHowManyOfA16384ChunkPlanAreCommitted() throws Exception {
+        // Sub-linear in chunks (issue 11): counted in rows the plan reads (EXPLAIN ANALYZE), not timed.
+        CampaignBlueprint blueprint = blueprint("scale_claims", 16384);
+        String runKey = store.createCampaign(blueprint, specJson(blueprint)).runKey();
+        PostgresLedgerStatements statements = new PostgresLedgerStatements(stateConnection, schema);
+        try (Statement s = stateConnection.createStatement()) {
+            s.execute("UPDATE " + schema + ".chunk SET state = 'committed' WHERE run_key = '" + runKey + "' AND chunk_id < 16000");
+            s.execute("UPDATE " + schema + ".chunk SET state = 'running', owner = 'lane-0', lease_expires = now() + interval '1 minute'"
+                    + " WHERE run_key = '" + runKey + "' AND chunk_id BETWEEN 16000 AND 16003");
+            s.execute("UPDATE " + schema + ".chunk SET state = 'failed', attempts = 3 WHERE run_key = '" + runKey + "' AND chunk_id = 16004");
+            s.execute("ANALYZE " + schema + ".chunk");
+        }
+        assertThat(statements.claimable(runKey, 3, true, 8)).extracting(c -> c.chunkId())
+                .containsExactly(16005, 16006, 16007, 16008, 16009, 16010, 16011, 16012);
+
+        long rowsRead = chunkRowsRead(statements.claimableSql(), statements.claimableParameters(runKey, 3, true, 8));
+        // 8 pending, 4 running, 1 failed: the 16,000 committed chunks below them are never read.
+        assertThat(rowsRead).as("chunk rows the claim read").isLessThanOrEqualTo(8 + 4 + 1);
+    }
+
+    /** Rows the plan's scans of the chunk table produced or filtered out, from EXPLAIN (ANALYZE, FORMAT JSON). */
+    private long chunkRowsRead(String sql, Object[] parameters) throws Exception {
+        try (PreparedStatement ps = stateConnection.prepareStatement("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                com.fasterxml.jackson.databind.JsonNode plan = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(rs.getString(1)).get(0).get("Plan");
+                return rowsRead(plan);
+            }
+        }
+    }
+
+    private static long rowsRead(com.fasterxml.jackson.databind.JsonNode node) {
+        long rows = 0;
+        if ("chunk".equals(node.path("Relation Name").asText())) {
+            rows += (node.path("Actual Rows").asLong() + node.path("Rows Removed by Filter").asLong()
+                    + node.path("Rows Removed by Index Recheck").asLong()) * Math.max(1, node.path("Actual Loops").asLong());
+        }
+        for (com.fasterxml.jackson.databind.JsonNode child : node.path("Plans")) {
+            rows += rowsRead(child);
+        }
+        return rows;
+    }
 }
