@@ -9,10 +9,8 @@ import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.heal.ReconnectBackoff;
 import io.dpone.backfill.core.lane.LaneConnectionLostException;
 import io.dpone.backfill.core.lane.LaneExit;
-import io.dpone.backfill.core.lane.LoadingGate;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -56,16 +54,17 @@ public final class HealingLane {
 
     public LaneExit run(BooleanSupplier supervised) throws Exception {
         ReconnectBackoff backoff = healing.backoff();
-        if (!awaitLoading(backoff, supervised)) {
-            return LaneExit.STOP_REQUESTED;
-        }
         StaleSessionIds stale = StaleSessionIds.NONE;
         ChunkClaim orphan = null;
         while (true) {
             LaneSession session;
             try {
-                session = LaneSession.open(targetType, sourceConnector, targetConnector, runKey, laneIndex, owner, stateSchema,
-                        timings, healing, faults, log);
+                // A lane started during preparation waits for Loading inside, on its state connection (ADR 0023).
+                session = LaneSession.openWhenLoading(targetType, sourceConnector, targetConnector, runKey, laneIndex,
+                        owner, stateSchema, timings, healing, faults, log, supervised);
+                if (session == null) {
+                    return LaneExit.STOP_REQUESTED;
+                }
             } catch (Exception e) {
                 // Refused logins and missing ledgers are not outages: only a lost or unreachable server is waited for.
                 if (!ConnectionLoss.is(e)) {
@@ -98,23 +97,6 @@ public final class HealingLane {
                 }
                 stale = session.sessionIds();
                 pause(backoff, e, "connection lost");
-            }
-        }
-    }
-
-    /** A lane started during preparation waits for Loading on a connection of its own, healing as loading does. */
-    private boolean awaitLoading(ReconnectBackoff backoff, BooleanSupplier supervised) throws Exception {
-        while (true) {
-            try (Connection state = targetConnector.open("backfill-lane-" + laneIndex + "-wait")) {
-                boolean go = new LoadingGate(TargetAdapters.of(targetType).ledger(state, stateSchema), runKey, log)
-                        .await(supervised);
-                backoff.healed();
-                return go;
-            } catch (Exception e) {
-                if (!ConnectionLoss.is(e)) {
-                    throw e;
-                }
-                pause(backoff, e, "reconnecting while waiting for preparation");
             }
         }
     }

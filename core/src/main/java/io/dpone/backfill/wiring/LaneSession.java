@@ -14,6 +14,7 @@ import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.lane.ChunkProtocol;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.LaneWorker;
+import io.dpone.backfill.core.lane.LoadingGate;
 import io.dpone.backfill.core.lane.ShapeProbe;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -33,6 +34,7 @@ import io.dpone.backfill.target.TargetAdapter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -51,9 +53,9 @@ public final class LaneSession implements AutoCloseable {
     /** Each connection's server session, named at open: what a later session of this lane ends if it went stale. */
     private final StaleSessionIds sessionIds;
 
-    private LaneSession(TargetAdapter adapter, Connection source, Connection sink, Connection state, String runKey, int laneIndex,
-                        String owner, String stateSchema, EngineTimings timings, HealingTimings healing, FaultPoints faults,
-                        Consumer<String> log) {
+    private LaneSession(TargetAdapter adapter, Connection source, Connection sink, Connection state, LedgerStore ledger,
+                        String runKey, int laneIndex, String owner, String stateSchema, EngineTimings timings,
+                        HealingTimings healing, FaultPoints faults, Consumer<String> log) {
         this.adapter = adapter;
         this.sessionIds = new StaleSessionIds(
                 java.util.Collections.singletonList(PostgresSessions.INSTANCE.identify(source)),
@@ -61,7 +63,7 @@ public final class LaneSession implements AutoCloseable {
         this.source = source;
         this.sink = sink;
         this.state = state;
-        this.ledger = adapter.ledger(state, stateSchema);
+        this.ledger = ledger;
         CampaignRecord campaign = ledger.findByRunKey(runKey)
                 .orElseThrow(() -> new IllegalStateException("run key " + runKey + " is not in the ledger " + stateSchema));
         BackfillCampaignSpec spec = readSpec(campaign.specJson());
@@ -160,6 +162,26 @@ public final class LaneSession implements AutoCloseable {
     public static LaneSession open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
                                    int laneIndex, String owner, String stateSchema, EngineTimings timings,
                                    HealingTimings healing, FaultPoints faults, Consumer<String> log) throws SQLException {
+        try {
+            return openWhenLoading(targetType, sourceConnector, targetConnector, runKey, laneIndex, owner, stateSchema,
+                    timings, healing, faults, log, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while opening lane " + laneIndex, e);
+        }
+    }
+
+    /**
+     * Opens the lane's connections and, unless {@code supervised} is null, waits on its own state connection until
+     * the campaign is past preparation ({@link LoadingGate}, ADR 0023) before reading what preparation recorded.
+     * Waiting here, not on a connection of its own, saves the lane a login, and its logins overlap preparation.
+     * Returns null, its connections closed, when {@code supervised} turned false while waiting.
+     */
+    public static LaneSession openWhenLoading(TargetType targetType, Connector sourceConnector, Connector targetConnector,
+                                              String runKey, int laneIndex, String owner, String stateSchema,
+                                              EngineTimings timings, HealingTimings healing, FaultPoints faults,
+                                              Consumer<String> log, BooleanSupplier supervised)
+            throws SQLException, InterruptedException {
         TargetAdapter adapter = TargetAdapters.of(targetType);
         String app = "backfill-lane-" + laneIndex;
         Connection source = sourceConnector.open(app + "-source");
@@ -173,14 +195,28 @@ public final class LaneSession implements AutoCloseable {
             state.setNetworkTimeout(Runnable::run, (int) Math.max(timings.leaseTtl().toMillis(), 10_000));
             sink.setNetworkTimeout(Runnable::run, (int) healing.stallDeadline().toMillis());
             source.setNetworkTimeout(Runnable::run, (int) healing.stallDeadline().toMillis());
-            return new LaneSession(adapter, source, sink, state, runKey, laneIndex, owner, stateSchema, timings, healing, faults, log);
-        } catch (SQLException | RuntimeException e) {
-            for (Connection c : new Connection[]{state, sink, source}) {
-                if (c != null) {
+            LedgerStore ledger = adapter.ledger(state, stateSchema);
+            if (supervised != null && !new LoadingGate(ledger, runKey, log).await(supervised)) {
+                closeAll(state, sink, source);
+                return null;
+            }
+            return new LaneSession(adapter, source, sink, state, ledger, runKey, laneIndex, owner, stateSchema, timings,
+                    healing, faults, log);
+        } catch (SQLException | RuntimeException | InterruptedException e) {
+            closeAll(state, sink, source);
+            throw e;
+        }
+    }
+
+    private static void closeAll(Connection... connections) {
+        for (Connection c : connections) {
+            if (c != null) {
+                try {
                     c.close();
+                } catch (SQLException ignored) {
+                    // Best effort: the server ends the sessions either way.
                 }
             }
-            throw e;
         }
     }
 
@@ -198,12 +234,6 @@ public final class LaneSession implements AutoCloseable {
 
     @Override
     public void close() {
-        for (Connection c : new Connection[]{state, sink, source}) {
-            try {
-                c.close();
-            } catch (SQLException ignored) {
-                // Best effort: the server ends the sessions either way.
-            }
-        }
+        closeAll(state, sink, source);
     }
 }
