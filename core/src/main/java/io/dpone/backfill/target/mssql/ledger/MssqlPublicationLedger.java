@@ -38,7 +38,7 @@ public final class MssqlPublicationLedger {
      */
     public void requireLease(CampaignLease lease) throws SQLException {
         if (sql.one(statements.leaseHeld(), rs -> 1, lease.runKey(), lease.owner(), lease.epoch()).isEmpty()) {
-            throw leaseLost(lease);
+            throw LeaseLostException.swapRefused(lease);
         }
     }
 
@@ -49,14 +49,8 @@ public final class MssqlPublicationLedger {
      */
     private void fenceSwap(CampaignLease lease) throws SQLException {
         if (sql.update(statements.proveLease(), lease.runKey(), lease.owner(), lease.epoch()) != 1) {
-            throw leaseLost(lease);
+            throw LeaseLostException.swapRefused(lease);
         }
-    }
-
-    private static LeaseLostException leaseLost(CampaignLease lease) {
-        return new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
-                + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
-                + " expired; nothing was changed");
     }
 
     public Optional<PublicationReceipt> publicationReceipt(String runKey) throws SQLException {

@@ -241,7 +241,7 @@ public final class PostgresLedgerStatements {
     public void requireLease(CampaignLease lease) throws SQLException {
         if (sql.one("SELECT 1 FROM " + campaign + " WHERE " + LEASE_FENCE, rs -> 1, lease.runKey(), lease.owner(),
                 lease.epoch()).isEmpty()) {
-            throw leaseLost(lease);
+            throw LeaseLostException.swapRefused(lease);
         }
     }
 
@@ -254,14 +254,8 @@ public final class PostgresLedgerStatements {
      */
     private void fenceSwap(CampaignLease lease) throws SQLException {
         if (!fenced("updated_at = pg_catalog.now()", "", lease)) {
-            throw leaseLost(lease);
+            throw LeaseLostException.swapRefused(lease);
         }
-    }
-
-    private static LeaseLostException leaseLost(CampaignLease lease) {
-        return new LeaseLostException("campaign lease lost for run key " + lease.runKey() + " (owner "
-                + lease.owner() + ", epoch " + lease.epoch() + "): another driver took over or the lease"
-                + " expired; nothing was changed");
     }
 
     // --- chunks ---
