@@ -19,11 +19,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * campaign back under a new epoch. The swap proves its lease at the end of its transaction, just before the receipt:
  * proved first, its row lock on the campaign held the renewal behind the whole swap, and a swap longer than most of
  * the lease TTL (a lock wait here; a slow catalog on a loaded Babelfish in SqlServerLaneCrashIT on CI) made the
- * driver abort and retry it under epochs 2, 3, 4... without end. Each engine holds the live table its own way.
+ * driver abort and retry it under epochs 2, 3, 4... without end (ADR 0024). Each engine holds the live table its
+ * own way.
  */
 class PublicationKeepsItsLeaseIT {
-    /** Longer than most of the 3 s lease TTL (the renewal deadline is 80 % of it), shorter than the lock timeout. */
-    private static final Duration HELD_DURING_PUBLICATION = Duration.ofSeconds(5);
+    /**
+     * A 6 s lease renewed every second: the driver takes 4.8 s without a renewal (80 % of the TTL) for a hung
+     * connection, longer than a loaded CI machine stalls a renewal by itself. The live table is held 8 s into
+     * publication, past that deadline and within the 20 s lock timeout.
+     */
+    private static final int LEASE_SECONDS = 6;
+    private static final Duration HELD_DURING_PUBLICATION = Duration.ofSeconds(8);
 
     @TempDir
     Path dir;
@@ -32,7 +38,9 @@ class PublicationKeepsItsLeaseIT {
     void aPostgresSwapWaitingForAWriterOfTheLiveTableKeepsItsLeaseAndEpoch() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "publish_waits", 3000, 8, 2);
         Map<String, String> env = f.env();
-        env.put("BACKFILL_LOCK_TIMEOUT_SECONDS", "15");
+        env.put("BACKFILL_LEASE_TTL_SECONDS", Integer.toString(LEASE_SECONDS));
+        env.put("BACKFILL_LEASE_RENEW_SECONDS", "1");
+        env.put("BACKFILL_LOCK_TIMEOUT_SECONDS", "20");
         try (Connection writer = f.target.connect(); Statement s = writer.createStatement()) {
             writer.setAutoCommit(false);
             // What an in-flight writer of the live table holds: the swap's SHARE ROW EXCLUSIVE waits for it.
@@ -48,17 +56,18 @@ class PublicationKeepsItsLeaseIT {
 
     @Test
     void aSqlServerSwapWaitingForAReaderOfTheLiveTableKeepsItsLeaseAndEpoch() throws Exception {
-        SqlServerRoute route = new SqlServerRoute(dir, "publish_waits", 3000, 8, 2, 3);
+        SqlServerRoute route = new SqlServerRoute(dir, "publish_waits", 3000, 8, 2, LEASE_SECONDS);
         System.out.println("PublicationKeepsItsLeaseIT runs on " + route.engine);
         Map<String, String> env = route.env();
-        env.put("BACKFILL_LOCK_TIMEOUT_SECONDS", "15");
-        try (Connection reader = route.engine.connect(route.database); Statement s = reader.createStatement()) {
+        env.put("BACKFILL_LOCK_TIMEOUT_SECONDS", "20");
+        try (Connection reader = route.engine.connect(route.database); Statement s = reader.createStatement();
+             Connection poll = route.engine.connect(route.database)) {
             reader.setAutoCommit(false);
             // A shared table lock to the end of the transaction: the swap's own TABLOCK, HOLDLOCK read goes on beside
             // it, its renames wait. (Babelfish ignores the hints; its read lock holds to the end of the transaction.)
             s.execute("SELECT COUNT_BIG(*) FROM dbo.orders WITH (TABLOCK, HOLDLOCK)");
-            String output = runHoldingUntilPublishing(env, route.runArgs("run"), reader,
-                    () -> phase(route));
+            // One session polls the phase: a login per poll costs about a second on Babelfish.
+            String output = runHoldingUntilPublishing(env, route.runArgs("run"), reader, () -> phase(poll));
             assertNoSelfAbort(output);
         }
         route.assertPublishedExactlyTheSource();
@@ -99,9 +108,8 @@ class PublicationKeepsItsLeaseIT {
         }
     }
 
-    private static String phase(SqlServerRoute route) throws SQLException {
-        try (Connection c = route.engine.connect(route.database); Statement s = c.createStatement();
-             var rs = s.executeQuery("SELECT phase FROM backfill_state.campaign")) {
+    private static String phase(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT phase FROM backfill_state.campaign")) {
             return rs.next() ? rs.getString(1) : "";
         }
     }

@@ -195,12 +195,12 @@ final class MssqlLedgerStatements {
         return fenced("stop_requested = ?", "");
     }
 
-    /** The lease only: a no-op write that proves the lease and holds the campaign row for the transaction. */
     /** One row while the lease is held: read, not updated, so it keeps no lock (the swap's early check). */
     String leaseHeld() {
         return "SELECT 1 AS held FROM " + campaign + " WHERE" + LEASE_FENCE;
     }
 
+    /** The lease only: a no-op write that proves the lease and holds the campaign row for the transaction. */
     String proveLease() {
         return fenced("lease_epoch = lease_epoch", "");
     }

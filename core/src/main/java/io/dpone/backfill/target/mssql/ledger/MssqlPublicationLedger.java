@@ -49,7 +49,7 @@ public final class MssqlPublicationLedger {
      */
     private void fenceSwap(CampaignLease lease) throws SQLException {
         if (sql.update(statements.proveLease(), lease.runKey(), lease.owner(), lease.epoch()) != 1) {
-            throw LeaseLostException.swapRefused(lease);
+            throw LeaseLostException.swapFenced(lease);
         }
     }
 

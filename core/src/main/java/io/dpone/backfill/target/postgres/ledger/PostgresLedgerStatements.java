@@ -43,8 +43,10 @@ import static io.dpone.backfill.target.postgres.ledger.PostgresLedgerRows.CHUNK_
 public final class PostgresLedgerStatements {
 
     /** Campaign rows a lease holder may write: the lease must still be ours and still live by the database clock. */
+    // The statement's own time, not now() (its transaction's start): a fence at the end of a long swap (ADR 0024)
+    // must judge expiry when it runs.
     private static final String LEASE_FENCE =
-            "run_key = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires >= now()";
+            "run_key = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires >= statement_timestamp()";
     static final String TTL = "now() + ? * interval '1 millisecond'";
 
     /** The advisory lock key of {@code ?} (a lane lock's name prefix) followed by the row's owner. */
@@ -254,7 +256,7 @@ public final class PostgresLedgerStatements {
      */
     private void fenceSwap(CampaignLease lease) throws SQLException {
         if (!fenced("updated_at = pg_catalog.now()", "", lease)) {
-            throw LeaseLostException.swapRefused(lease);
+            throw LeaseLostException.swapFenced(lease);
         }
     }
 

@@ -30,7 +30,12 @@ public final class PostgresShadowTransaction {
                 throw new IllegalStateException(action + ": the connection must be in auto-commit mode;"
                         + " the PostgreSQL publisher runs its own transactions");
             }
-            return new PostgresJdbc(connection).inTransaction(() -> work.run(connection));
+            return new PostgresJdbc(connection).inTransaction(() -> {
+                // Whatever the database's default: under REPEATABLE READ the lease fence at the swap's end (ADR 0024)
+                // would fail on any renewal committed while the swap ran.
+                PostgresShadowSql.execute(connection, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+                return work.run(connection);
+            });
         } catch (SQLException e) {
             throw new PostgresSqlException(action, e);
         }

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres.publish;
 
+import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.naming.CarriedObjectNames;
@@ -430,6 +431,45 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
             pool.shutdownNow();
         }
         assertThat(ids(LIVE)).containsExactly(10L, 11L, 12L);
+    }
+
+    /**
+     * The swap proves its lease last (ADR 0024): a driver deposed while its swap waits, past the lease read at its
+     * start, is refused by the fence just before the receipt, and everything the swap did is rolled back with it.
+     */
+    @Test
+    @Timeout(30)
+    void aDriverDeposedWhileItsSwapWaitsIsRefusedByTheFenceAndTheSwapIsRolledBack() throws Exception {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+        TargetState before = state();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection writer = SharedEmbeddedPostgres.get().connect(database)) {
+            writer.setAutoCommit(false);
+            try (Statement s = writer.createStatement()) {
+                s.execute("LOCK TABLE " + t(LIVE) + " IN ROW EXCLUSIVE MODE"); // an in-flight writer of the live table
+            }
+            LiveTargetBaseline baseline = baseline();
+            TableFingerprint print = shadowPrint();
+            Future<PublicationReceipt> publication = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3, baseline, print));
+            String waiting = "SELECT count(*) FROM pg_locks WHERE relation = pg_catalog.to_regclass('" + schema + "." + LIVE
+                    + "') AND NOT granted";
+            for (int i = 0; Long.parseLong(strings(waiting).get(0)) == 0; i++) {
+                assertThat(publication).as("the swap must wait for the live table's writer").isNotDone();
+                assertThat(i).as("the swap never waited for the live table's writer").isLessThan(200);
+                Thread.sleep(20);
+            }
+            // Past its lease read, waiting for the writer: another driver takes the campaign over.
+            exec("UPDATE " + PostgresLedgerSchema.table(stateSchema, "campaign") + " SET lease_owner = 'driver-b',"
+                    + " lease_epoch = lease_epoch + 1 WHERE run_key = '" + runKey + "'");
+            writer.rollback();
+            assertThatThrownBy(publication::get).cause().isInstanceOf(LeaseLostException.class)
+                    .hasMessageContaining("during the swap").hasMessageContaining("rolled back");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(state()).isEqualTo(before);
+        assertThat(receipts()).isZero();
     }
 
     /** Publication receipts written by earlier builds hold this form: a rollback compares against it. */
