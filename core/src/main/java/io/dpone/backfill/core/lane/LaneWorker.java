@@ -29,6 +29,12 @@ import java.util.function.Consumer;
 public final class LaneWorker {
     private static final int CLAIM_BATCH = 8;
     private static final Duration IDLE_POLL = Duration.ofMillis(500);
+    /**
+     * How often the lane reads the three tables' shapes from the catalogs: before its first chunk, then at most this
+     * often, not before every chunk (issue 11: nothing per chunk re-reads the catalog). Drift stops the lane within
+     * about this long; the driver checks the same shapes at every step and again before publication.
+     */
+    static final Duration DRIFT_CHECK_EVERY = Duration.ofSeconds(1);
 
     private final String runKey;
     private final String owner;
@@ -90,6 +96,7 @@ public final class LaneWorker {
             log.accept("no lane lock for " + owner + " (a stale session of this lane holds it, or this target takes"
                     + " none): a chunk this lane leaves behind waits for its lease to expire");
         }
+        long nextDriftCheck = System.nanoTime();
         while (true) {
             if (!supervised.getAsBoolean()) {
                 log.accept("the driver that started this lane is gone: no new claims");
@@ -101,10 +108,14 @@ public final class LaneWorker {
                 log.accept("stop requested (phase " + campaign.phase() + "): no new claims");
                 return LaneExit.STOP_REQUESTED;
             }
-            // Checked before every chunk: a changed table must block the campaign before more rows are loaded.
-            if (drifted(campaign)) {
-                log.accept("the source, the load table or the live target changed shape since preparation; stopping");
-                return LaneExit.DRIFT;
+            // A changed table must block the campaign before many more rows are loaded: checked before the first
+            // chunk, then at most every DRIFT_CHECK_EVERY.
+            if (System.nanoTime() - nextDriftCheck >= 0) {
+                if (drifted(campaign)) {
+                    log.accept("the source, the load table or the live target changed shape since preparation; stopping");
+                    return LaneExit.DRIFT;
+                }
+                nextDriftCheck = System.nanoTime() + DRIFT_CHECK_EVERY.toNanos();
             }
             List<ChunkRecord> candidates = ledger.claimable(runKey, maxAttempts, retryFailed, CLAIM_BATCH);
             if (candidates.isEmpty()) {
