@@ -21,13 +21,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout, XACT_ABORT and
- * the transaction-owned target lock; an existing receipt returns at once (replay); the lease read, which stops a deposed driver before any work; writers of the live
- * table blocked and its shape and content compared with the preparation baseline; identity checks (shadow stamped
- * by this run, backup name free, every index and constraint rebuilt) before any change; owner, permissions and the
- * identity position onto the shadow; live to backup, shadow to live; index and constraint names carried; stamps;
- * lease fence and receipt, last (the fence's row lock would hold the driver's lease renewal for the whole
- * transaction).
+ * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout, XACT_ABORT and the
+ * transaction-owned target lock; an existing receipt returns at once (replay); the lease read, which stops a deposed
+ * driver before any work; writers of the live table blocked and its shape and content compared with the preparation
+ * baseline; identity checks (shadow stamped by this run, backup name free, every index and constraint rebuilt) before
+ * any change; owner, permissions and the identity position onto the shadow; live to backup, shadow to live; index and
+ * constraint names carried; stamps; lease fence and receipt, last (the fence's row lock would hold the driver's lease
+ * renewal for the whole transaction).
  */
 final class MssqlSwap {
     private final Connection connection;

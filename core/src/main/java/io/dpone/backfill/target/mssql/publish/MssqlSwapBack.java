@@ -18,14 +18,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Operator-authorised rollback of a publication, in one transaction: target lock; an existing rollback receipt
- * returns at once (replay); the lease read, which stops a deposed driver before any work; the publication receipt must exist and name these tables; writers of the
- * published table blocked and its content compared with the receipt's fingerprint; the live table must carry this
- * run's published stamp, the backup its backup stamp, and the shadow name must be free. Then the published table
- * goes back to the shadow name (its index and constraint names back to the temporary ones, stamped as this run's
- * shadow again), the backup becomes the live table under its original names with its stamp removed, and the
- * lease fence and the rollback receipt are written last (the fence's row lock would hold the driver's lease
- * renewal for the whole transaction). The backup's owner and permissions were never changed.
+ * Operator-authorised rollback of a publication, in one transaction: target lock; an existing rollback receipt returns
+ * at once (replay); the lease read, which stops a deposed driver before any work; the publication receipt must exist
+ * and name these tables; writers of the published table blocked and its content compared with the receipt's
+ * fingerprint; the live table must carry this run's published stamp, the backup its backup stamp, and the shadow name
+ * must be free. Then the published table goes back to the shadow name (its index and constraint names back to the
+ * temporary ones, stamped as this run's shadow again), the backup becomes the live table under its original names with
+ * its stamp removed, and the lease fence and the rollback receipt are written last (the fence's row lock would hold the
+ * driver's lease renewal for the whole transaction). The backup's owner and permissions were never changed.
  */
 final class MssqlSwapBack {
     private final Connection connection;

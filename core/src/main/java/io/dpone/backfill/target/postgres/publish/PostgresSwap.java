@@ -25,12 +25,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout and target
- * lock; an existing receipt returns at once (replay); the lease read, which stops a deposed driver before any work; writers of the live table blocked and its shape
- * and content compared with the preparation baseline; identity checks (shadow stamped by this run,
- * backup name free, every deferred index built) before any change; the shadow locked exclusively before its
- * catalog rows change (an autovacuum of it would deadlock the swap otherwise); owner, grants and sequences onto the shadow;
- * live to backup, shadow to live; index, constraint and identity-sequence names carried; stamps; lease
+ * Publication: the shadow becomes the live table in one transaction. Order inside it: lock timeout and target lock; an
+ * existing receipt returns at once (replay); the lease read, which stops a deposed driver before any work; writers of
+ * the live table blocked and its shape and content compared with the preparation baseline; identity checks (shadow
+ * stamped by this run, backup name free, every deferred index built) before any change; the shadow locked exclusively
+ * before its catalog rows change (an autovacuum of it would deadlock the swap otherwise); owner, grants and sequences
+ * onto the shadow; live to backup, shadow to live; index, constraint and identity-sequence names carried; stamps; lease
  * fence and receipt, last (the fence's row lock would hold the driver's lease renewal for the whole transaction).
  */
 public final class PostgresSwap {

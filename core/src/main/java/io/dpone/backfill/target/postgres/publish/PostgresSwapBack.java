@@ -22,15 +22,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Operator-authorised rollback of a publication, in one transaction: target lock; an existing rollback receipt
- * returns at once (replay); the lease read, which stops a deposed driver before any work; the publication receipt must exist and name these tables; the live table
- * must carry this run's published stamp and the backup its backup stamp, and the shadow name must be free. Then
- * the published table goes back to the shadow name (its index and constraint names back to the temporary ones,
- * stamped as this run's shadow again), the backup becomes the live table under its original index, constraint and
- * identity-sequence names with its own comment, serial sequences follow back, and the lease fence and the
- * rollback receipt are written last (the fence's row lock would hold the driver's lease renewal for the whole
- * transaction).
- * The backup's owner and grants were never changed, so they are the ones it had before publication.
+ * Operator-authorised rollback of a publication, in one transaction: target lock; an existing rollback receipt returns
+ * at once (replay); the lease read, which stops a deposed driver before any work; the publication receipt must exist
+ * and name these tables; the live table must carry this run's published stamp and the backup its backup stamp, and the
+ * shadow name must be free. Then the published table goes back to the shadow name (its index and constraint names back
+ * to the temporary ones, stamped as this run's shadow again), the backup becomes the live table under its original
+ * index, constraint and identity-sequence names with its own comment, serial sequences follow back, and the lease fence
+ * and the rollback receipt are written last (the fence's row lock would hold the driver's lease renewal for the whole
+ * transaction). The backup's owner and grants were never changed, so they are the ones it had before publication.
  */
 public final class PostgresSwapBack {
     private final Connection connection;
