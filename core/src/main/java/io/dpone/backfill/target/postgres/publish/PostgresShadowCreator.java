@@ -43,7 +43,8 @@ public final class PostgresShadowCreator {
             }
             String shadowName = PostgresIdentifiers.qualified(names.schema(), names.shadowTable());
             PostgresShadowSql.execute(c, "CREATE TABLE " + shadowName + " (LIKE "
-                    + PostgresIdentifiers.qualified(live.schema(), live.name()) + LIKE_OPTIONS + ")");
+                    + PostgresIdentifiers.qualified(live.schema(), live.name()) + LIKE_OPTIONS + ")"
+                    + PostgresShadowStorage.WHILE_LOADING);
             PostgresShadowSql.comment(c, "TABLE " + shadowName, PostgresShadowStamp.shadow(runKey));
             return null;
         });

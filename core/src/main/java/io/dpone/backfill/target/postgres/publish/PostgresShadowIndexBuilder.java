@@ -4,6 +4,7 @@ import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresCatalog;
+import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
 import io.dpone.backfill.target.postgres.publish.PostgresCatalogObjects.CarriedObject;
 import io.dpone.backfill.target.postgres.publish.PostgresCatalogObjects.Kind;
@@ -15,7 +16,8 @@ import java.util.List;
 /**
  * Recreates the live table's indexes and constraints on the validated shadow under temporary names
  * ({@link CarriedObjectNames#onShadow}). Each object is built in its own transaction under the target lock, so a
- * crash keeps what was finished; a rerun re-derives the list from the catalog and skips what the shadow has.
+ * crash keeps what was finished; a rerun re-derives the list from the catalog and skips what the shadow has. Then
+ * the shadow is analyzed.
  */
 public final class PostgresShadowIndexBuilder {
     private final Connection connection;
@@ -30,7 +32,7 @@ public final class PostgresShadowIndexBuilder {
         List<CarriedObject> objects = PostgresShadowTransaction.run(connection, "list indexes of " + liveTable, c -> {
             begin(c, names, liveTable);
             if (ledger.ledgerPresent() && ledger.publicationReceipt(runKey).isPresent()) {
-                return List.<CarriedObject>of(); // Published: the shadow is the live table now and has them.
+                return null; // Published: the shadow is the live table now and has them.
             }
             Relation live = new PostgresCatalog(c).relation(names.schema(), liveTable).filter(Relation::isTable)
                     .orElseThrow(() -> new IllegalStateException("live target table " + names.schema() + "."
@@ -38,6 +40,9 @@ public final class PostgresShadowIndexBuilder {
             ownedShadow(c, runKey, names);
             return new PostgresCatalogObjects(c).of(live.oid());
         });
+        if (objects == null) {
+            return;
+        }
         for (CarriedObject object : objects) {
             String name = CarriedObjectNames.onShadow(names, object.name());
             boolean validate = PostgresShadowTransaction.run(connection, "build " + object.name() + " on the shadow",
@@ -51,6 +56,14 @@ public final class PostgresShadowIndexBuilder {
                 });
             }
         }
+        // The planner's statistics, from the final rows and indexes: the published table serves queries at once, and
+        // autovacuum, off on the shadow while it loaded (ADR 0025), would only gather them a while after the swap.
+        PostgresShadowTransaction.run(connection, "analyze the shadow", c -> {
+            begin(c, names, liveTable);
+            ownedShadow(c, runKey, names);
+            PostgresShadowSql.execute(c, "ANALYZE " + PostgresIdentifiers.qualified(names.schema(), names.shadowTable()));
+            return null;
+        });
     }
 
     /** Creates the object unless the shadow has it; returns whether a foreign key still needs validating. */

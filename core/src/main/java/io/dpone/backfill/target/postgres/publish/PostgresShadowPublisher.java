@@ -95,7 +95,8 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
 
     /**
      * Creates the shadow with {@code CREATE TABLE ... (LIKE live INCLUDING DEFAULTS, GENERATED, IDENTITY, STORAGE,
-     * COMMENTS)}: columns, types, defaults and NOT NULL, but no index or constraint, and stamps it. An existing
+     * COMMENTS)}: columns, types, defaults and NOT NULL, but no index or constraint, with autovacuum off until
+     * publication gives it the live table's storage parameters (ADR 0025), and stamps it. An existing
      * shadow must carry exactly this run key's stamp. After publication (receipt present) this does nothing.
      */
     @Override
@@ -111,7 +112,8 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
     /**
      * Recreates every index, primary key, unique, exclusion, check and foreign-key constraint of the live table on
      * the shadow under {@link CarriedObjectNames#onShadow temporary names}, one transaction each; what the shadow
-     * already has is skipped. Foreign keys are added NOT VALID, then validated.
+     * already has is skipped. Foreign keys are added NOT VALID, then validated. Last, the shadow is analyzed: the
+     * published table has the planner's statistics from its first query (ADR 0025).
      */
     @Override
     public void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable) {

@@ -29,9 +29,10 @@ import java.util.Optional;
  * existing receipt returns at once (replay); the lease read, which stops a deposed driver before any work; writers of
  * the live table blocked and its shape and content compared with the preparation baseline; identity checks (shadow
  * stamped by this run, backup name free, every deferred index built) before any change; the shadow locked exclusively
- * before its catalog rows change (an autovacuum of it would deadlock the swap otherwise); owner, grants and sequences
- * onto the shadow; live to backup, shadow to live; index, constraint and identity-sequence names carried; stamps; lease
- * fence and receipt, last (the fence's row lock would hold the driver's lease renewal for the whole transaction).
+ * before its catalog rows change (an autovacuum of it would deadlock the swap otherwise); owner, grants, storage
+ * parameters and sequences onto the shadow; live to backup, shadow to live; index, constraint and identity-sequence
+ * names carried; stamps; lease fence and receipt, last (the fence's row lock would hold the driver's lease renewal
+ * for the whole transaction).
  */
 public final class PostgresSwap {
     private final Connection connection;
@@ -97,6 +98,7 @@ public final class PostgresSwap {
         List<ColumnSequence> shadowSequences = sequences.of(shadow.oid());
 
         new PostgresSwapAccess(c).copy(live, shadow);
+        new PostgresShadowStorage(c).carry(live, shadow);
         sequences.carryPositions(live, shadow);
         sequences.transferOwnership(live, shadow);
 

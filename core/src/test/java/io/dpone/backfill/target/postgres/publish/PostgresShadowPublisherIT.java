@@ -284,6 +284,55 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
     }
 
     @Test
+    void theShadowLoadsWithAutovacuumOffAndIsPublishedWithExactlyTheLiveTablesStorageParameters() {
+        createLiveTable(1, 2);
+        run("ALTER TABLE " + t(LIVE) + " SET (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.01,"
+                + " toast.autovacuum_vacuum_cost_delay = 5)");
+        List<String> liveOptions = storageParameters(LIVE);
+        assertThat(liveOptions).containsExactly("autovacuum_vacuum_scale_factor=0.01", "fillfactor=70",
+                "toast.autovacuum_vacuum_cost_delay=5");
+
+        publisher.prepareShadow(runKey, names, LIVE);
+        assertThat(storageParameters(names.shadowTable())).as("no vacuum races the lanes while the shadow loads")
+                .containsExactly("autovacuum_enabled=off", "toast.autovacuum_enabled=off");
+        insertRows(names.shadowTable(), 10, 11, 12);
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+        startCampaign(OWNER, EPOCH, 60);
+
+        publisher.publish(lease(), names, LIVE, 3, baseline(), shadowPrint());
+
+        assertThat(storageParameters(LIVE)).as("the published table is tuned like the table it replaced")
+                .isEqualTo(liveOptions);
+        assertThat(storageParameters(names.backupTable())).isEqualTo(liveOptions);
+    }
+
+    @Test
+    void aShadowWithoutTheLiveTablesParametersIsPublishedWithNone() {
+        loadedShadow();
+        startCampaign(OWNER, EPOCH, 60);
+
+        publisher.publish(lease(), names, LIVE, 3, baseline(), shadowPrint());
+
+        assertThat(storageParameters(LIVE)).as("autovacuum is on again on the published table").isEmpty();
+    }
+
+    @Test
+    void buildingTheDeferredIndexesLeavesTheShadowAnalyzedForItsFirstQueries() {
+        createLiveTable(1, 2);
+        publisher.prepareShadow(runKey, names, LIVE);
+        insertRows(names.shadowTable(), 10, 11, 12);
+        assertThat(single("SELECT count(*)::text FROM pg_stats WHERE schemaname = ? AND tablename = ?", schema,
+                names.shadowTable())).isEqualTo("0");
+
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+
+        assertThat(single("SELECT count(*)::text FROM pg_stats WHERE schemaname = ? AND tablename = ?", schema,
+                names.shadowTable())).as("a statistics row per column").isEqualTo("3");
+        assertThat(single("SELECT reltuples::bigint::text FROM pg_class WHERE oid = pg_catalog.to_regclass(?)",
+                qualified(names.shadowTable()))).isEqualTo("3");
+    }
+
+    @Test
     void publishContinuesTheIdentitySequencePastTheLoadedRowsAndKeepsItsName() {
         createRichLiveTable();
         run("INSERT INTO " + t(LIVE) + " (code) VALUES ('a'), ('b'), ('c')"); // identity issues 1..3
@@ -645,6 +694,13 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
                 + " UNION ALL SELECT a.attname || ':' || pg_get_userbyid(e.grantee) || ':' || e.privilege_type || ':' || e.is_grantable"
                 + " FROM pg_attribute a, aclexplode(a.attacl) e WHERE a.attrelid = pg_catalog.to_regclass(?)",
                 qualified(table), qualified(table)));
+    }
+
+    /** The table's storage parameters and its TOAST table's (prefixed {@code toast.}), sorted. */
+    private List<String> storageParameters(String table) {
+        return strings("SELECT o FROM (SELECT unnest(c.reloptions) AS o FROM pg_class c WHERE c.oid = pg_catalog.to_regclass(?)"
+                + " UNION ALL SELECT 'toast.' || unnest(t.reloptions) FROM pg_class c JOIN pg_class t ON t.oid = c.reltoastrelid"
+                + " WHERE c.oid = pg_catalog.to_regclass(?)) AS options ORDER BY o", qualified(table), qualified(table));
     }
 
     private String tableComment(String table) {
