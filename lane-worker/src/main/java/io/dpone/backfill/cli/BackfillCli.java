@@ -4,6 +4,8 @@ import io.dpone.backfill.cli.kubectl.KubectlCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.util.Arrays;
+
 /** The {@code backfill} executable. Exit codes: 0 success, 1 runtime failure, 2 invalid input. */
 @Command(name = "backfill", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Resumable, shadow-published initial loads from PostgreSQL into SQL Server or PostgreSQL.",
@@ -14,6 +16,7 @@ public final class BackfillCli implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILURE = 1;
     public static final int EXIT_INVALID = 2;
+    private static final String LANE = "lane";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -35,6 +38,20 @@ public final class BackfillCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && LANE.equals(args[0])) {
+            System.exit(laneCommandLine().execute(Arrays.copyOfRange(args, 1, args.length)));
+        }
         System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * {@code backfill lane} alone: every lane start (each process, each pod) would otherwise build the whole command
+     * tree, which loads every command's classes (certify, verify, kubectl...), about a second of class loading per
+     * lane on two busy cores before its first chunk. Same parsing, usage, exit codes and failure reporting.
+     */
+    static CommandLine laneCommandLine() {
+        CommandLine lane = withFailureHandling(new CommandLine(new LaneCommand()));
+        lane.setCommandName("backfill " + LANE);
+        return lane;
     }
 }

@@ -1,0 +1,54 @@
+package io.dpone.backfill.cli;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code backfill lane} started on its own command line behaves as the lane command of the whole tree. */
+class LaneCommandLineTest {
+    @Test
+    void theLanesOwnCommandLinePrintsTheSameUsageAsTheWholeTree() {
+        CommandLine tree = BackfillCli.commandLine().getSubcommands().get("lane");
+
+        assertThat(BackfillCli.laneCommandLine().getUsageMessage(CommandLine.Help.Ansi.OFF))
+                .startsWith("Usage: backfill lane ")
+                .isEqualTo(tree.getUsageMessage(CommandLine.Help.Ansi.OFF));
+    }
+
+    @Test
+    void aMissingOptionExitsAsInvalidInputNamingTheOptionsOnBothCommandLines() {
+        String[] arguments = {"--run-key", "rk-1", "--lane", "0"};
+
+        Outcome alone = run(BackfillCli.laneCommandLine(), arguments);
+        String[] withCommand = new String[arguments.length + 1];
+        withCommand[0] = "lane";
+        System.arraycopy(arguments, 0, withCommand, 1, arguments.length);
+        Outcome tree = run(BackfillCli.commandLine(), withCommand);
+
+        assertThat(alone.code()).isEqualTo(BackfillCli.EXIT_INVALID).isEqualTo(tree.code());
+        assertThat(alone.err()).contains("--state-schema", "--target-type").isEqualTo(tree.err());
+    }
+
+    @Test
+    void aFailureIsReportedOnOneLineWithTheLanesFailureExitCode() {
+        Outcome alone = run(BackfillCli.laneCommandLine(),
+                "--run-key", "rk-1", "--lane", "0", "--state-schema", "backfill_state", "--target-type", "oracle");
+
+        assertThat(alone.code()).isEqualTo(BackfillCli.EXIT_FAILURE);
+        assertThat(alone.err()).isEqualTo("error: --target-type must be mssql or postgres" + System.lineSeparator());
+    }
+
+    private record Outcome(int code, String err) {
+    }
+
+    private static Outcome run(CommandLine commandLine, String... arguments) {
+        StringWriter err = new StringWriter();
+        commandLine.setErr(new PrintWriter(err));
+        int code = commandLine.execute(arguments);
+        return new Outcome(code, err.toString());
+    }
+}
