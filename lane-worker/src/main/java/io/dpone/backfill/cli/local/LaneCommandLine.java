@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli.local;
 
+import io.dpone.backfill.core.campaign.TargetType;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,11 +21,24 @@ public final class LaneCommandLine {
      * own process group, so the driver can kill the lane and anything it started as one group.
      */
     public static List<String> base() {
+        return command(List.of());
+    }
+
+    /**
+     * The command of a local lane loading into {@code target}: {@link #base()} with the lane's JVM defaults
+     * ({@link LaneJvmDefaults}) before the user's options, so the user's win.
+     */
+    public static List<String> lane(TargetType target) {
+        return command(LaneJvmDefaults.of(target));
+    }
+
+    private static List<String> command(List<String> defaults) {
         List<String> command = new ArrayList<>();
         if (Files.isExecutable(SETSID)) {
             command.add(SETSID.toString());
         }
         command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(defaults);
         String opts = System.getProperty(JAVA_OPTS_PROPERTY, System.getenv("BACKFILL_LANE_JAVA_OPTS"));
         if (opts != null && !opts.isBlank()) {
             command.addAll(List.of(opts.trim().split("\\s+")));

@@ -9,7 +9,7 @@ import java.io.StringWriter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code backfill lane} started on its own command line behaves as the lane command of the whole tree. */
-class LaneCommandLineTest {
+class BackfillCliLaneTest {
     @Test
     void theLanesOwnCommandLinePrintsTheSameUsageAsTheWholeTree() {
         CommandLine tree = BackfillCli.commandLine().getSubcommands().get("lane");

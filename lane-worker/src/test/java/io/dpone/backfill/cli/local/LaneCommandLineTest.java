@@ -1,0 +1,38 @@
+package io.dpone.backfill.cli.local;
+
+import io.dpone.backfill.core.campaign.TargetType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LaneCommandLineTest {
+    @AfterEach
+    void clearOptions() {
+        System.clearProperty(LaneCommandLine.JAVA_OPTS_PROPERTY);
+    }
+
+    @Test
+    void aLaneIntoPostgresqlStartsWithTheC1CompilerOnlyAndAnSqlServerLaneWithTheJvmsDefault() {
+        List<String> postgres = LaneCommandLine.lane(TargetType.POSTGRES);
+        List<String> mssql = LaneCommandLine.lane(TargetType.MSSQL);
+
+        assertThat(postgres).contains(LaneJvmDefaults.C1_ONLY)
+                .endsWith("-cp", System.getProperty("java.class.path"), "io.dpone.backfill.cli.BackfillCli");
+        assertThat(postgres.indexOf(LaneJvmDefaults.C1_ONLY)).isLessThan(postgres.indexOf("-cp"));
+        assertThat(mssql).doesNotContain(LaneJvmDefaults.C1_ONLY).isEqualTo(LaneCommandLine.base());
+    }
+
+    @Test
+    void theUsersOptionsComeAfterTheDefaultsSoTheyWin() {
+        System.setProperty(LaneCommandLine.JAVA_OPTS_PROPERTY, " -XX:TieredStopAtLevel=4   -Xmx96m ");
+
+        List<String> command = LaneCommandLine.lane(TargetType.POSTGRES);
+
+        int defaults = command.indexOf(LaneJvmDefaults.C1_ONLY);
+        assertThat(command.subList(defaults, defaults + 3))
+                .containsExactly(LaneJvmDefaults.C1_ONLY, "-XX:TieredStopAtLevel=4", "-Xmx96m");
+    }
+}
