@@ -37,13 +37,16 @@ class DemoIT {
     @Test
     void benchRunsEveryArmOnTheSameTableAndReportsThemSideBySide() throws Exception {
         Path html = dir.resolve("bench.html");
-        BackfillProcess.Result bench = BackfillProcess.run(dir, Map.of(), Duration.ofMinutes(4), "bench", "--rows", "30000",
+        BackfillProcess.Result bench = BackfillProcess.run(dir, Map.of("BACKFILL_LANE_JAVA_OPTS", "-Xss1m"),
+                Duration.ofMinutes(4), "bench", "--rows", "30000",
                 "--chunks", "4", "--lane-heap", "32m", "--format", "json", "--html", html.toString());
         assertThat(bench.exitCode()).as(bench.stderr()).isZero();
         JsonNode report = new ObjectMapper().readTree(bench.stdout());
         long tablePages = report.path("tablePages").asLong();
         assertThat(tablePages).isPositive();
         assertThat(report.path("laneHeap").asText()).isEqualTo("-Xmx32m");
+        assertThat(report.path("laneJavaOptions").asText()).as("the lanes' defaults, the bench's heap cap, the user's options")
+                .isEqualTo("-XX:TieredStopAtLevel=1 -Xmx32m -Xss1m");
         JsonNode arms = report.path("arms");
         assertThat(arms.fieldNames()).toIterable().containsExactly("B0", "B1", "B2", "S");
         for (String arm : List.of("B0", "B1", "B2", "S")) {

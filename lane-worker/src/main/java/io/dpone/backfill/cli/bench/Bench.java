@@ -3,6 +3,7 @@ package io.dpone.backfill.cli.bench;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.local.LaneCommandLine;
+import io.dpone.backfill.cli.local.LaneJvmDefaults;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.ChunkKind;
 
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -36,6 +38,7 @@ public final class Bench {
     private final Settings settings;
     private final CampaignRunner campaigns;
     private final Consumer<String> log;
+    private String laneOptions = "";
 
     public Bench(Settings settings, CampaignRunner campaigns, Consumer<String> log) {
         this.settings = settings;
@@ -52,7 +55,9 @@ public final class Bench {
         Path heapDir = Files.createTempDirectory("backfill-bench-heap");
         String previousOpts = System.getProperty(LaneCommandLine.JAVA_OPTS_PROPERTY);
         LaneHeapReports heaps = new LaneHeapReports(heapDir);
-        System.setProperty(LaneCommandLine.JAVA_OPTS_PROPERTY, "-Xmx" + settings.laneHeap() + " " + heaps.laneOption());
+        // The user's lane options come after the bench's heap cap, as after the lanes' defaults in a campaign.
+        laneOptions = ("-Xmx" + settings.laneHeap() + " " + Objects.toString(LaneCommandLine.userOptions(), "")).trim();
+        System.setProperty(LaneCommandLine.JAVA_OPTS_PROPERTY, laneOptions + " " + heaps.laneOption());
         // The target first: a SQL Server that is unreachable, or whose scratch schema exists, stops the bench at once.
         try (BenchTarget target = settings.sqlServer() == null ? new PostgresBenchTarget(table)
                 : new SqlServerBenchTarget(settings.sqlServer(), table, settings.scratchSchema());
@@ -102,6 +107,7 @@ public final class Bench {
         ObjectNode setup = JsonNodeFactory.instance.objectNode();
         setup.put("rows", settings.rows()).put("chunks", settings.chunks()).put("kind", settings.kind().wireName())
                 .put("lanes", settings.lanes()).put("repeat", settings.repeat()).put("laneHeap", "-Xmx" + settings.laneHeap())
+                .put("laneJavaOptions", (String.join(" ", LaneJvmDefaults.of(target.type())) + " " + laneOptions).trim())
                 .put("cores", Runtime.getRuntime().availableProcessors()).put("source", "embedded PostgreSQL 17")
                 .put("target", target.describe()).put("tablePages", source.tablePages()).put("tableBytes", source.tableBytes());
         if (settings.sqlServer() != null) {

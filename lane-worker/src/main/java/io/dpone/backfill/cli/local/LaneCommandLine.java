@@ -12,6 +12,7 @@ public final class LaneCommandLine {
     private static final Path SETSID = Path.of("/usr/bin/setsid");
     /** Extra JVM options for lanes (the bench caps their heap); the environment's BACKFILL_LANE_JAVA_OPTS otherwise. */
     public static final String JAVA_OPTS_PROPERTY = "backfill.lane.javaOpts";
+    public static final String JAVA_OPTS_VARIABLE = "BACKFILL_LANE_JAVA_OPTS";
 
     private LaneCommandLine() {
     }
@@ -32,6 +33,11 @@ public final class LaneCommandLine {
         return command(LaneJvmDefaults.of(target));
     }
 
+    /** The user's lane JVM options: the system property if set, else BACKFILL_LANE_JAVA_OPTS; null when neither is. */
+    public static String userOptions() {
+        return System.getProperty(JAVA_OPTS_PROPERTY, System.getenv(JAVA_OPTS_VARIABLE));
+    }
+
     private static List<String> command(List<String> defaults) {
         List<String> command = new ArrayList<>();
         if (Files.isExecutable(SETSID)) {
@@ -39,7 +45,7 @@ public final class LaneCommandLine {
         }
         command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(defaults);
-        String opts = System.getProperty(JAVA_OPTS_PROPERTY, System.getenv("BACKFILL_LANE_JAVA_OPTS"));
+        String opts = userOptions();
         if (opts != null && !opts.isBlank()) {
             command.addAll(List.of(opts.trim().split("\\s+")));
         }
