@@ -46,8 +46,8 @@ public final class BackfillCli implements Runnable {
 
     /**
      * {@code backfill lane} alone: every lane start (each process, each pod) would otherwise build the whole command
-     * tree, which loads every command's classes (certify, verify, kubectl...), about a second of class loading per
-     * lane on two busy cores before its first chunk. Same parsing, usage, exit codes and failure reporting.
+     * tree, which loads every command's classes (certify, verify, kubectl...): 0.6 s more before a lane reached its
+     * own work, with four lanes on two cores (ADR 0026). Same parsing, usage, exit codes and failure reporting.
      */
     static CommandLine laneCommandLine() {
         CommandLine lane = withFailureHandling(new CommandLine(new LaneCommand()));

@@ -48,7 +48,8 @@ final class DriverRun {
         List<String> laneArgs = List.of("--run-key", runKey, "--state-schema", blueprint.definition().spec().getState().getSchema(),
                 "--target-type", blueprint.definition().spec().getTarget().getType().wireName());
         int budget = blueprint.definition().spec().getLane().getMaxPodFailures();
-        try (LocalLaneLauncher launcher = new LocalLaneLauncher(LaneCommandLine.lane(blueprint.definition().spec().getTarget().getType()), laneEnv, laneArgs, logs, budget,
+        List<String> laneCommand = LaneCommandLine.lane(blueprint.definition().spec().getTarget().getType());
+        try (LocalLaneLauncher launcher = new LocalLaneLauncher(laneCommand, laneEnv, laneArgs, logs, budget,
                 line -> System.err.println("backfill: " + line))) {
             // Ctrl-C or SIGTERM: lanes are killed as groups too, not left running without their driver.
             Thread killLanes = new Thread(launcher::close, "kill-lanes-on-exit");

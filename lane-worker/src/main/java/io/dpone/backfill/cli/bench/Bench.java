@@ -38,12 +38,14 @@ public final class Bench {
     private final Settings settings;
     private final CampaignRunner campaigns;
     private final Consumer<String> log;
-    private String laneOptions = "";
+    /** The lanes' JVM options: the bench's heap cap, then the user's (as they follow the lanes' defaults in a campaign). */
+    private final String laneOptions;
 
     public Bench(Settings settings, CampaignRunner campaigns, Consumer<String> log) {
         this.settings = settings;
         this.campaigns = campaigns;
         this.log = log;
+        this.laneOptions = ("-Xmx" + settings.laneHeap() + " " + Objects.toString(LaneCommandLine.userOptions(), "")).trim();
     }
 
     public static List<String> armCodes() {
@@ -55,8 +57,6 @@ public final class Bench {
         Path heapDir = Files.createTempDirectory("backfill-bench-heap");
         String previousOpts = System.getProperty(LaneCommandLine.JAVA_OPTS_PROPERTY);
         LaneHeapReports heaps = new LaneHeapReports(heapDir);
-        // The user's lane options come after the bench's heap cap, as after the lanes' defaults in a campaign.
-        laneOptions = ("-Xmx" + settings.laneHeap() + " " + Objects.toString(LaneCommandLine.userOptions(), "")).trim();
         System.setProperty(LaneCommandLine.JAVA_OPTS_PROPERTY, laneOptions + " " + heaps.laneOption());
         // The target first: a SQL Server that is unreachable, or whose scratch schema exists, stops the bench at once.
         try (BenchTarget target = settings.sqlServer() == null ? new PostgresBenchTarget(table)
