@@ -122,4 +122,25 @@ ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS verification text;
 -- claimable again as soon as that lock is free (the lane's session is gone), not only once its lease expires.
 ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS owner_locked boolean NOT NULL DEFAULT false;
 
+-- Progress without walking the chunks (ADR 0027): what committed chunks add up to, kept as counters written in
+-- the commit's own statement, one row per committing lane (no two lanes update the same row), and one plan row
+-- (owner '') with the chunks planned and the estimates recorded at preparation. A run without a plan row was
+-- planned before these counters: its progress is still read by one aggregate over its chunks.
+--   chunks: plan row, chunks planned; a lane's row, chunks it committed.
+--   estimated_chunks, estimated_rows: plan row, chunks with an estimate and their sum; a lane's row, the same
+--   over the chunks it committed.
+CREATE TABLE IF NOT EXISTS ${schema}.run_progress (
+    run_key          text   NOT NULL REFERENCES ${schema}.campaign (run_key),
+    owner            text   NOT NULL,
+    chunks           bigint NOT NULL DEFAULT 0,
+    rows_extracted   bigint NOT NULL DEFAULT 0,
+    rows_loaded      bigint NOT NULL DEFAULT 0,
+    estimated_chunks bigint NOT NULL DEFAULT 0,
+    estimated_rows   bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_key, owner)
+);
+-- The rows committed in the last minute and the first start, each read from its own index range.
+CREATE INDEX IF NOT EXISTS chunk_finished ON ${schema}.chunk (run_key, finished_at);
+CREATE INDEX IF NOT EXISTS chunk_started ON ${schema}.chunk (run_key, started_at);
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

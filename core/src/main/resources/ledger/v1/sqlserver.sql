@@ -165,5 +165,32 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_
     ALTER TABLE ${schema}.chunk ADD owner_locked bit NOT NULL CONSTRAINT chunk_owner_locked DEFAULT 0;
 GO
 
+-- Progress without walking the chunks (ADR 0027): what committed chunks add up to, kept as counters written in
+-- the commit's own transaction, one row per committing lane (no two lanes update the same row), and one plan row
+-- (owner N'') with the chunks planned and the estimates recorded at preparation. A run without a plan row was
+-- planned before these counters: its progress is still read by one aggregate over its chunks.
+--   chunks: plan row, chunks planned; a lane's row, chunks it committed.
+--   estimated_chunks, estimated_rows: plan row, chunks with an estimate and their sum; a lane's row, the same
+--   over the chunks it committed.
+-- The two chunk indexes read the rows committed in the last minute and the first start, each as one index range;
+-- they are created with the table: the script runs in one transaction, so the three appear together.
+IF OBJECT_ID(N'${schema_in_literal}.run_progress', N'U') IS NULL
+BEGIN
+    CREATE TABLE ${schema}.run_progress (
+        run_key          nvarchar(128) NOT NULL,
+        owner            nvarchar(256) COLLATE Latin1_General_100_BIN2 NOT NULL,
+        chunks           bigint        NOT NULL CONSTRAINT run_progress_chunks DEFAULT 0,
+        rows_extracted   bigint        NOT NULL CONSTRAINT run_progress_rows_extracted DEFAULT 0,
+        rows_loaded      bigint        NOT NULL CONSTRAINT run_progress_rows_loaded DEFAULT 0,
+        estimated_chunks bigint        NOT NULL CONSTRAINT run_progress_estimated_chunks DEFAULT 0,
+        estimated_rows   bigint        NOT NULL CONSTRAINT run_progress_estimated_rows DEFAULT 0,
+        CONSTRAINT run_progress_pk PRIMARY KEY (run_key, owner),
+        CONSTRAINT run_progress_campaign FOREIGN KEY (run_key) REFERENCES ${schema}.campaign (run_key)
+    );
+    CREATE INDEX chunk_finished ON ${schema}.chunk (run_key, finished_at);
+    CREATE INDEX chunk_started ON ${schema}.chunk (run_key, started_at);
+END;
+GO
+
 IF NOT EXISTS (SELECT 1 FROM ${schema}.ledger_version WHERE version = 1)
     INSERT INTO ${schema}.ledger_version (version) VALUES (1);

@@ -606,7 +606,8 @@ public final class InMemoryLedger {
             synchronized (InMemoryLedger.this) {
                 Chunk c = owned(claim);
                 Long rows = chunkReceipts.getOrDefault(claim.runKey(), Map.of()).get(claim.chunkId());
-                if (c == null || rows == null) {
+                // Running only, as in the SQL ledgers: a chunk moves to committed once.
+                if (c == null || rows == null || c.state != ChunkState.RUNNING) {
                     return false;
                 }
                 c.state = ChunkState.COMMITTED;

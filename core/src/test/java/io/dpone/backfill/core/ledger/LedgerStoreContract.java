@@ -11,16 +11,22 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -53,6 +59,12 @@ public abstract class LedgerStoreContract {
 
     /** Writes a chunk receipt as a lane's sink transaction does; receipts are not written through this port. */
     protected abstract void writeChunkReceipt(String runKey, int chunkId, String owner, long epoch, long rows);
+
+    /**
+     * Makes the run look as if it was planned before the progress counters (ADR 0027): its counter rows are gone,
+     * so its progress must come from its chunks. A ledger that always counts from its chunks does nothing.
+     */
+    protected abstract void forgetProgressCounters(String runKey);
 
     /** A store on a new connection of its own, as a driver that the test will crash with {@link #endSession}. */
     protected abstract LedgerStore storeOnItsOwnSession();
@@ -694,6 +706,102 @@ public abstract class LedgerStoreContract {
         assertThat(counts.secondsSinceFirstStart()).isBetween(0.0, 60.0);
         assertThat(counts.allCommitted()).isFalse();
         assertThat(store.counts("rk-unknown", 2).total()).isZero();
+    }
+
+    @Test
+    void countsAgreeWithTheChunksThemselvesAfterEveryMoveOfTwoLanes() {
+        String runKey = create(blueprint(10)).runKey();
+        walkAndCount(runKey, 20261202L);
+    }
+
+    @Test
+    void aRunPlannedBeforeTheProgressCountersIsCountedFromItsChunks() {
+        String runKey = create(blueprint(10)).runKey();
+        forgetProgressCounters(runKey);
+        walkAndCount(runKey, 20261203L);
+    }
+
+    /**
+     * Estimates (one chunk without), then random claims, renewals, commits from receipts, failures, abandons and a
+     * requeue by two lanes; after each move the counts must say what the chunks themselves say.
+     */
+    private void walkAndCount(String runKey, long seed) {
+        int n = 10;
+        Leases leases = staleAndLiveLease(runKey);
+        assertThat(other.recordChunkEstimates(leases.live(),
+                Arrays.asList(10L, 20L, null, 40L, 50L, 60L, 70L, 80L, 90L, 100L))).isTrue();
+        Random random = new Random(seed);
+        TreeMap<Integer, ChunkClaim> running = new TreeMap<>();
+        Map<Integer, Long> copied = new HashMap<>();
+        LedgerStore[] lanes = {store, other};
+        String[] owners = {"lane-a", "lane-b"};
+        assertCountsSayWhatTheChunksSay(runKey, n, copied);
+        for (int step = 0; step < 36; step++) {
+            int move = running.isEmpty() ? 0 : random.nextInt(6);
+            int lane = random.nextInt(2);
+            if (step == 24) {
+                other.requeueFailed(leases.live());
+            } else if (move <= 1) {
+                List<ChunkRecord> claimable = lanes[lane].claimable(runKey, MAX_ATTEMPTS, true, 100);
+                if (!claimable.isEmpty()) {
+                    ChunkRecord seen = claimable.get(random.nextInt(claimable.size()));
+                    ChunkClaim claim = lanes[lane].claim(runKey, seen, owners[lane], LONG_TTL).orElseThrow();
+                    running.put(claim.chunkId(), claim);
+                    copied.put(claim.chunkId(), 0L);
+                }
+            } else {
+                ChunkClaim claim = running.remove(List.copyOf(running.keySet()).get(random.nextInt(running.size())));
+                LedgerStore owner = lanes[claim.owner().equals(owners[0]) ? 0 : 1];
+                switch (move) {
+                    case 2, 3 -> {
+                        writeChunkReceipt(runKey, claim.chunkId(), claim.owner(), claim.epoch(), 1000L + claim.chunkId());
+                        assertThat(owner.commitFromReceipt(claim)).isTrue();
+                        assertThat(owner.commitFromReceipt(claim)).as("a committed chunk is counted once").isFalse();
+                    }
+                    case 4 -> assertThat(owner.failChunk(claim, "boom")).isTrue();
+                    default -> {
+                        if (random.nextBoolean()) {
+                            assertThat(owner.abandonChunk(claim, "connection lost")).isTrue();
+                        } else {
+                            long rows = random.nextInt(500);
+                            assertThat(owner.renewChunk(claim, LONG_TTL, rows)).isTrue();
+                            running.put(claim.chunkId(), claim);
+                            copied.put(claim.chunkId(), rows);
+                        }
+                    }
+                }
+            }
+            assertCountsSayWhatTheChunksSay(runKey, n, copied);
+        }
+    }
+
+    private void assertCountsSayWhatTheChunksSay(String runKey, int n, Map<Integer, Long> copied) {
+        List<ChunkRecord> chunks = store.chunks(runKey, 0, n);
+        ChunkCounts counts = other.counts(runKey, MAX_ATTEMPTS);
+        Function<ChunkState, Long> in = state -> chunks.stream().filter(c -> c.state() == state).count();
+        List<ChunkRecord> committed = chunks.stream().filter(c -> c.state() == ChunkState.COMMITTED).toList();
+        List<ChunkRecord> live = chunks.stream().filter(c -> c.state() == ChunkState.RUNNING).toList();
+        List<ChunkRecord> open = chunks.stream().filter(c -> c.state() != ChunkState.COMMITTED).toList();
+        assertThat(counts.total()).isEqualTo(n);
+        assertThat(counts.pending()).as("pending").isEqualTo(in.apply(ChunkState.PENDING).intValue());
+        assertThat(counts.running()).as("running").isEqualTo(live.size());
+        assertThat(counts.committed()).as("committed").isEqualTo(committed.size());
+        assertThat(counts.failed()).as("failed").isEqualTo(in.apply(ChunkState.FAILED).intValue());
+        assertThat(counts.failedExhausted()).as("failed, attempts exhausted").isEqualTo((int) chunks.stream()
+                .filter(c -> c.state() == ChunkState.FAILED && c.attempts() >= MAX_ATTEMPTS).count());
+        long loaded = committed.stream().mapToLong(ChunkRecord::rowsLoaded).sum();
+        assertThat(counts.rowsExtracted()).as("rows extracted").isEqualTo(committed.stream().mapToLong(ChunkRecord::rowsExtracted).sum());
+        assertThat(counts.rowsLoaded()).as("rows loaded").isEqualTo(loaded);
+        assertThat(counts.committedLastMinuteRows()).as("all committed within the test's minute").isEqualTo(loaded);
+        assertThat(counts.estimates().complete()).as("estimates complete")
+                .isEqualTo(open.stream().allMatch(c -> c.rowsEstimated() != null));
+        assertThat(counts.estimates().waitingRows()).as("rows waiting").isEqualTo(open.stream()
+                .filter(c -> c.state() != ChunkState.RUNNING && c.rowsEstimated() != null).mapToLong(ChunkRecord::rowsEstimated).sum());
+        assertThat(counts.estimates().running()).as("live running chunks, in chunk order").hasSize(live.size());
+        for (int i = 0; i < live.size(); i++) {
+            assertThat(counts.estimates().running().get(i).estimatedRows()).isEqualTo(live.get(i).rowsEstimated());
+            assertThat(counts.estimates().running().get(i).rowsCopied()).isEqualTo(copied.get(live.get(i).chunkId()));
+        }
     }
 
     @Test

@@ -8,7 +8,8 @@ import java.time.Duration;
 
 /**
  * The ledger writes of one chunk's commit, on the lane's sink connection inside the chunk's transaction: the
- * receipt first, its row count, the fenced mark. Statements are {@link MssqlLedgerStatements}'.
+ * receipt first, its row count, the fenced mark and the
+ * lane's progress counters. Statements are {@link MssqlLedgerStatements}'.
  */
 public final class MssqlChunkReceipts {
     /** Duplicate key in a unique index / primary key: the receipt exists, an earlier attempt committed the chunk. */
@@ -47,8 +48,13 @@ public final class MssqlChunkReceipts {
         }
     }
 
+    /** The fenced mark, and the lane's progress counters with it (ADR 0027). */
     public boolean markCommitted(ChunkClaim claim, long rowsExtracted, long rowsLoaded) throws SQLException {
-        return sql.update(statements.markChunkCommitted(), rowsExtracted, rowsLoaded, claim.runKey(), claim.chunkId(),
-                claim.owner(), claim.epoch()) == 1;
+        if (sql.update(statements.markChunkCommitted(), rowsExtracted, rowsLoaded, claim.runKey(), claim.chunkId(),
+                claim.owner(), claim.epoch()) != 1) {
+            return false;
+        }
+        MssqlCommittedCount.add(sql, statements, claim.runKey(), claim.chunkId());
+        return true;
     }
 }

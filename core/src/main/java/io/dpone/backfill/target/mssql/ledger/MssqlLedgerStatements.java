@@ -48,6 +48,7 @@ final class MssqlLedgerStatements {
     private final String rollbackReceipt;
     private final String handoffReceipt;
     private final String ledgerVersion;
+    private final String runProgress;
     private final String stateSchema;
 
     MssqlLedgerStatements(String stateSchema) {
@@ -56,6 +57,7 @@ final class MssqlLedgerStatements {
         this.campaign = schema + ".campaign";
         this.chunk = schema + ".chunk";
         this.chunkReceipt = schema + ".chunk_receipt";
+        this.runProgress = schema + ".run_progress";
         this.publicationReceipt = schema + ".publication_receipt";
         this.rollbackReceipt = schema + ".rollback_receipt";
         this.handoffReceipt = schema + ".handoff_receipt";
@@ -228,13 +230,89 @@ final class MssqlLedgerStatements {
                 + " ON c.chunk_id = v.chunk_id WHERE c.run_key = ?";
     }
 
+    /** run key, chunks planned: the plan row; from here on the run's progress is read from its counters (ADR 0027). */
+    String insertPlanProgress() {
+        return "INSERT INTO " + runProgress + " (run_key, owner, chunks) VALUES (?, N'', ?)";
+    }
+
     /**
+     * run key, run key, run key: the plan's estimate totals, read once from the chunks at preparation: the chunks not
+     * committed yet as estimated now, and the committed ones as their lanes counted them, so that the two always add
+     * up (a replayed preparation).
+     */
+    String recordPlannedEstimates() {
+        return "UPDATE p SET estimated_chunks = o.chunks + c.chunks, estimated_rows = o.estimated + c.estimated"
+                + " FROM " + runProgress + " AS p"
+                + " CROSS JOIN (SELECT COUNT(rows_estimated) AS chunks, COALESCE(SUM(rows_estimated), 0) AS estimated"
+                + " FROM " + chunk + " WHERE run_key = ? AND state <> N'committed') AS o"
+                + " CROSS JOIN (SELECT COALESCE(SUM(estimated_chunks), 0) AS chunks, COALESCE(SUM(estimated_rows), 0) AS estimated"
+                + " FROM " + runProgress + " WHERE run_key = ? AND owner <> N'') AS c"
+                + " WHERE p.run_key = ? AND p.owner = N''";
+    }
+
+    /**
+     * run key, chunk id: adds the chunk just committed (its rows, its estimate) to its lane's counters, in the
+     * commit's transaction. Zero rows: the lane's first commit, {@link #insertCommittedCount}.
+     */
+    String addCommittedCount() {
+        return "UPDATE p SET chunks = p.chunks + 1, rows_extracted = p.rows_extracted + c.rows_extracted,"
+                + " rows_loaded = p.rows_loaded + c.rows_loaded,"
+                + " estimated_chunks = p.estimated_chunks + CASE WHEN c.rows_estimated IS NULL THEN 0 ELSE 1 END,"
+                + " estimated_rows = p.estimated_rows + COALESCE(c.rows_estimated, 0)"
+                + " FROM " + runProgress + " AS p INNER JOIN " + chunk + " AS c ON c.run_key = p.run_key AND c.owner = p.owner"
+                + " WHERE c.run_key = ? AND c.chunk_id = ? AND c.state = N'committed'";
+    }
+
+    /** run key, chunk id: a lane's counters, from its first committed chunk. */
+    String insertCommittedCount() {
+        return "INSERT INTO " + runProgress + " (run_key, owner, chunks, rows_extracted, rows_loaded, estimated_chunks,"
+                + " estimated_rows) SELECT run_key, owner, 1, rows_extracted, rows_loaded,"
+                + " CASE WHEN rows_estimated IS NULL THEN 0 ELSE 1 END, COALESCE(rows_estimated, 0)"
+                + " FROM " + chunk + " WHERE run_key = ? AND chunk_id = ? AND state = N'committed'";
+    }
+
+    /**
+     * run key, max attempts, run key, run key, run key, run key. Progress without walking the chunks (ADR 0027), in
+     * one statement: the counters (one row per lane that committed, and the plan row), the running and failed
+     * chunks (a range of the claim index), the chunks finished in the last minute (a range of {@code chunk_finished}),
+     * the first start (the head of {@code chunk_started}), joined to the live running chunks (at most one row per
+     * lane). Total is null for a run without a plan row.
+     */
+    String countedCounts() {
+        return "SELECT p.*, o.running, o.failed, o.failed_exhausted, o.live_estimated_rows, rc.recent_rows, st.seconds,"
+                + " r.chunk_id AS running_chunk, r.rows_estimated AS running_rows, r.seconds AS running_seconds,"
+                + " r.rows_copied AS running_copied"
+                + " FROM (SELECT SUM(CASE WHEN owner = N'' THEN chunks END) AS total,"
+                + " COALESCE(SUM(CASE WHEN owner <> N'' THEN chunks END), 0) AS committed,"
+                + " COALESCE(SUM(rows_extracted), 0) AS rows_extracted, COALESCE(SUM(rows_loaded), 0) AS rows_loaded,"
+                + " COALESCE(SUM(CASE WHEN owner = N'' THEN estimated_chunks END), 0) AS planned_estimated,"
+                + " COALESCE(SUM(CASE WHEN owner = N'' THEN estimated_rows END), 0) AS planned_estimated_rows,"
+                + " COALESCE(SUM(CASE WHEN owner <> N'' THEN estimated_chunks END), 0) AS committed_estimated,"
+                + " COALESCE(SUM(CASE WHEN owner <> N'' THEN estimated_rows END), 0) AS committed_estimated_rows"
+                + " FROM " + runProgress + " WHERE run_key = ?) AS p"
+                + " CROSS JOIN (SELECT COALESCE(SUM(CASE WHEN state = N'running' THEN 1 ELSE 0 END), 0) AS running,"
+                + " COALESCE(SUM(CASE WHEN state = N'failed' THEN 1 ELSE 0 END), 0) AS failed,"
+                + " COALESCE(SUM(CASE WHEN state = N'failed' AND attempts >= ? THEN 1 ELSE 0 END), 0) AS failed_exhausted,"
+                + " COALESCE(SUM(CASE WHEN " + LIVE_RUNNING + " THEN rows_estimated END), 0) AS live_estimated_rows"
+                + " FROM " + chunk + " WHERE run_key = ? AND state IN (N'running', N'failed')) AS o"
+                + " CROSS JOIN (SELECT COALESCE(SUM(rows_loaded), 0) AS recent_rows FROM " + chunk + " WHERE run_key = ?"
+                + " AND finished_at >= DATEADD(second, -60, SYSUTCDATETIME()) AND state = N'committed') AS rc"
+                + " CROSS JOIN (SELECT COALESCE(DATEDIFF_BIG(millisecond, MIN(started_at), SYSUTCDATETIME()) / 1000.0, 0)"
+                + " AS seconds FROM " + chunk + " WHERE run_key = ?) AS st"
+                + " LEFT JOIN (SELECT chunk_id, rows_estimated, rows_copied,"
+                + " DATEDIFF_BIG(millisecond, started_at, SYSUTCDATETIME()) / 1000.0 AS seconds"
+                + " FROM " + chunk + " WHERE run_key = ? AND " + LIVE_RUNNING + ") AS r ON 1 = 1"
+                + " ORDER BY r.chunk_id";
+    }
+
+    /**
+     * For a run planned before the progress counters (no plan row).
      * max attempts, run key, run key. One statement: the counters and estimate aggregates on every row, joined to
      * the live running chunks (at most one row per lane) so both come from the same statement; a chunk running with
      * an expired lease is waiting again (its lane is gone), so only live ones are listed. No running chunk: one row
      * with null running columns.
      */
-    String counts() {
+    String aggregatedCounts() {
         return "SELECT a.*, r.chunk_id AS running_chunk, r.rows_estimated AS running_rows, r.seconds AS running_seconds,"
                 + " r.rows_copied AS running_copied FROM (SELECT COUNT(*) AS total,"
                 + " COALESCE(SUM(CASE WHEN state = N'pending' THEN 1 ELSE 0 END), 0) AS pending,"
@@ -372,7 +450,8 @@ final class MssqlLedgerStatements {
                 + " finished_at = SYSUTCDATETIME(), lease_expires = NULL"
                 + " FROM " + chunk + " AS c INNER JOIN " + chunkReceipt + " AS r"
                 + " ON r.run_key = c.run_key AND r.chunk_id = c.chunk_id"
-                + " WHERE c.run_key = ? AND c.chunk_id = ? AND c.owner = ? AND c.epoch = ?";
+                // Running only: a chunk is counted once, by the statement that moves it to committed.
+                + " WHERE c.run_key = ? AND c.chunk_id = ? AND c.owner = ? AND c.epoch = ? AND c.state = N'running'";
     }
 
     /** run key: the chunk half of a requeue; the caller proves the lease in the same transaction. */

@@ -11,6 +11,7 @@ import io.dpone.backfill.core.ledger.ChunkEstimates;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.ChunkState;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
+import io.dpone.backfill.core.ledger.ProgressCounters;
 import io.dpone.backfill.core.ledger.LedgerConflictException;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
@@ -164,6 +165,7 @@ public final class MssqlLedgerStore implements LedgerStore {
         sql.update(statements.insertCampaign(), identity.runKey(), backfillId, identity.planDigest(),
                 identity.configDigest(), specJson, blueprint.plan().size(), CampaignPhase.Planned.name());
         MssqlPlannedChunks.insert(sql.connection(), statements.chunkTable(), identity.runKey(), blueprint.plan());
+        sql.update(statements.insertPlanProgress(), identity.runKey(), blueprint.plan().size());
         return sql.one(statements.campaignByRunKey(), MssqlLedgerRows::campaign, identity.runKey()).orElseThrow();
     }
 
@@ -335,6 +337,7 @@ public final class MssqlLedgerStore implements LedgerStore {
                 }
             }
             sql.batch(statements.recordEstimates(per), full);
+            sql.update(statements.recordPlannedEstimates(), lease.runKey(), lease.runKey(), lease.runKey());
             return true;
         }));
     }
@@ -345,30 +348,59 @@ public final class MssqlLedgerStore implements LedgerStore {
     }
 
     /**
-     * One statement. Rows extracted and loaded count committed chunks only; {@code committedLastMinuteRows} counts
+     * One statement, from the run's progress counters (ADR 0027), or for a run planned before them one aggregate over
+     * its chunks. Rows extracted and loaded count committed chunks only; {@code committedLastMinuteRows} counts
      * chunks committed in the last 60 s of the database clock; seconds since the first start is 0 before any claim.
      */
     @Override
     public synchronized ChunkCounts counts(String runKey, int maxAttempts) {
         return call("counts", () -> {
             List<RunningChunk> running = new ArrayList<>();
-            ChunkCounts[] totals = new ChunkCounts[1];
-            sql.list(statements.counts(), rs -> {
-                if (totals[0] == null) {
-                    totals[0] = totals(rs);
+            List<ProgressCounters> counters = new ArrayList<>(1);
+            sql.list(statements.countedCounts(), rs -> {
+                if (counters.isEmpty()) {
+                    rs.getLong("total");
+                    // No plan row: a run planned before the counters; the aggregate below answers.
+                    counters.add(rs.wasNull() ? null : counters(rs));
                 }
                 rs.getInt("running_chunk");
                 if (!rs.wasNull()) {
                     running.add(runningChunk(rs));
                 }
                 return null;
-            }, maxAttempts, runKey, runKey);
-            ChunkCounts t = totals[0];
-            return new ChunkCounts(t.total(), t.pending(), t.running(), t.committed(), t.failed(),
-                    t.failedExhausted(), t.rowsExtracted(), t.rowsLoaded(), t.committedLastMinuteRows(),
-                    t.secondsSinceFirstStart(), new ChunkEstimates(t.estimates().complete(),
-                    t.estimates().waitingRows(), running));
+            }, runKey, maxAttempts, runKey, runKey, runKey, runKey);
+            ProgressCounters counted = counters.get(0);
+            return counted != null ? counted.counts(running) : aggregatedCounts(runKey, maxAttempts);
         });
+    }
+
+    private static ProgressCounters counters(ResultSet rs) throws SQLException {
+        return new ProgressCounters(rs.getInt("total"), rs.getInt("committed"), rs.getLong("rows_extracted"),
+                rs.getLong("rows_loaded"), rs.getLong("planned_estimated"), rs.getLong("planned_estimated_rows"),
+                rs.getLong("committed_estimated"), rs.getLong("committed_estimated_rows"), rs.getInt("running"),
+                rs.getInt("failed"), rs.getInt("failed_exhausted"), rs.getLong("live_estimated_rows"),
+                rs.getLong("recent_rows"), rs.getDouble("seconds"));
+    }
+
+    /** A run planned before the progress counters: the aggregate over its chunks. */
+    private ChunkCounts aggregatedCounts(String runKey, int maxAttempts) throws SQLException {
+        List<RunningChunk> running = new ArrayList<>();
+        ChunkCounts[] totals = new ChunkCounts[1];
+        sql.list(statements.aggregatedCounts(), rs -> {
+            if (totals[0] == null) {
+                totals[0] = totals(rs);
+            }
+            rs.getInt("running_chunk");
+            if (!rs.wasNull()) {
+                running.add(runningChunk(rs));
+            }
+            return null;
+        }, maxAttempts, runKey, runKey);
+        ChunkCounts t = totals[0];
+        return new ChunkCounts(t.total(), t.pending(), t.running(), t.committed(), t.failed(),
+                t.failedExhausted(), t.rowsExtracted(), t.rowsLoaded(), t.committedLastMinuteRows(),
+                t.secondsSinceFirstStart(), new ChunkEstimates(t.estimates().complete(),
+                t.estimates().waitingRows(), running));
     }
 
     private static ChunkCounts totals(ResultSet rs) throws SQLException {
@@ -490,11 +522,19 @@ public final class MssqlLedgerStore implements LedgerStore {
                 runKey, chunkId).orElse(false));
     }
 
-    /** Fenced by owner and epoch; the receipt's row count becomes both rows loaded and rows extracted. */
+    /**
+     * Fenced by owner and epoch; the receipt's row count becomes both rows loaded and rows extracted. One
+     * transaction with the lane's progress counters (ADR 0027).
+     */
     @Override
     public synchronized boolean commitFromReceipt(ChunkClaim claim) {
-        return call("commitFromReceipt", () -> sql.update(statements.commitFromReceipt(), claim.runKey(),
-                claim.chunkId(), claim.owner(), claim.epoch()) == 1);
+        return call("commitFromReceipt", () -> sql.inTransaction(() -> {
+            if (sql.update(statements.commitFromReceipt(), claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) != 1) {
+                return false;
+            }
+            MssqlCommittedCount.add(sql, statements, claim.runKey(), claim.chunkId());
+            return true;
+        }));
     }
 
     /**

@@ -10,6 +10,7 @@ import io.dpone.backfill.core.ledger.ChunkErrorText;
 import io.dpone.backfill.core.ledger.ChunkEstimates;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
+import io.dpone.backfill.core.ledger.ProgressCounters;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.ledger.RunningChunk;
@@ -93,6 +94,7 @@ public final class PostgresLedgerStatements {
     private final String publicationReceipt;
     private final String handoffReceipt;
     private final String rollbackReceipt;
+    private final String runProgress;
 
     public PostgresLedgerStatements(Connection connection, String stateSchema) {
         this.sql = new PostgresJdbc(connection);
@@ -104,6 +106,7 @@ public final class PostgresLedgerStatements {
         this.publicationReceipt = PostgresLedgerSchema.table(stateSchema, "publication_receipt");
         this.handoffReceipt = PostgresLedgerSchema.table(stateSchema, "handoff_receipt");
         this.rollbackReceipt = PostgresLedgerSchema.table(stateSchema, "rollback_receipt");
+        this.runProgress = PostgresLedgerSchema.table(stateSchema, "run_progress");
     }
 
     // --- schema ---
@@ -286,6 +289,8 @@ public final class PostgresLedgerStatements {
                     + " SELECT ?, u.chunk_id, u.lower_bound, u.upper_bound"
                     + " FROM unnest(?::int[], ?::text[], ?::text[]) AS u (chunk_id, lower_bound, upper_bound)",
                     runKey, idArray, lowerArray, upperArray);
+            // The plan row: from here on this run's progress is read from its counters (ADR 0027).
+            sql.update("INSERT INTO " + runProgress + " (run_key, owner, chunks) VALUES (?, '', ?)", runKey, n);
         } finally {
             idArray.free();
             lowerArray.free();
@@ -294,10 +299,66 @@ public final class PostgresLedgerStatements {
     }
 
     /**
-     * The counters and, in the same statement, the estimate aggregates: a chunk running with an expired lease is
-     * waiting again (its lane is gone), so only live running chunks are listed with their elapsed time.
+     * The counters and the estimate aggregates, from the run's progress counters ({@link #countedSql}) or, for a run
+     * planned before them, one aggregate over its chunks: a chunk running with an expired lease is waiting again (its
+     * lane is gone), so only live running chunks are listed with their elapsed time.
      */
     public ChunkCounts counts(String runKey, int maxAttempts) throws SQLException {
+        Optional<ChunkCounts> counted = sql.one(countedSql(),
+                rs -> rs.getObject("total") == null ? Optional.<ChunkCounts>empty() : Optional.of(counted(rs)),
+                runKey, runKey, runKey, runKey, maxAttempts).orElseThrow();
+        return counted.isPresent() ? counted.get() : aggregated(runKey, maxAttempts);
+    }
+
+    /**
+     * Progress read without walking the chunks (ADR 0027), in one statement: the committed chunks' counters (one row
+     * per lane that committed, and the plan row), the running and failed chunks (an index range of the claim index),
+     * the chunks finished in the last minute (an index range of {@code chunk_finished}) and the first start (the head
+     * of {@code chunk_started}). Pending is what remains of the plan. Total is null for a run without a plan row.
+     * Parameters: run key (counters, open chunks, recent, first start), max attempts.
+     */
+    String countedSql() {
+        return "WITH p AS (SELECT sum(chunks) FILTER (WHERE owner = '') AS total,"
+                + " coalesce(sum(chunks) FILTER (WHERE owner <> ''), 0) AS committed,"
+                + " coalesce(sum(rows_extracted), 0) AS rows_extracted, coalesce(sum(rows_loaded), 0) AS rows_loaded,"
+                + " coalesce(sum(estimated_chunks) FILTER (WHERE owner = ''), 0) AS planned_estimated,"
+                + " coalesce(sum(estimated_rows) FILTER (WHERE owner = ''), 0) AS planned_estimated_rows,"
+                + " coalesce(sum(estimated_chunks) FILTER (WHERE owner <> ''), 0) AS committed_estimated,"
+                + " coalesce(sum(estimated_rows) FILTER (WHERE owner <> ''), 0) AS committed_estimated_rows"
+                + " FROM " + runProgress + " WHERE run_key = ?),"
+                + " o AS (SELECT chunk_id, state, attempts, rows_estimated, rows_copied, started_at, lease_expires"
+                + " FROM " + chunk + " WHERE run_key = ? AND state IN ('running', 'failed'))"
+                + " SELECT p.*,"
+                + " (SELECT coalesce(sum(rows_loaded), 0) FROM " + chunk + " WHERE run_key = ?"
+                + " AND finished_at >= now() - interval '60 seconds' AND state = 'committed') AS recent_rows,"
+                + " (SELECT coalesce(extract(epoch FROM now() - min(started_at)), 0) FROM " + chunk
+                + " WHERE run_key = ?) AS seconds,"
+                + " o.running, o.failed, o.failed_exhausted, o.live_estimated_rows,"
+                + " o.running_rows, o.running_seconds, o.running_copied"
+                + " FROM p, (SELECT count(*) FILTER (WHERE state = 'running') AS running,"
+                + " count(*) FILTER (WHERE state = 'failed') AS failed,"
+                + " count(*) FILTER (WHERE state = 'failed' AND attempts >= ?) AS failed_exhausted,"
+                + " coalesce(sum(rows_estimated) FILTER (WHERE " + LIVE_RUNNING + "), 0) AS live_estimated_rows,"
+                + " array_agg(rows_estimated ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_rows,"
+                + " array_agg(extract(epoch FROM now() - started_at)::float8 ORDER BY chunk_id)"
+                + " FILTER (WHERE " + LIVE_RUNNING + ") AS running_seconds,"
+                + " array_agg(rows_copied ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_copied"
+                + " FROM o) AS o";
+    }
+
+    private static ChunkCounts counted(ResultSet rs) throws SQLException {
+        return new ProgressCounters(rs.getInt("total"), rs.getInt("committed"), rs.getLong("rows_extracted"),
+                rs.getLong("rows_loaded"), rs.getLong("planned_estimated"), rs.getLong("planned_estimated_rows"),
+                rs.getLong("committed_estimated"), rs.getLong("committed_estimated_rows"), rs.getInt("running"),
+                rs.getInt("failed"), rs.getInt("failed_exhausted"), rs.getLong("live_estimated_rows"),
+                rs.getLong("recent_rows"), rs.getDouble("seconds")).counts(running(rs));
+    }
+
+    /**
+     * A run planned before the progress counters (no plan row): one aggregate over its chunks, as before ADR 0027.
+     * Parameters: max attempts, run key.
+     */
+    private ChunkCounts aggregated(String runKey, int maxAttempts) throws SQLException {
         return sql.one("SELECT count(*) AS total,"
                         + " count(*) FILTER (WHERE state = 'pending') AS pending,"
                         + " count(*) FILTER (WHERE state = 'running') AS running,"
@@ -326,6 +387,11 @@ public final class PostgresLedgerStatements {
 
     private static ChunkEstimates estimates(ResultSet rs) throws SQLException {
         boolean complete = rs.getInt("estimated") > 0 && rs.getInt("unestimated") == 0;
+        return new ChunkEstimates(complete, rs.getLong("waiting_rows"), running(rs));
+    }
+
+    /** The live running chunks' estimates, elapsed seconds and rows copied, from three parallel arrays in chunk order. */
+    private static List<RunningChunk> running(ResultSet rs) throws SQLException {
         List<RunningChunk> running = new ArrayList<>();
         Array rows = rs.getArray("running_rows");
         Array seconds = rs.getArray("running_seconds");
@@ -340,7 +406,7 @@ public final class PostgresLedgerStatements {
                         n[i] == null ? 0 : ((Number) n[i]).longValue()));
             }
         }
-        return new ChunkEstimates(complete, rs.getLong("waiting_rows"), running);
+        return running;
     }
 
     /** One statement whatever the plan size, over two parallel arrays; the caller proves the lease in the same transaction. */
@@ -356,8 +422,17 @@ public final class PostgresLedgerStatements {
         Array idArray = connection.createArrayOf("int4", ids);
         Array rowArray = connection.createArrayOf("int8", rows);
         try {
-            return sql.update("UPDATE " + chunk + " c SET rows_estimated = u.rows FROM unnest(?::int4[], ?::int8[])"
+            int updated = sql.update("UPDATE " + chunk + " c SET rows_estimated = u.rows FROM unnest(?::int4[], ?::int8[])"
                     + " AS u (chunk_id, rows) WHERE c.run_key = ? AND c.chunk_id = u.chunk_id", idArray, rowArray, runKey);
+            // The plan's totals, read once from the chunks: the chunks not committed yet as estimated now, and the
+            // committed ones as their lanes counted them, so that the two always add up (a replayed preparation).
+            sql.update("UPDATE " + runProgress + " SET (estimated_chunks, estimated_rows) = (SELECT o.chunks + c.chunks,"
+                    + " o.estimated + c.estimated FROM (SELECT count(rows_estimated) AS chunks,"
+                    + " coalesce(sum(rows_estimated), 0) AS estimated FROM " + chunk + " WHERE run_key = ? AND state <> 'committed') o,"
+                    + " (SELECT coalesce(sum(estimated_chunks), 0) AS chunks, coalesce(sum(estimated_rows), 0) AS estimated"
+                    + " FROM " + runProgress + " WHERE run_key = ? AND owner <> '') c) WHERE run_key = ? AND owner = ''",
+                    runKey, runKey, runKey);
+            return updated;
         } finally {
             idArray.free();
             rowArray.free();
@@ -452,12 +527,32 @@ public final class PostgresLedgerStatements {
     }
 
     public boolean commitFromReceipt(ChunkClaim claim) throws SQLException {
-        return sql.update("UPDATE " + chunk + " c SET state = 'committed', rows_loaded = r.rows_loaded,"
+        return sql.update(countedCommit("UPDATE " + chunk + " c SET state = 'committed', rows_loaded = r.rows_loaded,"
                 + " rows_extracted = r.rows_loaded, finished_at = now(), lease_expires = NULL"
                 + " FROM " + chunkReceipt + " r"
-                + " WHERE c.run_key = ? AND c.chunk_id = ? AND c.owner = ? AND c.epoch = ?"
-                + " AND r.run_key = c.run_key AND r.chunk_id = c.chunk_id",
+                // Running only: a chunk is counted once, by the statement that moves it to committed.
+                + " WHERE c.run_key = ? AND c.chunk_id = ? AND c.owner = ? AND c.epoch = ? AND c.state = 'running'"
+                + " AND r.run_key = c.run_key AND r.chunk_id = c.chunk_id"
+                + " RETURNING c.run_key, c.owner, c.rows_extracted, c.rows_loaded, c.rows_estimated"),
                 claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
+    }
+
+    /**
+     * A chunk's move to committed ({@code committing}: an UPDATE of at most one chunk, RETURNING its run key, owner,
+     * rows and estimate) and its lane's progress counters in one statement (ADR 0027): the counters can never
+     * disagree with the chunks, whichever transaction the statement runs in. Its count is the chunks committed.
+     */
+    private String countedCommit(String committing) {
+        return "WITH done AS (" + committing + ")"
+                + " INSERT INTO " + runProgress + " AS p (run_key, owner, chunks, rows_extracted, rows_loaded,"
+                + " estimated_chunks, estimated_rows)"
+                + " SELECT run_key, owner, 1, rows_extracted, rows_loaded, (rows_estimated IS NOT NULL)::int,"
+                + " coalesce(rows_estimated, 0) FROM done"
+                + " ON CONFLICT (run_key, owner) DO UPDATE SET chunks = p.chunks + 1,"
+                + " rows_extracted = p.rows_extracted + excluded.rows_extracted,"
+                + " rows_loaded = p.rows_loaded + excluded.rows_loaded,"
+                + " estimated_chunks = p.estimated_chunks + excluded.estimated_chunks,"
+                + " estimated_rows = p.estimated_rows + excluded.estimated_rows";
     }
 
     /** The chunk half of a requeue; the caller proves the campaign lease in the same transaction. */
@@ -489,9 +584,10 @@ public final class PostgresLedgerStatements {
 
     /** clock_timestamp(), not now(): now() is the transaction's start, before the copy, and would hide its duration. */
     public boolean markChunkCommitted(ChunkClaim claim, long rowsExtracted, long rowsLoaded) throws SQLException {
-        return sql.update("UPDATE " + chunk + " SET state = 'committed', rows_extracted = ?, rows_loaded = ?,"
+        return sql.update(countedCommit("UPDATE " + chunk + " SET state = 'committed', rows_extracted = ?, rows_loaded = ?,"
                 + " finished_at = clock_timestamp(), lease_expires = NULL, last_error = NULL"
-                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'",
+                + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'"
+                + " RETURNING run_key, owner, rows_extracted, rows_loaded, rows_estimated"),
                 rowsExtracted, rowsLoaded, claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
     }
 

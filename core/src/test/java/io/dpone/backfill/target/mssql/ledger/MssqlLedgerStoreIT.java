@@ -164,6 +164,16 @@ class MssqlLedgerStoreIT extends LedgerStoreContract {
         }
     }
 
+    @Override
+    protected void forgetProgressCounters(String runKey) {
+        try (PreparedStatement ps = connect().prepareStatement("DELETE FROM " + table("run_progress") + " WHERE run_key = ?")) {
+            ps.setString(1, runKey);
+            assertThat(ps.executeUpdate()).as("the plan row").isEqualTo(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void peekOnALedgerThatWasNeverCreatedFindsNothingAndCreatesNothing() throws SQLException {
         String missing = "never_" + SCHEMAS.incrementAndGet();

@@ -3,6 +3,8 @@ package io.dpone.backfill.target.postgres.ledger;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.ChunkClaim;
+import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.LedgerConflictException;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.ledger.LedgerStoreContract;
@@ -51,6 +53,16 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
     void closeConnections() throws SQLException {
         for (Connection c : connections) {
             c.close();
+        }
+    }
+
+    @Override
+    protected void forgetProgressCounters(String runKey) {
+        try (PreparedStatement ps = connect().prepareStatement("DELETE FROM " + schema + ".run_progress WHERE run_key = ?")) {
+            ps.setString(1, runKey);
+            assertThat(ps.executeUpdate()).as("the plan row").isEqualTo(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -349,6 +361,48 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
         long rowsRead = chunkRowsRead(statements.claimableSql(), statements.claimableParameters(runKey, 3, true, 8));
         // 8 pending, 4 running, 1 failed: the 16,000 committed chunks below them are never read.
         assertThat(rowsRead).as("chunk rows the claim read").isLessThanOrEqualTo(8 + 4 + 1);
+    }
+
+    @Test
+    void progressReadsOnlyTheOpenAndRecentChunksOfA16384ChunkPlanWhateverHowManyAreCommitted() throws Exception {
+        // Sub-linear in chunks (issue 11, ADR 0027): counted in rows the plan reads (EXPLAIN ANALYZE), not timed.
+        CampaignBlueprint blueprint = blueprint("scale_progress", 16384);
+        String runKey = store.createCampaign(blueprint, specJson(blueprint)).runKey();
+        PostgresLedgerStatements statements = new PostgresLedgerStatements(stateConnection, schema);
+        try (Statement s = stateConnection.createStatement()) {
+            // 16,000 chunks committed an hour ago and counted by their lane, as their commits would have.
+            s.execute("UPDATE " + schema + ".chunk SET state = 'committed', rows_extracted = 10, rows_loaded = 10,"
+                    + " started_at = now() - interval '2 hours', finished_at = now() - interval '1 hour'"
+                    + " WHERE run_key = '" + runKey + "' AND chunk_id < 16000");
+            s.execute("INSERT INTO " + schema + ".run_progress (run_key, owner, chunks, rows_extracted, rows_loaded)"
+                    + " VALUES ('" + runKey + "', 'lane-0', 16000, 160000, 160000)");
+            s.execute("UPDATE " + schema + ".chunk SET state = 'running', owner = 'lane-1', lease_expires = now() + interval '1 minute',"
+                    + " started_at = now() WHERE run_key = '" + runKey + "' AND chunk_id BETWEEN 16000 AND 16003");
+            s.execute("UPDATE " + schema + ".chunk SET state = 'failed', attempts = 3, finished_at = now()"
+                    + " WHERE run_key = '" + runKey + "' AND chunk_id = 16004");
+            s.execute("ANALYZE " + schema + ".chunk");
+        }
+        // Two chunks committed just now, through the ledger's own commit statement.
+        for (int id : new int[] {16005, 16006}) {
+            ChunkClaim claim = store.claim(runKey, store.chunks(runKey, id, 1).get(0), "lane-1", LONG_TTL).orElseThrow();
+            assertThat(statements.markChunkCommitted(claim, 7, 7)).isTrue();
+        }
+
+        ChunkCounts counts = store.counts(runKey, 3);
+        assertThat(counts.total()).isEqualTo(16384);
+        assertThat(counts.committed()).isEqualTo(16002);
+        assertThat(counts.running()).isEqualTo(4);
+        assertThat(counts.failed()).isEqualTo(1);
+        assertThat(counts.failedExhausted()).isEqualTo(1);
+        assertThat(counts.pending()).isEqualTo(16384 - 16002 - 4 - 1);
+        assertThat(counts.rowsLoaded()).isEqualTo(160014);
+        assertThat(counts.committedLastMinuteRows()).isEqualTo(14);
+        assertThat(counts.secondsSinceFirstStart()).isBetween(7190.0, 7300.0);
+
+        long rowsRead = chunkRowsRead(statements.countedSql(), new Object[] {runKey, runKey, runKey, runKey, 3});
+        // 4 running and 1 failed; the 3 that finished in the last minute (2 committed, the failed one again); the
+        // first start from the head of its index. None of the 16,000 committed an hour ago.
+        assertThat(rowsRead).as("chunk rows the progress read").isLessThanOrEqualTo(4 + 1 + 3 + 1);
     }
 
     /** Rows the plan's scans of the chunk table produced or filtered out, from EXPLAIN (ANALYZE, FORMAT JSON). */
