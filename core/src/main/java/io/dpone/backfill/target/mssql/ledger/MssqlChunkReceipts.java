@@ -8,8 +8,8 @@ import java.time.Duration;
 
 /**
  * The ledger writes of one chunk's commit, on the lane's sink connection inside the chunk's transaction: the
- * receipt first, its row count, the fenced mark and the
- * lane's progress counters. Statements are {@link MssqlLedgerStatements}'.
+ * receipt first, its row count, the fenced mark and the lane's progress counters. Statements are
+ * {@link MssqlLedgerStatements}'.
  */
 public final class MssqlChunkReceipts {
     /** Duplicate key in a unique index / primary key: the receipt exists, an earlier attempt committed the chunk. */

@@ -11,14 +11,15 @@ import io.dpone.backfill.core.ledger.ChunkEstimates;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.ChunkState;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
-import io.dpone.backfill.core.ledger.ProgressCounters;
 import io.dpone.backfill.core.ledger.LedgerConflictException;
 import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.ledger.ProgressCounters;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.ledger.RunningChunk;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.CampaignIdentity;
+import io.dpone.backfill.target.ProgressCounterRow;
 import io.dpone.backfill.target.mssql.MssqlAppLock;
 import io.dpone.backfill.target.mssql.MssqlFailures;
 
@@ -361,7 +362,7 @@ public final class MssqlLedgerStore implements LedgerStore {
                 if (counters.isEmpty()) {
                     rs.getLong("total");
                     // No plan row: a run planned before the counters; the aggregate below answers.
-                    counters.add(rs.wasNull() ? null : counters(rs));
+                    counters.add(rs.wasNull() ? null : ProgressCounterRow.read(rs));
                 }
                 rs.getInt("running_chunk");
                 if (!rs.wasNull()) {
@@ -372,14 +373,6 @@ public final class MssqlLedgerStore implements LedgerStore {
             ProgressCounters counted = counters.get(0);
             return counted != null ? counted.counts(running) : aggregatedCounts(runKey, maxAttempts);
         });
-    }
-
-    private static ProgressCounters counters(ResultSet rs) throws SQLException {
-        return new ProgressCounters(rs.getInt("total"), rs.getInt("committed"), rs.getLong("rows_extracted"),
-                rs.getLong("rows_loaded"), rs.getLong("planned_estimated"), rs.getLong("planned_estimated_rows"),
-                rs.getLong("committed_estimated"), rs.getLong("committed_estimated_rows"), rs.getInt("running"),
-                rs.getInt("failed"), rs.getInt("failed_exhausted"), rs.getLong("live_estimated_rows"),
-                rs.getLong("recent_rows"), rs.getDouble("seconds"));
     }
 
     /** A run planned before the progress counters: the aggregate over its chunks. */

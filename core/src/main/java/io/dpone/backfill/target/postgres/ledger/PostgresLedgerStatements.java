@@ -10,7 +10,6 @@ import io.dpone.backfill.core.ledger.ChunkErrorText;
 import io.dpone.backfill.core.ledger.ChunkEstimates;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
-import io.dpone.backfill.core.ledger.ProgressCounters;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.ledger.RunningChunk;
@@ -21,6 +20,7 @@ import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.target.ProgressCounterRow;
 
 import java.sql.Array;
 import java.sql.Connection;
@@ -305,7 +305,8 @@ public final class PostgresLedgerStatements {
      */
     public ChunkCounts counts(String runKey, int maxAttempts) throws SQLException {
         Optional<ChunkCounts> counted = sql.one(countedSql(),
-                rs -> rs.getObject("total") == null ? Optional.<ChunkCounts>empty() : Optional.of(counted(rs)),
+                rs -> rs.getObject("total") == null ? Optional.<ChunkCounts>empty()
+                        : Optional.of(ProgressCounterRow.read(rs).counts(running(rs))),
                 runKey, runKey, runKey, runKey, maxAttempts).orElseThrow();
         return counted.isPresent() ? counted.get() : aggregated(runKey, maxAttempts);
     }
@@ -344,14 +345,6 @@ public final class PostgresLedgerStatements {
                 + " FILTER (WHERE " + LIVE_RUNNING + ") AS running_seconds,"
                 + " array_agg(rows_copied ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_copied"
                 + " FROM o) AS o";
-    }
-
-    private static ChunkCounts counted(ResultSet rs) throws SQLException {
-        return new ProgressCounters(rs.getInt("total"), rs.getInt("committed"), rs.getLong("rows_extracted"),
-                rs.getLong("rows_loaded"), rs.getLong("planned_estimated"), rs.getLong("planned_estimated_rows"),
-                rs.getLong("committed_estimated"), rs.getLong("committed_estimated_rows"), rs.getInt("running"),
-                rs.getInt("failed"), rs.getInt("failed_exhausted"), rs.getLong("live_estimated_rows"),
-                rs.getLong("recent_rows"), rs.getDouble("seconds")).counts(running(rs));
     }
 
     /**
