@@ -1,5 +1,9 @@
 package io.dpone.backfill.core.digest;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * MurmurHash3 x64 128 (Austin Appleby's public-domain reference, seed 0) over a byte range: fast, streaming-free
  * per row (a row's canonical bytes are small and hashed once), and the same on every JVM. Not a cryptographic hash:
@@ -8,6 +12,8 @@ package io.dpone.backfill.core.digest;
 public final class RowHash128 {
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
+    /** One 8-byte load where the compiler can (lanes run C1 only: byte-by-byte assembly cost them a tenth of their CPU). */
+    private static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private RowHash128() {
     }
@@ -81,8 +87,7 @@ public final class RowHash128 {
     }
 
     private static long le64(byte[] b, int i) {
-        return (b[i] & 0xffL) | (b[i + 1] & 0xffL) << 8 | (b[i + 2] & 0xffL) << 16 | (b[i + 3] & 0xffL) << 24
-                | (b[i + 4] & 0xffL) << 32 | (b[i + 5] & 0xffL) << 40 | (b[i + 6] & 0xffL) << 48 | (b[i + 7] & 0xffL) << 56;
+        return (long) LE64.get(b, i);
     }
 
     private static long fmix(long k) {

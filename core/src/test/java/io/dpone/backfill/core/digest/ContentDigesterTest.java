@@ -3,14 +3,19 @@ package io.dpone.backfill.core.digest;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -132,6 +137,43 @@ class ContentDigesterTest {
         assertThat(ChunkDigest.fromWire(digest.wire())).isEqualTo(digest);
         assertThat(ChunkDigest.fromWire(null)).isNull();
         assertThatThrownBy(() -> ChunkDigest.fromWire("v9:1:00:00")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * Receipts outlive the build that wrote them (a campaign resumed or verified after an upgrade), so the encoding
+     * must not move: every family, NULL, and rows longer than the digester's first buffer, pinned to the digest the
+     * byte-by-byte encoder of earlier builds computed.
+     */
+    @Test
+    void theDigestOfEveryFamilyIsTheOneEarlierBuildsStoredInTheirReceipts() {
+        ContentDigester d = new ContentDigester(8, new int[]{2, 0});
+        String longText = "ü".repeat(700);
+        Object[][] rows = {
+            {1L, (short) -2, 3, null, new BigDecimal("12.50"), new BigDecimal("-0.0001"),
+                new BigInteger("123456789012345678901234567890"), 1.5f},
+            {2.25d, Double.NaN, true, false, "text ✓", UUID.fromString("0f8fad5b-d9cb-469f-a165-70867728950e"),
+                LocalDate.of(2026, 12, 2), LocalTime.of(23, 59, 59, 999_999_000)},
+            {LocalDateTime.of(1999, 12, 31, 23, 59, 59), OffsetDateTime.of(2024, 2, 29, 12, 0, 0, 0, ZoneOffset.ofHours(-7)),
+                Instant.ofEpochSecond(-86_400, 1000), new byte[]{0, 1, 2, (byte) 255}, longText,
+                longText.getBytes(StandardCharsets.UTF_8), "", new byte[0]},
+        };
+        for (Object[] row : rows) {
+            for (Object v : row) {
+                d.value(v);
+            }
+            d.endRow();
+        }
+        d.numeric(-1234567890123400L, 6);
+        d.numeric(0, 3);
+        d.integer(Long.MIN_VALUE);
+        d.special("POSITIVE_INFINITY");
+        d.opaque(new byte[]{9, 8, 7}, 1, 2);
+        d.float4(-0.0f);
+        d.float8(Double.MAX_VALUE);
+        d.nul();
+        d.endRow();
+        assertThat(d.digest().wire())
+                .isEqualTo("v1:4:26c7f992193bb8668e30637df1c182fa:da3718c8b9840d83f0974fc513635b2e");
     }
 
     @Test

@@ -9,8 +9,11 @@ import io.dpone.backfill.source.postgres.binary.PgType;
 
 import io.dpone.backfill.core.plan.UuidKeys;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -25,6 +28,10 @@ import java.time.ZoneOffset;
  * its offset and is digested in UTC.
  */
 public final class CopyRowDigests {
+    // The wire's big-endian integers in one load each: lanes run C1 only, which neither merges byte loads nor
+    // inlines a big-endian view's conversion as well as a little-endian view plus reverseBytes (measured).
+    private static final VarHandle LE32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private final PgType[] types;
     private final ContentDigester digester;
     private byte[] field = new byte[128];
@@ -267,11 +274,11 @@ public final class CopyRowDigests {
     }
 
     static int int32(byte[] b, int off) {
-        return ((b[off] & 0xff) << 24) | ((b[off + 1] & 0xff) << 16) | ((b[off + 2] & 0xff) << 8) | (b[off + 3] & 0xff);
+        return Integer.reverseBytes((int) LE32.get(b, off));
     }
 
     static long int64(byte[] b, int off) {
-        return ((long) int32(b, off) << 32) | (int32(b, off + 4) & 0xffffffffL);
+        return Long.reverseBytes((long) LE64.get(b, off));
     }
 
     /** Values of the text form as the binary decoders would return them (specials by the same names). */
