@@ -1,6 +1,7 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.connect.CampaignConnections;
+import io.dpone.backfill.cli.local.LaneClassArchive;
 import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.connect.ConnectionSettings;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** Assembles and runs a {@link LocalDriver}: connections, the lane launcher and its environment, progress. */
 final class DriverRun {
@@ -49,8 +51,9 @@ final class DriverRun {
                 "--target-type", blueprint.definition().spec().getTarget().getType().wireName());
         int budget = blueprint.definition().spec().getLane().getMaxPodFailures();
         List<String> laneCommand = LaneCommandLine.lane(blueprint.definition().spec().getTarget().getType());
-        try (LocalLaneLauncher launcher = new LocalLaneLauncher(laneCommand, laneEnv, laneArgs, logs, budget,
-                line -> System.err.println("backfill: " + line))) {
+        Consumer<String> log = line -> System.err.println("backfill: " + line);
+        try (LocalLaneLauncher launcher = new LocalLaneLauncher(laneCommand, laneEnv, laneArgs, logs, budget, log,
+                LaneClassArchive.forThisJvm(LaneCommandLine.userOptions(), System.getenv(), log))) {
             // Ctrl-C or SIGTERM: lanes are killed as groups too, not left running without their driver.
             Thread killLanes = new Thread(launcher::close, "kill-lanes-on-exit");
             Runtime.getRuntime().addShutdownHook(killLanes);

@@ -33,6 +33,18 @@ public final class LaneCommandLine {
         return command(LaneJvmDefaults.of(target));
     }
 
+    /** {@code command} (as {@link #lane} built it) with {@code options} added to its JVM options. */
+    public static List<String> withJvmOptions(List<String> command, List<String> options) {
+        int classPath = command.indexOf("-cp");
+        if (classPath < 0) {
+            throw new IllegalArgumentException("not a lane command: it has no -cp");
+        }
+        List<String> with = new ArrayList<>(command.subList(0, classPath));
+        with.addAll(options);
+        with.addAll(command.subList(classPath, command.size()));
+        return with;
+    }
+
     /** The user's lane JVM options: the system property if set, else BACKFILL_LANE_JAVA_OPTS; null when neither is. */
     public static String userOptions() {
         return System.getProperty(JAVA_OPTS_PROPERTY, System.getenv(JAVA_OPTS_VARIABLE));

@@ -22,6 +22,7 @@ public final class LocalLaneLauncher implements AutoCloseable {
     private final Path logDirectory;
     private final int failureBudget;
     private final Consumer<String> log;
+    private final LaneClassArchive classArchive;
     private final List<Slot> slots = new ArrayList<>();
     private int failures;
 
@@ -34,9 +35,12 @@ public final class LocalLaneLauncher implements AutoCloseable {
     /**
      * @param laneArguments arguments after {@code lane} (run key, state schema, target type); {@code --lane N} is
      *                      added per slot
+     * @param classArchive  the lanes' class archive (ADR 0028), or null to start them without one
      */
     public LocalLaneLauncher(List<String> baseCommand, Map<String, String> environment, List<String> laneArguments,
-                             Path logDirectory, int failureBudget, Consumer<String> log) throws IOException {
+                             Path logDirectory, int failureBudget, Consumer<String> log, LaneClassArchive classArchive)
+            throws IOException {
+        this.classArchive = classArchive;
         this.baseCommand = List.copyOf(baseCommand);
         this.environment = Map.copyOf(environment);
         this.laneArguments = List.copyOf(laneArguments);
@@ -59,6 +63,7 @@ public final class LocalLaneLauncher implements AutoCloseable {
             if (slot.process != null) {
                 int code = slot.process.exitValue();
                 slot.process = null;
+                exited(i, code);
                 if (code != 0) {
                     failures++;
                     log.accept("lane " + i + " exited with code " + code + " (failure " + failures + " of budget " + failureBudget
@@ -77,7 +82,8 @@ public final class LocalLaneLauncher implements AutoCloseable {
     }
 
     private void start(int index, Slot slot) throws IOException {
-        List<String> command = new ArrayList<>(baseCommand);
+        List<String> command = new ArrayList<>(classArchive == null ? baseCommand
+                : LaneCommandLine.withJvmOptions(baseCommand, classArchive.jvmOptions(index)));
         command.add("lane");
         command.addAll(laneArguments);
         command.add("--lane");
@@ -131,6 +137,8 @@ public final class LocalLaneLauncher implements AutoCloseable {
                 long left = Math.max(0, deadline - System.nanoTime());
                 if (!slot.process.waitFor(left, java.util.concurrent.TimeUnit.NANOSECONDS)) {
                     ProcessGroups.kill(slot.process, LaneCommandLine.ownProcessGroup());
+                } else {
+                    exited(slots.indexOf(slot), slot.process.exitValue());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -150,11 +158,19 @@ public final class LocalLaneLauncher implements AutoCloseable {
         for (Slot slot : slots) {
             if (slot.process != null) {
                 try {
-                    slot.process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+                    if (slot.process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                        exited(slots.indexOf(slot), slot.process.exitValue());
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }
+        }
+    }
+
+    private void exited(int index, int code) {
+        if (classArchive != null) {
+            classArchive.laneExited(index, code);
         }
     }
 }

@@ -35,4 +35,16 @@ class LaneCommandLineTest {
         assertThat(command.subList(defaults, defaults + 3))
                 .containsExactly(LaneJvmDefaults.C1_ONLY, "-XX:TieredStopAtLevel=4", "-Xmx96m");
     }
+
+    @Test
+    void optionsOfOneLanesStartGoAmongTheJvmOptionsBeforeTheClassPath() {
+        List<String> command = LaneCommandLine.lane(TargetType.POSTGRES);
+
+        List<String> with = LaneCommandLine.withJvmOptions(command, List.of("-XX:SharedArchiveFile=/c/lane.jsa"));
+
+        int option = with.indexOf("-XX:SharedArchiveFile=/c/lane.jsa");
+        assertThat(option).isPositive().isEqualTo(with.indexOf("-cp") - 1);
+        assertThat(with).hasSize(command.size() + 1).endsWith(command.subList(command.indexOf("-cp"), command.size())
+                .toArray(String[]::new));
+    }
 }
