@@ -9,17 +9,17 @@ import io.dpone.backfill.source.postgres.binary.PgType;
 
 import io.dpone.backfill.core.plan.UuidKeys;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+
+import static io.dpone.backfill.source.postgres.binary.FixedWidthDecoders.int32;
+import static io.dpone.backfill.source.postgres.binary.FixedWidthDecoders.int64;
 
 /**
  * Feeds PostgreSQL COPY rows (binary tuples or text lines) into a {@link ContentDigester}, one field at a time, so a
@@ -28,10 +28,6 @@ import java.time.ZoneOffset;
  * its offset and is digested in UTC.
  */
 public final class CopyRowDigests {
-    // The wire's big-endian integers in one load each: lanes run C1 only, which neither merges byte loads nor
-    // inlines a big-endian view's conversion as well as a little-endian view plus reverseBytes (measured).
-    private static final VarHandle LE32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private final PgType[] types;
     private final ContentDigester digester;
     private byte[] field = new byte[128];
@@ -271,14 +267,6 @@ public final class CopyRowDigests {
             raw[i] = (byte) (Character.digit(field[2 + 2 * i], 16) << 4 | Character.digit(field[3 + 2 * i], 16));
         }
         return raw;
-    }
-
-    static int int32(byte[] b, int off) {
-        return Integer.reverseBytes((int) LE32.get(b, off));
-    }
-
-    static long int64(byte[] b, int off) {
-        return Long.reverseBytes((long) LE64.get(b, off));
     }
 
     /** Values of the text form as the binary decoders would return them (specials by the same names). */
