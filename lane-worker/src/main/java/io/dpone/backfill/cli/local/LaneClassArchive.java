@@ -11,9 +11,11 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -28,17 +30,34 @@ import java.util.function.Consumer;
  * when it maps it, and runs without it when it does not match. Archives live in the user's cache directory (never a
  * shared temporary one: a JVM runs the classes it maps). Lane options that set class data sharing themselves (for
  * example {@code -Xshare:off} in {@code BACKFILL_LANE_JAVA_OPTS}) turn this off.
+ *
+ * <p>So do agents and the flight recorder, in the lane options or in the variables every {@code java} reads. With a
+ * class file load hook on (a {@code -javaagent} transformer, {@code -XX:StartFlightRecording}), a Java 17 JVM that
+ * maps a dynamic archive re-reads each archived class's bytes from its jar as it loads it, finds no bytes for a class
+ * held only in a multi-release jar's versioned section (pgjdbc's {@code LazyCleanerImpl} in the lanes' jar), and dies
+ * (SIGSEGV in {@code KlassFactory::check_shared_class_file_load_hook}). A hook this cannot see (an agent attached to a
+ * running lane) ends in the JVM's fatal-error exit: the first such exit of a lane that mapped the archive stops this
+ * driver from mapping it, and does not count against the lanes' failure budget.
  */
 public final class LaneClassArchive {
     /** Archives of other builds made longer ago than this are removed when a new one is kept (made again if needed). */
     static final Duration UNUSED = Duration.ofDays(7);
     private static final List<String> OWN_SHARING_OPTIONS = List.of("Xshare", "SharedArchiveFile", "ArchiveClassesAtExit",
             "UseSharedSpaces", "DumpLoadedClassList", "SharedClassListFile");
+    /** JVM options that can turn on a class file load hook (agents, the flight recorder). */
+    private static final List<String> CLASS_LOAD_HOOKS = List.of("-javaagent", "-agentlib", "-agentpath", "-Xrun",
+            "StartFlightRecording", "FlightRecorder");
+    /** Variables the JVM or the {@code java} launcher adds options from, which lanes inherit from the driver. */
+    private static final List<String> INHERITED_OPTION_VARIABLES = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
+    /** How a HotSpot JVM ends after a fatal error: abort(), SIGABRT, 128 + 6. */
+    static final int JVM_FATAL_ERROR_EXIT = 134;
 
     private final Path archive;
     private final Path training;
     private final Consumer<String> log;
+    private final Set<Integer> mappingLanes = new HashSet<>();
     private Integer trainingLane;
+    private boolean mappingFailed;
 
     LaneClassArchive(Path directory, String key, long driverPid, Consumer<String> log) {
         this.archive = directory.resolve("lane-" + key + ".jsa");
@@ -54,6 +73,12 @@ public final class LaneClassArchive {
         if (userOptions != null && OWN_SHARING_OPTIONS.stream().anyMatch(userOptions::contains)) {
             return null;
         }
+        String hook = classLoadHook(userOptions, environment);
+        if (hook != null) {
+            log.accept("lanes start without a class archive: " + hook + " may turn on a class file load hook, which a Java 17 JVM"
+                    + " cannot combine with a dynamic class archive");
+            return null;
+        }
         Path directory = cacheDirectory(environment);
         if (directory == null) {
             return null;
@@ -66,6 +91,25 @@ public final class LaneClassArchive {
         }
         return new LaneClassArchive(directory, key(System.getProperty("java.home"), System.getProperty("java.vm.version"),
                 System.getProperty("java.class.path")), ProcessHandle.current().pid(), log);
+    }
+
+    /** Where a class file load hook may come from ("-javaagent in JAVA_TOOL_OPTIONS"); null when nowhere. */
+    static String classLoadHook(String userOptions, Map<String, String> environment) {
+        String own = hookIn(userOptions);
+        if (own != null) {
+            return own + " in the lane options";
+        }
+        for (String variable : INHERITED_OPTION_VARIABLES) {
+            String inherited = hookIn(environment.get(variable));
+            if (inherited != null) {
+                return inherited + " in " + variable;
+            }
+        }
+        return null;
+    }
+
+    private static String hookIn(String options) {
+        return options == null ? null : CLASS_LOAD_HOOKS.stream().filter(options::contains).findFirst().orElse(null);
     }
 
     /** {@code $XDG_CACHE_HOME/backfill}, else {@code ~/.cache/backfill}; null without either. */
@@ -105,7 +149,11 @@ public final class LaneClassArchive {
 
     /** JVM options for lane {@code lane}, about to start: map the archive, or make it (one lane at a time), or none. */
     public synchronized List<String> jvmOptions(int lane) {
+        if (mappingFailed) {
+            return List.of();
+        }
         if (Files.isRegularFile(archive)) {
+            mappingLanes.add(lane);
             return List.of("-XX:SharedArchiveFile=" + archive);
         }
         if (trainingLane != null) {
@@ -120,10 +168,25 @@ public final class LaneClassArchive {
         return List.of("-XX:ArchiveClassesAtExit=" + training);
     }
 
-    /** Lane {@code lane} has exited with {@code exitCode}: if it was making the archive, keep it or drop it. */
-    public synchronized void laneExited(int lane, int exitCode) {
+    /**
+     * Lane {@code lane} has exited with {@code exitCode}: if it was making the archive, keep it or drop it. True when
+     * the exit is put down to the archive (a JVM fatal error of a lane that mapped it, before any other): the driver
+     * then restarts the lane without counting a failure, and no lane it starts maps the archive again.
+     */
+    public synchronized boolean laneExited(int lane, int exitCode) {
+        if (mappingLanes.remove(lane)) {
+            if (exitCode == JVM_FATAL_ERROR_EXIT) {
+                if (!mappingFailed) {
+                    log.accept("lane " + lane + " ended in a JVM fatal error while it mapped the class archive " + archive
+                            + "; lanes start without it from now on (set -Xshare:off in BACKFILL_LANE_JAVA_OPTS to never use it)");
+                }
+                mappingFailed = true;
+                return true;
+            }
+            return false;
+        }
         if (trainingLane == null || trainingLane != lane) {
-            return;
+            return false;
         }
         trainingLane = null;
         try {
@@ -136,6 +199,7 @@ public final class LaneClassArchive {
         } catch (IOException e) {
             log.accept("the lanes' class archive was not kept: " + e.getMessage());
         }
+        return false;
     }
 
     /** Other builds' archives made longer ago than {@link #UNUSED}, and training files of drivers long gone. */

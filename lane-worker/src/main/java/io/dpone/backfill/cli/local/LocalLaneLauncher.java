@@ -63,8 +63,10 @@ public final class LocalLaneLauncher implements AutoCloseable {
             if (slot.process != null) {
                 int code = slot.process.exitValue();
                 slot.process = null;
-                exited(i, code);
-                if (code != 0) {
+                if (exited(i, code)) {
+                    log.accept("lane " + i + " exited with code " + code + ", put down to the class archive: restarted without"
+                            + " it, not counted against the budget; log: " + logFile(i));
+                } else if (code != 0) {
                     failures++;
                     log.accept("lane " + i + " exited with code " + code + " (failure " + failures + " of budget " + failureBudget
                             + "); log: " + logFile(i));
@@ -168,9 +170,8 @@ public final class LocalLaneLauncher implements AutoCloseable {
         }
     }
 
-    private void exited(int index, int code) {
-        if (classArchive != null) {
-            classArchive.laneExited(index, code);
-        }
+    /** True when the class archive takes the blame for this exit (ADR 0028): not a lane failure. */
+    private boolean exited(int index, int code) {
+        return classArchive != null && classArchive.laneExited(index, code);
     }
 }

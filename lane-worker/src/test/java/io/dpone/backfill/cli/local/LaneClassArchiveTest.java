@@ -98,6 +98,46 @@ class LaneClassArchiveTest {
     }
 
     @Test
+    void lanesThatLoadAnAgentOrTheFlightRecorderGetNoArchiveWhereverTheOptionComesFrom() {
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", dir.toString());
+
+        assertThat(LaneClassArchive.forThisJvm("-Xmx96m -javaagent:/opt/otel.jar", env, logged::add)).isNull();
+        assertThat(LaneClassArchive.forThisJvm("-XX:StartFlightRecording=filename=/tmp/x.jfr", env, logged::add)).isNull();
+        assertThat(LaneClassArchive.forThisJvm("-agentpath:/opt/profiler.so", env, logged::add)).isNull();
+        assertThat(LaneClassArchive.forThisJvm("-Xmx96m", Map.of("XDG_CACHE_HOME", dir.toString(),
+                "JAVA_TOOL_OPTIONS", "-javaagent:/opt/dd.jar"), logged::add)).isNull();
+        assertThat(LaneClassArchive.forThisJvm(null, Map.of("XDG_CACHE_HOME", dir.toString(),
+                "JDK_JAVA_OPTIONS", "-XX:+FlightRecorder"), logged::add)).isNull();
+
+        assertThat(logged).hasSize(5);
+        assertThat(logged.get(0)).contains("-javaagent in the lane options");
+        assertThat(logged.get(3)).contains("-javaagent in JAVA_TOOL_OPTIONS");
+        assertThat(logged.get(4)).contains("FlightRecorder in JDK_JAVA_OPTIONS");
+        assertThat(LaneClassArchive.forThisJvm("-Xmx96m -Dagent.name=none", env, logged::add)).isNotNull();
+    }
+
+    @Test
+    void aJvmFatalErrorOfALaneThatMappedTheArchiveIsPutDownToItAndNoLaneMapsItAgain() throws IOException {
+        LaneClassArchive archive = archive();
+        Files.writeString(archive.archive(), "an archive");
+        archive.jvmOptions(0);
+        archive.jvmOptions(1);
+
+        assertThat(archive.laneExited(1, 137)).as("a SIGKILL is the lane's own failure").isFalse();
+        assertThat(archive.jvmOptions(1)).containsExactly("-XX:SharedArchiveFile=" + archive.archive());
+        assertThat(archive.laneExited(0, LaneClassArchive.JVM_FATAL_ERROR_EXIT)).isTrue();
+
+        assertThat(archive.jvmOptions(0)).isEmpty();
+        assertThat(archive.jvmOptions(2)).isEmpty();
+        assertThat(archive.laneExited(1, LaneClassArchive.JVM_FATAL_ERROR_EXIT))
+                .as("lane 1 had mapped it too").isTrue();
+        assertThat(archive.laneExited(0, LaneClassArchive.JVM_FATAL_ERROR_EXIT))
+                .as("restarted without the archive, its next fatal error is its own").isFalse();
+        assertThat(logged).hasSize(1);
+        assertThat(logged.get(0)).contains("lane 0 ended in a JVM fatal error").contains("-Xshare:off");
+    }
+
+    @Test
     void theArchiveIsNamedForTheJvmAndTheClassPathFilesAsTheyAre() throws IOException {
         Path jar = Files.writeString(dir.resolve("app.jar"), "v1");
         String key = LaneClassArchive.key("/jdk", "17.0.1", jar.toString());
@@ -133,6 +173,76 @@ class LaneClassArchiveTest {
         assertThat(logged).isEmpty();
     }
 
+    /**
+     * A class file load hook the options do not show (here an agent in the lane's base command; in life one attached
+     * to a running lane). A Java 17 JVM that maps the dynamic archive dies of it when it loads an archived class from
+     * a multi-release jar's versioned section; the lane is then restarted without the archive and not counted, so it
+     * finishes within a failure budget of zero. On a JVM without that defect the lane finishes on its first start.
+     */
+    @Test
+    void onARealJvmALaneWithAnUnseenClassLoadHookFinishesWithinABudgetOfZero() throws Exception {
+        Path jar = laneJar();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        LaneClassArchive archive = new LaneClassArchive(dir, LaneClassArchive.key(System.getProperty("java.home"),
+                System.getProperty("java.vm.version"), jar.toString()), ProcessHandle.current().pid(), logged::add);
+        runOneLane(List.of(java, "-cp", jar.toString(), ArchiveProbeLane.class.getName()), archive, dir.resolve("logs-1"));
+        assertThat(archive.archive()).isRegularFile();
+
+        List<String> hooked = List.of(java, "-javaagent:" + agentJar(), "-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"), "-cp", jar.toString(), ArchiveProbeLane.class.getName());
+        Path logs = dir.resolve("logs-2");
+        try (LocalLaneLauncher launcher = new LocalLaneLauncher(hooked, Map.of(), List.of(), logs, 0, logged::add, archive)) {
+            for (int start = 0; start < 3 && !finished(launcher.logFile(0)); start++) {
+                launcher.ensure(1);
+                launcher.awaitLaneExit(Duration.ofSeconds(60));
+                Thread.sleep(1100); // past the launcher's restart back-off
+            }
+            launcher.ensure(1);
+            launcher.stop(Duration.ofSeconds(60));
+            assertThat(Files.readString(launcher.logFile(0))).contains("probe lane done");
+            assertThat(launcher.failures()).isZero();
+        }
+        if (logged.stream().anyMatch(line -> line.contains("put down to the class archive"))) {
+            assertThat(logged).anyMatch(line -> line.contains("lanes start without it from now on"));
+            assertThat(archive.jvmOptions(0)).isEmpty();
+        }
+    }
+
+    private static boolean finished(Path log) throws IOException {
+        return Files.exists(log) && Files.readString(log).contains("probe lane done");
+    }
+
+    /** A jar whose agent registers a class file transformer that changes nothing, as APM agents do. */
+    private Path agentJar() throws IOException {
+        Path jar = dir.resolve("no-op-agent.jar");
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Premain-Class", NoOpTransformerAgent.class.getName());
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
+            addClass(jarOut, NoOpTransformerAgent.class, "");
+            addClass(jarOut, NoOpTransformerAgent.Transformer.class, "");
+        }
+        return jar;
+    }
+
+    /** A class the probe lane's jar holds only in its {@code META-INF/versions/11} section. */
+    public static final class VersionedClass {
+    }
+
+    /** An agent that turns on the class file load hook and changes no class. */
+    public static final class NoOpTransformerAgent {
+        public static void premain(String arguments, java.lang.instrument.Instrumentation instrumentation) {
+            instrumentation.addTransformer(new Transformer());
+        }
+
+        static final class Transformer implements java.lang.instrument.ClassFileTransformer {
+            @Override
+            public byte[] transform(ClassLoader loader, String name, Class<?> type, java.security.ProtectionDomain domain,
+                                    byte[] bytes) {
+                return null;
+            }
+        }
+    }
+
     private Path runOneLane(List<String> base, LaneClassArchive archive, Path logs) throws Exception {
         try (LocalLaneLauncher launcher = new LocalLaneLauncher(base, Map.of(), List.of(), logs, 0, logged::add, archive)) {
             launcher.ensure(1);
@@ -142,22 +252,38 @@ class LaneClassArchiveTest {
         }
     }
 
-    /** A jar holding {@link ArchiveProbeLane}, the child's whole class path. */
+    /**
+     * A multi-release jar holding {@link ArchiveProbeLane}, the child's whole class path, and {@link VersionedClass}
+     * only under {@code META-INF/versions/11}, as the lanes' jar holds pgjdbc's {@code LazyCleanerImpl}.
+     */
     private Path laneJar() throws IOException {
         Path jar = dir.resolve("probe-lane.jar");
-        String entry = ArchiveProbeLane.class.getName().replace('.', '/') + ".class";
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out);
-             InputStream in = ArchiveProbeLane.class.getClassLoader().getResourceAsStream(entry)) {
-            jarOut.putNextEntry(new JarEntry(entry));
-            in.transferTo(jarOut);
-            jarOut.closeEntry();
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Multi-Release", "true");
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
+            addClass(jarOut, ArchiveProbeLane.class, "");
+            addClass(jarOut, VersionedClass.class, "META-INF/versions/11/");
         }
         return jar;
     }
 
-    /** The child: loads a few classes of its own jar and of the JDK, then exits cleanly like a lane told to stop. */
+    private static void addClass(JarOutputStream jar, Class<?> type, String prefix) throws IOException {
+        String entry = type.getName().replace('.', '/') + ".class";
+        try (InputStream in = type.getClassLoader().getResourceAsStream(entry)) {
+            jar.putNextEntry(new JarEntry(prefix + entry));
+            in.transferTo(jar);
+            jar.closeEntry();
+        }
+    }
+
+    /**
+     * The child: loads a few classes of its own jar (one from the jar's versioned section) and of the JDK, then exits
+     * cleanly like a lane told to stop.
+     */
     public static final class ArchiveProbeLane {
-        public static void main(String[] args) {
+        public static void main(String[] args) throws ClassNotFoundException {
+            Class.forName(VersionedClass.class.getName());
             String done = new String("probe lane done".getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
             System.out.println(String.join(" ", List.of(done)) + " " + args.length);
             System.exit(0);
