@@ -47,6 +47,8 @@ class DemoIT {
         assertThat(report.path("laneHeap").asText()).isEqualTo("-Xmx32m");
         assertThat(report.path("laneJavaOptions").asText()).as("the lanes' defaults, the bench's heap cap, the user's options")
                 .isEqualTo("-XX:TieredStopAtLevel=1 -Xmx32m -Xss1m");
+        assertThat(report.path("laneClassArchive").asText()).as("whether S's lanes mapped the class archive or made it")
+                .matches("(mapped|made by the first lane's clean exit): .*/backfill/lane-[0-9a-f]{24}\\.jsa");
         JsonNode arms = report.path("arms");
         assertThat(arms.fieldNames()).toIterable().containsExactly("B0", "B1", "B2", "S");
         for (String arm : List.of("B0", "B1", "B2", "S")) {

@@ -2,6 +2,7 @@ package io.dpone.backfill.cli.bench;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dpone.backfill.cli.local.LaneClassArchive;
 import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.cli.local.LaneJvmDefaults;
 import io.dpone.backfill.connect.ConnectionSettings;
@@ -58,6 +59,8 @@ public final class Bench {
         String previousOpts = System.getProperty(LaneCommandLine.JAVA_OPTS_PROPERTY);
         LaneHeapReports heaps = new LaneHeapReports(heapDir);
         System.setProperty(LaneCommandLine.JAVA_OPTS_PROPERTY, laneOptions + " " + heaps.laneOption());
+        // S's figures depend on it: the run that makes the archive starts its later lanes without one.
+        String classArchive = LaneClassArchive.describe(LaneCommandLine.userOptions(), System.getenv());
         // The target first: a SQL Server that is unreachable, or whose scratch schema exists, stops the bench at once.
         try (BenchTarget target = settings.sqlServer() == null ? new PostgresBenchTarget(table)
                 : new SqlServerBenchTarget(settings.sqlServer(), table, settings.scratchSchema());
@@ -87,7 +90,7 @@ public final class Bench {
             }
             List<ArmSummary> summaries = new ArrayList<>();
             runs.forEach((code, list) -> summaries.add(ArmSummary.of(ARMS.get(code), list)));
-            return new Result(new BenchReport(setup(source, target), source.tablePages(), summaries));
+            return new Result(new BenchReport(setup(source, target, classArchive), source.tablePages(), summaries));
         } finally {
             if (previousOpts == null) {
                 System.clearProperty(LaneCommandLine.JAVA_OPTS_PROPERTY);
@@ -103,11 +106,12 @@ public final class Bench {
         }
     }
 
-    private ObjectNode setup(BenchSource source, BenchTarget target) throws Exception {
+    private ObjectNode setup(BenchSource source, BenchTarget target, String classArchive) throws Exception {
         ObjectNode setup = JsonNodeFactory.instance.objectNode();
         setup.put("rows", settings.rows()).put("chunks", settings.chunks()).put("kind", settings.kind().wireName())
                 .put("lanes", settings.lanes()).put("repeat", settings.repeat()).put("laneHeap", "-Xmx" + settings.laneHeap())
                 .put("laneJavaOptions", (String.join(" ", LaneJvmDefaults.of(target.type())) + " " + laneOptions).trim())
+                .put("laneClassArchive", classArchive)
                 .put("cores", Runtime.getRuntime().availableProcessors()).put("source", "embedded PostgreSQL 17")
                 .put("target", target.describe()).put("tablePages", source.tablePages()).put("tableBytes", source.tableBytes());
         if (settings.sqlServer() != null) {

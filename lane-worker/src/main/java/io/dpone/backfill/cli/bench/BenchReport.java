@@ -84,6 +84,10 @@ final class BenchReport {
                 String.format(Locale.ROOT, "%,d", setup.path("rows").asLong()), setup.path("chunks").asText(),
                 setup.path("kind").asText(), setup.path("lanes").asText(), setup.path("repeat").asText(), tablePages,
                 setup.path("target").asText()));
+        if (setup.hasNonNull("laneClassArchive")) {
+            out.append("lanes' JVM options: ").append(setup.path("laneJavaOptions").asText()).append("; class archive ")
+                    .append(setup.path("laneClassArchive").asText()).append(System.lineSeparator());
+        }
         out.append(String.format(Locale.ROOT, "%-4s %9s %11s %7s %7s %22s %16s %12s %12s%n", "arm", "seconds", "rows/s",
                 "xB0", "xB2", "chunk s p50/p95/max", "heap pages (xT)", "target log", "lane heap"));
         for (ArmSummary s : arms.values()) {

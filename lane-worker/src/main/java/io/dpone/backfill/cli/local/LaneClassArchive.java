@@ -70,13 +70,12 @@ public final class LaneClassArchive {
      * when the user's lane options set class data sharing themselves or no cache directory can be made.
      */
     public static LaneClassArchive forThisJvm(String userOptions, Map<String, String> environment, Consumer<String> log) {
-        if (userOptions != null && OWN_SHARING_OPTIONS.stream().anyMatch(userOptions::contains)) {
+        if (ownSharing(userOptions)) {
             return null;
         }
         String hook = classLoadHook(userOptions, environment);
         if (hook != null) {
-            log.accept("lanes start without a class archive: " + hook + " may turn on a class file load hook, which a Java 17 JVM"
-                    + " cannot combine with a dynamic class archive");
+            log.accept("lanes start without a class archive: " + hookConsequence(hook));
             return null;
         }
         Path directory = cacheDirectory(environment);
@@ -89,8 +88,39 @@ public final class LaneClassArchive {
             log.accept("lanes start without a class archive: cannot create " + directory + " (" + e.getMessage() + ")");
             return null;
         }
-        return new LaneClassArchive(directory, key(System.getProperty("java.home"), System.getProperty("java.vm.version"),
-                System.getProperty("java.class.path")), ProcessHandle.current().pid(), log);
+        return new LaneClassArchive(directory, thisJvmKey(), ProcessHandle.current().pid(), log);
+    }
+
+    /**
+     * What lanes a driver starts now would do with the archive, for a report: "mapped: PATH", "made by the first
+     * lane's clean exit: PATH" (no archive yet), or "off: WHY".
+     */
+    public static String describe(String userOptions, Map<String, String> environment) {
+        if (ownSharing(userOptions)) {
+            return "off: the lane options set class data sharing themselves";
+        }
+        String hook = classLoadHook(userOptions, environment);
+        if (hook != null) {
+            return "off: " + hookConsequence(hook);
+        }
+        Path directory = cacheDirectory(environment);
+        if (directory == null) {
+            return "off: no cache directory (neither XDG_CACHE_HOME nor a home directory)";
+        }
+        Path archive = directory.resolve("lane-" + thisJvmKey() + ".jsa");
+        return (Files.isRegularFile(archive) ? "mapped: " : "made by the first lane's clean exit: ") + archive;
+    }
+
+    private static boolean ownSharing(String userOptions) {
+        return userOptions != null && OWN_SHARING_OPTIONS.stream().anyMatch(userOptions::contains);
+    }
+
+    private static String hookConsequence(String hook) {
+        return hook + " may turn on a class file load hook, which a Java 17 JVM cannot combine with a dynamic class archive";
+    }
+
+    private static String thisJvmKey() {
+        return key(System.getProperty("java.home"), System.getProperty("java.vm.version"), System.getProperty("java.class.path"));
     }
 
     /** Where a class file load hook may come from ("-javaagent in JAVA_TOOL_OPTIONS"); null when nowhere. */

@@ -117,6 +117,19 @@ class LaneClassArchiveTest {
     }
 
     @Test
+    void theDescriptionSaysWhetherLanesWouldMapTheArchiveMakeItOrGoWithout() throws IOException {
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", dir.toString());
+        Path archive = LaneClassArchive.forThisJvm(null, env, logged::add).archive();
+
+        assertThat(LaneClassArchive.describe("-Xmx64m", env)).isEqualTo("made by the first lane's clean exit: " + archive);
+        Files.writeString(archive, "an archive");
+        assertThat(LaneClassArchive.describe("-Xmx64m", env)).isEqualTo("mapped: " + archive);
+        assertThat(LaneClassArchive.describe("-Xshare:off", env)).startsWith("off: the lane options set class data sharing");
+        assertThat(LaneClassArchive.describe(null, Map.of("XDG_CACHE_HOME", dir.toString(), "_JAVA_OPTIONS", "-agentlib:jdwp=transport=dt_socket")))
+                .startsWith("off: -agentlib in _JAVA_OPTIONS may turn on a class file load hook");
+    }
+
+    @Test
     void aJvmFatalErrorOfALaneThatMappedTheArchiveIsPutDownToItAndNoLaneMapsItAgain() throws IOException {
         LaneClassArchive archive = archive();
         Files.writeString(archive.archive(), "an archive");
