@@ -67,7 +67,8 @@ public final class LaneClassArchive {
 
     /**
      * This driver's archive for lanes of this JVM and class path, in the user's cache directory; null (no archive)
-     * when the user's lane options set class data sharing themselves or no cache directory can be made.
+     * when the user's lane options set class data sharing themselves, an agent or the flight recorder may turn on a
+     * class file load hook, or no cache directory can be made.
      */
     public static LaneClassArchive forThisJvm(String userOptions, Map<String, String> environment, Consumer<String> log) {
         if (ownSharing(userOptions)) {
@@ -200,8 +201,9 @@ public final class LaneClassArchive {
 
     /**
      * Lane {@code lane} has exited with {@code exitCode}: if it was making the archive, keep it or drop it. True when
-     * the exit is put down to the archive (a JVM fatal error of a lane that mapped it, before any other): the driver
-     * then restarts the lane without counting a failure, and no lane it starts maps the archive again.
+     * the exit is put down to the archive (a JVM fatal error of a lane started with it mapped): the driver then
+     * restarts the lane without counting a failure, and no lane it starts maps the archive again, so this forgives at
+     * most one exit per lane.
      */
     public synchronized boolean laneExited(int lane, int exitCode) {
         if (mappingLanes.remove(lane)) {
