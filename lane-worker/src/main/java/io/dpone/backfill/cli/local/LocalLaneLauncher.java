@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * Runs lanes as local child processes, one process group each, the way the operator runs one pod per lane. A lane
@@ -84,8 +85,16 @@ public final class LocalLaneLauncher implements AutoCloseable {
     }
 
     private void start(int index, Slot slot) throws IOException {
-        List<String> command = new ArrayList<>(classArchive == null ? baseCommand
-                : LaneCommandLine.withJvmOptions(baseCommand, classArchive.jvmOptions(index)));
+        List<String> jvmOptions = new ArrayList<>();
+        if (!errorFileChosen()) {
+            // A lane's JVM fatal error report goes beside its log, not into whatever directory the driver runs in.
+            jvmOptions.add("-XX:ErrorFile=" + errorFile(index));
+        }
+        if (classArchive != null) {
+            jvmOptions.addAll(classArchive.jvmOptions(index));
+        }
+        List<String> command = new ArrayList<>(jvmOptions.isEmpty() ? baseCommand
+                : LaneCommandLine.withJvmOptions(baseCommand, jvmOptions));
         command.add("lane");
         command.addAll(laneArguments);
         command.add("--lane");
@@ -118,6 +127,19 @@ public final class LocalLaneLauncher implements AutoCloseable {
 
     public Path logFile(int index) {
         return logDirectory.resolve("lane-" + index + ".log");
+    }
+
+    /** Where lane {@code index}'s JVM writes its fatal error report ({@code %p}: its process id). */
+    public Path errorFile(int index) {
+        return logDirectory.resolve("lane-" + index + "-hs_err-%p.log");
+    }
+
+    /** The user chose where fatal error reports go (in the lane options or a variable lanes inherit). */
+    private boolean errorFileChosen() {
+        return baseCommand.stream().anyMatch(a -> a.contains("ErrorFile"))
+                || Stream.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")
+                .map(v -> environment.getOrDefault(v, System.getenv(v)))
+                .anyMatch(v -> v != null && v.contains("ErrorFile"));
     }
 
     public synchronized List<Long> pids() {

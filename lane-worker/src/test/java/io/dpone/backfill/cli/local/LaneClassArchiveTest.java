@@ -201,7 +201,7 @@ class LaneClassArchiveTest {
         runOneLane(List.of(java, "-cp", jar.toString(), ArchiveProbeLane.class.getName()), archive, dir.resolve("logs-1"));
         assertThat(archive.archive()).isRegularFile();
 
-        List<String> hooked = List.of(java, "-javaagent:" + agentJar(), "-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"), "-cp", jar.toString(), ArchiveProbeLane.class.getName());
+        List<String> hooked = List.of(java, "-javaagent:" + agentJar(), "-cp", jar.toString(), ArchiveProbeLane.class.getName());
         Path logs = dir.resolve("logs-2");
         try (LocalLaneLauncher launcher = new LocalLaneLauncher(hooked, Map.of(), List.of(), logs, 0, logged::add, archive)) {
             for (int start = 0; start < 3 && !finished(launcher.logFile(0)); start++) {
@@ -217,6 +217,10 @@ class LaneClassArchiveTest {
         if (logged.stream().anyMatch(line -> line.contains("put down to the class archive"))) {
             assertThat(logged).anyMatch(line -> line.contains("lanes start without it from now on"));
             assertThat(archive.jvmOptions(0)).isEmpty();
+            try (Stream<Path> files = Files.list(logs)) {
+                assertThat(files.map(f -> f.getFileName().toString())).as("the crash report lies beside the lane's log")
+                        .anyMatch(name -> name.matches("lane-0-hs_err-[0-9]+\\.log"));
+            }
         }
     }
 
