@@ -47,8 +47,6 @@ public final class LaneClassArchive {
     /** JVM options that can turn on a class file load hook (agents, the flight recorder). */
     private static final List<String> CLASS_LOAD_HOOKS = List.of("-javaagent", "-agentlib", "-agentpath", "-Xrun",
             "StartFlightRecording", "FlightRecorder");
-    /** Variables the JVM or the {@code java} launcher adds options from, which lanes inherit from the driver. */
-    private static final List<String> INHERITED_OPTION_VARIABLES = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
     /** How a HotSpot JVM ends after a fatal error: abort(), SIGABRT, 128 + 6. */
     static final int JVM_FATAL_ERROR_EXIT = 134;
 
@@ -74,7 +72,7 @@ public final class LaneClassArchive {
         if (ownSharing(userOptions)) {
             return null;
         }
-        String hook = classLoadHook(userOptions, environment);
+        String hook = LaneCommandLine.optionSetBy(CLASS_LOAD_HOOKS, userOptions, environment::get);
         if (hook != null) {
             log.accept("lanes start without a class archive: " + hookConsequence(hook));
             return null;
@@ -100,7 +98,7 @@ public final class LaneClassArchive {
         if (ownSharing(userOptions)) {
             return "off: the lane options set class data sharing themselves";
         }
-        String hook = classLoadHook(userOptions, environment);
+        String hook = LaneCommandLine.optionSetBy(CLASS_LOAD_HOOKS, userOptions, environment::get);
         if (hook != null) {
             return "off: " + hookConsequence(hook);
         }
@@ -122,25 +120,6 @@ public final class LaneClassArchive {
 
     private static String thisJvmKey() {
         return key(System.getProperty("java.home"), System.getProperty("java.vm.version"), System.getProperty("java.class.path"));
-    }
-
-    /** Where a class file load hook may come from ("-javaagent in JAVA_TOOL_OPTIONS"); null when nowhere. */
-    static String classLoadHook(String userOptions, Map<String, String> environment) {
-        String own = hookIn(userOptions);
-        if (own != null) {
-            return own + " in the lane options";
-        }
-        for (String variable : INHERITED_OPTION_VARIABLES) {
-            String inherited = hookIn(environment.get(variable));
-            if (inherited != null) {
-                return inherited + " in " + variable;
-            }
-        }
-        return null;
-    }
-
-    private static String hookIn(String options) {
-        return options == null ? null : CLASS_LOAD_HOOKS.stream().filter(options::contains).findFirst().orElse(null);
     }
 
     /** {@code $XDG_CACHE_HOME/backfill}, else {@code ~/.cache/backfill}; null without either. */

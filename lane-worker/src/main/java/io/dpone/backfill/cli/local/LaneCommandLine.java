@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** The command that starts this same CLI as a child process: same Java, same classpath, main class. */
 public final class LaneCommandLine {
@@ -13,6 +14,8 @@ public final class LaneCommandLine {
     /** Extra JVM options for lanes (the bench caps their heap); the environment's BACKFILL_LANE_JAVA_OPTS otherwise. */
     public static final String JAVA_OPTS_PROPERTY = "backfill.lane.javaOpts";
     public static final String JAVA_OPTS_VARIABLE = "BACKFILL_LANE_JAVA_OPTS";
+    /** Variables the JVM or the {@code java} launcher adds options from, which lanes inherit from the driver. */
+    static final List<String> INHERITED_OPTION_VARIABLES = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
 
     private LaneCommandLine() {
     }
@@ -43,6 +46,28 @@ public final class LaneCommandLine {
         with.addAll(options);
         with.addAll(command.subList(classPath, command.size()));
         return with;
+    }
+
+    /**
+     * Where the first of {@code needles} is set for a lane's JVM: "NEEDLE in the lane options" when {@code options}
+     * holds it, "NEEDLE in VARIABLE" when an inherited variable does ({@code variables} reads them); null when nowhere.
+     */
+    static String optionSetBy(List<String> needles, String options, Function<String, String> variables) {
+        String own = firstIn(needles, options);
+        if (own != null) {
+            return own + " in the lane options";
+        }
+        for (String variable : INHERITED_OPTION_VARIABLES) {
+            String inherited = firstIn(needles, variables.apply(variable));
+            if (inherited != null) {
+                return inherited + " in " + variable;
+            }
+        }
+        return null;
+    }
+
+    private static String firstIn(List<String> needles, String options) {
+        return options == null ? null : needles.stream().filter(options::contains).findFirst().orElse(null);
     }
 
     /** The user's lane JVM options: the system property if set, else BACKFILL_LANE_JAVA_OPTS; null when neither is. */

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * Runs lanes as local child processes, one process group each, the way the operator runs one pod per lane. A lane
@@ -24,6 +23,8 @@ public final class LocalLaneLauncher implements AutoCloseable {
     private final int failureBudget;
     private final Consumer<String> log;
     private final LaneClassArchive classArchive;
+    /** The user chose where fatal error reports go (in the lane options or a variable lanes inherit). */
+    private final boolean errorFileChosen;
     private final List<Slot> slots = new ArrayList<>();
     private int failures;
 
@@ -44,6 +45,8 @@ public final class LocalLaneLauncher implements AutoCloseable {
         this.classArchive = classArchive;
         this.baseCommand = List.copyOf(baseCommand);
         this.environment = Map.copyOf(environment);
+        this.errorFileChosen = LaneCommandLine.optionSetBy(List.of("ErrorFile"), String.join(" ", baseCommand),
+                variable -> this.environment.getOrDefault(variable, System.getenv(variable))) != null;
         this.laneArguments = List.copyOf(laneArguments);
         this.logDirectory = Files.createDirectories(logDirectory);
         this.failureBudget = failureBudget;
@@ -86,7 +89,7 @@ public final class LocalLaneLauncher implements AutoCloseable {
 
     private void start(int index, Slot slot) throws IOException {
         List<String> jvmOptions = new ArrayList<>();
-        if (!errorFileChosen()) {
+        if (!errorFileChosen) {
             // A lane's JVM fatal error report goes beside its log, not into whatever directory the driver runs in.
             jvmOptions.add("-XX:ErrorFile=" + errorFile(index));
         }
@@ -132,14 +135,6 @@ public final class LocalLaneLauncher implements AutoCloseable {
     /** Where lane {@code index}'s JVM writes its fatal error report ({@code %p}: its process id). */
     public Path errorFile(int index) {
         return logDirectory.resolve("lane-" + index + "-hs_err-%p.log");
-    }
-
-    /** The user chose where fatal error reports go (in the lane options or a variable lanes inherit). */
-    private boolean errorFileChosen() {
-        return baseCommand.stream().anyMatch(a -> a.contains("ErrorFile"))
-                || Stream.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")
-                .map(v -> environment.getOrDefault(v, System.getenv(v)))
-                .anyMatch(v -> v != null && v.contains("ErrorFile"));
     }
 
     public synchronized List<Long> pids() {

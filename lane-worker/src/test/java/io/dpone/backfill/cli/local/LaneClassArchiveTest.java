@@ -15,8 +15,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -231,10 +233,8 @@ class LaneClassArchiveTest {
     /** A jar whose agent registers a class file transformer that changes nothing, as APM agents do. */
     private Path agentJar() throws IOException {
         Path jar = dir.resolve("no-op-agent.jar");
-        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().putValue("Premain-Class", NoOpTransformerAgent.class.getName());
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
+        try (OutputStream out = Files.newOutputStream(jar);
+             JarOutputStream jarOut = new JarOutputStream(out, manifest("Premain-Class", NoOpTransformerAgent.class.getName()))) {
             addClass(jarOut, NoOpTransformerAgent.class, "");
             addClass(jarOut, NoOpTransformerAgent.Transformer.class, "");
         }
@@ -275,14 +275,18 @@ class LaneClassArchiveTest {
      */
     private Path laneJar() throws IOException {
         Path jar = dir.resolve("probe-lane.jar");
-        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().putValue("Multi-Release", "true");
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest("Multi-Release", "true"))) {
             addClass(jarOut, ArchiveProbeLane.class, "");
             addClass(jarOut, VersionedClass.class, "META-INF/versions/11/");
         }
         return jar;
+    }
+
+    private static Manifest manifest(String attribute, String value) {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue(attribute, value);
+        return manifest;
     }
 
     private static void addClass(JarOutputStream jar, Class<?> type, String prefix) throws IOException {
