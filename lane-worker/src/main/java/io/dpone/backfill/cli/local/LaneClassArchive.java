@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  * class path's files (path, size, time), so a new build or another JDK gets its own; the JVM checks the archive again
  * when it maps it, and runs without it when it does not match. Archives live in the user's cache directory (never a
  * shared temporary one: a JVM runs the classes it maps). Lane options that set class data sharing themselves (for
- * example {@code -Xshare:off} in {@code BACKFILL_LANE_JAVA_OPTS}) turn this off.
+ * example {@code -Xshare:off} in {@code BACKFILL_LANE_JAVA_OPTS} or {@code JAVA_TOOL_OPTIONS}) turn this off.
  *
  * <p>So do agents and the flight recorder, in the lane options or in the variables every {@code java} reads. With a
  * class file load hook on (a {@code -javaagent} transformer, {@code -XX:StartFlightRecording}), a Java 17 JVM that
@@ -69,7 +69,7 @@ public final class LaneClassArchive {
      * class file load hook, or no cache directory can be made.
      */
     public static LaneClassArchive forThisJvm(String userOptions, Map<String, String> environment, Consumer<String> log) {
-        if (ownSharing(userOptions)) {
+        if (ownSharing(userOptions, environment) != null) {
             return null;
         }
         String hook = LaneCommandLine.optionSetBy(CLASS_LOAD_HOOKS, userOptions, environment::get);
@@ -95,8 +95,9 @@ public final class LaneClassArchive {
      * lane's clean exit: PATH" (no archive yet), or "off: WHY".
      */
     public static String describe(String userOptions, Map<String, String> environment) {
-        if (ownSharing(userOptions)) {
-            return "off: the lane options set class data sharing themselves";
+        String sharing = ownSharing(userOptions, environment);
+        if (sharing != null) {
+            return "off: the lane options set class data sharing themselves (" + sharing + ")";
         }
         String hook = LaneCommandLine.optionSetBy(CLASS_LOAD_HOOKS, userOptions, environment::get);
         if (hook != null) {
@@ -110,8 +111,12 @@ public final class LaneClassArchive {
         return (Files.isRegularFile(archive) ? "mapped: " : "made by the first lane's clean exit: ") + archive;
     }
 
-    private static boolean ownSharing(String userOptions) {
-        return userOptions != null && OWN_SHARING_OPTIONS.stream().anyMatch(userOptions::contains);
+    /**
+     * Where the user's options set class data sharing, null when they do not. The variables count too: a JVM with
+     * {@code -Xshare:off} from {@code JAVA_TOOL_OPTIONS} refuses to start with {@code -XX:ArchiveClassesAtExit}.
+     */
+    private static String ownSharing(String userOptions, Map<String, String> environment) {
+        return LaneCommandLine.optionSetBy(OWN_SHARING_OPTIONS, userOptions, environment::get);
     }
 
     private static String hookConsequence(String hook) {

@@ -94,6 +94,8 @@ class LaneClassArchiveTest {
 
         assertThat(LaneClassArchive.forThisJvm("-Xmx96m -Xshare:off", env, logged::add)).isNull();
         assertThat(LaneClassArchive.forThisJvm("-XX:SharedArchiveFile=/x.jsa", env, logged::add)).isNull();
+        assertThat(LaneClassArchive.forThisJvm("-Xmx96m", Map.of("XDG_CACHE_HOME", dir.toString(),
+                "JAVA_TOOL_OPTIONS", "-Xshare:off"), logged::add)).as("a JVM refuses -Xshare:off with ArchiveClassesAtExit").isNull();
         LaneClassArchive archive = LaneClassArchive.forThisJvm("-Xmx96m", env, logged::add);
         assertThat(archive).isNotNull();
         assertThat(archive.archive().getParent()).isEqualTo(dir.resolve("backfill"));
@@ -127,6 +129,8 @@ class LaneClassArchiveTest {
         Files.writeString(archive, "an archive");
         assertThat(LaneClassArchive.describe("-Xmx64m", env)).isEqualTo("mapped: " + archive);
         assertThat(LaneClassArchive.describe("-Xshare:off", env)).startsWith("off: the lane options set class data sharing");
+        assertThat(LaneClassArchive.describe(null, Map.of("XDG_CACHE_HOME", dir.toString(), "JAVA_TOOL_OPTIONS", "-Xshare:off")))
+                .isEqualTo("off: the lane options set class data sharing themselves (Xshare in JAVA_TOOL_OPTIONS)");
         assertThat(LaneClassArchive.describe(null, Map.of("XDG_CACHE_HOME", dir.toString(), "_JAVA_OPTIONS", "-agentlib:jdwp=transport=dt_socket")))
                 .startsWith("off: -agentlib in _JAVA_OPTIONS may turn on a class file load hook");
     }
