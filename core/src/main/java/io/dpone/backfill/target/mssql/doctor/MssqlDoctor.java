@@ -29,8 +29,10 @@ import java.util.Optional;
  * {@code target.column.compatible} (with its value guards), {@code target.column.computed},
  * {@code target.column.identity}, {@code target.columns.compatible} (OK);</li>
  * <li>{@code target.database.create-table-denied}, {@code target.schema.missing|alter-denied},
- * {@code target.table.alter-denied|select-denied|insert-denied}, {@code state.schema.alter-denied},
- * {@code state.database.create-schema-denied}; {@code target.privileges.applock}, {@code target.privileges.ok};</li>
+ * {@code target.table.alter-denied|select-denied|insert-denied}, {@code target.shadow.load-denied},
+ * {@code target.swap.checkident-denied|grants-denied}, {@code state.schema.alter-denied|write-denied},
+ * {@code state.database.create-schema-denied} (ERRORs, each with the GRANT or role that fixes it: see
+ * {@link MssqlPermissionVerdict}); {@code target.privileges.applock}, {@code target.privileges.ok};</li>
  * <li>{@code target.binding.schema-bound|inbound-foreign-key|security-policy} (ERRORs),
  * {@code target.binding.view|trigger|synonym|change-tracking}, {@code target.grants.copied} (WARNINGs),
  * {@code target.bindings.none}, {@code target.grants.none};</li>
