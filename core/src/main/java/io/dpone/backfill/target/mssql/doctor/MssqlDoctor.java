@@ -22,7 +22,9 @@ import java.util.Optional;
  * <li>{@code source.*} as the PostgreSQL doctor reports them; {@code source.column.type-unsupported};</li>
  * <li>{@code target.connection.ok|failed};</li>
  * <li>{@code target.table.missing|not-a-table}, {@code target.unique-key.missing}, refused shapes
- * {@code target.table.temporal|memory-optimized|ledger|graph|external|filetable|sparse-column-set};</li>
+ * {@code target.table.temporal|memory-optimized|ledger|graph|external|filetable|sparse-column-set}, and features
+ * the shadow would drop {@code target.table.masked-columns|encrypted-columns|partitioned|compression}
+ * ({@link MssqlRefusedFeature});</li>
  * <li>{@code target.column.type-incompatible}, {@code target.column.required-missing-in-source};
  * {@code target.column.missing-in-source}, {@code target.column.nullability},
  * {@code target.column.computed-ignores-source}, {@code target.unique-key.collation} (WARNINGs);
@@ -68,6 +70,8 @@ public final class MssqlDoctor implements TargetDoctor {
                 });
             }
             new MssqlDoctorBindings(target, findings).check(live.get());
+            MssqlDoctorGuard.run("target.features", findings,
+                    () -> new MssqlDoctorFeatures(new MssqlDoctorSql(target), findings).check(live.get()));
         }
         MssqlDoctorGuard.run("target.artifacts", findings, () -> new MssqlDoctorArtifacts(target, findings).check(names, runKey));
         return new DoctorReport(findings);
