@@ -32,7 +32,7 @@ import java.util.Optional;
  * {@code target.column.identity}, {@code target.columns.compatible} (OK);</li>
  * <li>{@code target.database.create-table-denied}, {@code target.schema.missing|alter-denied},
  * {@code target.table.alter-denied|select-denied|insert-denied}, {@code target.shadow.load-denied},
- * {@code target.swap.checkident-denied|grants-denied}, {@code state.schema.alter-denied|write-denied},
+ * {@code target.swap.checkident-denied|grants-denied|owner-denied}, {@code state.schema.alter-denied|write-denied},
  * {@code state.database.create-schema-denied} (ERRORs, each with the GRANT or role that fixes it: see
  * {@link MssqlPermissionVerdict}); {@code target.privileges.applock}, {@code target.privileges.ok};</li>
  * <li>{@code target.binding.schema-bound|inbound-foreign-key|security-policy} (ERRORs),

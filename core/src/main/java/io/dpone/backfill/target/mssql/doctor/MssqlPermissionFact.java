@@ -32,6 +32,17 @@ enum MssqlPermissionFact {
     /** The swap re-issues the live table's object grants on the shadow only when it has some (that this user sees). */
     LIVE_HAS_GRANTS("CASE WHEN EXISTS (SELECT 1 FROM sys.database_permissions AS p WHERE p.class = 1"
             + " AND p.major_id = OBJECT_ID(?)) THEN 1 ELSE 0 END", Subject.LIVE_TABLE),
+    /** The live table has an owner of its own (sys.objects.principal_id set): the swap gives the shadow that owner. */
+    LIVE_HAS_OWNER("CASE WHEN (SELECT o.principal_id FROM sys.objects AS o WHERE o.object_id = OBJECT_ID(?)) IS NULL"
+            + " THEN 0 ELSE 1 END", Subject.LIVE_TABLE),
+    /**
+     * ALTER AUTHORIZATION to that owner needs, besides TAKE OWNERSHIP, IMPERSONATE on the new owner unless it is this
+     * user, or membership in it when it is a role (docs/t-sql/statements/alter-authorization-transact-sql.md).
+     */
+    LIVE_OWNER_GIVABLE("(SELECT CASE WHEN o.principal_id IS NULL OR o.principal_id = USER_ID()"
+            + " OR HAS_PERMS_BY_NAME(USER_NAME(o.principal_id), N'USER', N'IMPERSONATE') = 1"
+            + " OR IS_ROLEMEMBER(USER_NAME(o.principal_id)) = 1 THEN 1 ELSE 0 END FROM sys.objects AS o"
+            + " WHERE o.object_id = OBJECT_ID(?))", Subject.LIVE_TABLE),
     STATE_SCHEMA_EXISTS("CASE WHEN SCHEMA_ID(?) IS NULL THEN 0 ELSE 1 END", Subject.STATE_SCHEMA),
     STATE_SCHEMA_ALTER("HAS_PERMS_BY_NAME(?, N'SCHEMA', N'ALTER')", Subject.STATE_SCHEMA),
     STATE_SCHEMA_SELECT("HAS_PERMS_BY_NAME(?, N'SCHEMA', N'SELECT')", Subject.STATE_SCHEMA),

@@ -27,7 +27,8 @@ import static io.dpone.backfill.target.mssql.doctor.MssqlPermissionFact.*;
  * live table and of the shadow (ALTER on each), DBCC CHECKIDENT when the table has an identity column (schema owner,
  * db_owner, db_ddladmin or sysadmin: docs/t-sql/database-console-commands/dbcc-checkident-transact-sql.md), GRANT /
  * DENY of the live table's grants on the shadow (CONTROL on it: GRANT's grantor needs the permission WITH GRANT
- * OPTION or one that implies it, docs/t-sql/statements/grant-object-permissions-transact-sql.md);</li>
+ * OPTION or one that implies it, docs/t-sql/statements/grant-object-permissions-transact-sql.md), ALTER AUTHORIZATION
+ * to the live table's explicit owner (TAKE OWNERSHIP and IMPERSONATE, alter-authorization-transact-sql.md);</li>
  * <li>rollback: sp_rename of the published table and the backup (ALTER on the schema);</li>
  * <li>sp_getapplock: the public role (docs/relational-databases/system-stored-procedures/sp-getapplock-transact-sql.md).</li>
  * </ul>
@@ -123,6 +124,15 @@ final class MssqlPermissionVerdict {
                     + " permissions of " + live.shown() + " to the shadow (GRANT/DENY/REVOKE on it at the swap needs"
                     + " CONTROL on it, which ALTER on the schema does not give)", "GRANT CONTROL ON SCHEMA::"
                     + MssqlIdentifiers.quote(targetSchema) + " TO " + grantee() + ";");
+        }
+        if (has(LIVE_HAS_OWNER) && targetSchemaExists()) {
+            problem |= deny(!has(TARGET_SCHEMA_CONTROL) || !has(LIVE_OWNER_GIVABLE), "target.swap.owner-denied",
+                    "cannot give the shadow the explicit owner of " + live.shown() + " (ALTER AUTHORIZATION at the"
+                    + " swap needs TAKE OWNERSHIP on the shadow, which CONTROL on the schema gives, and IMPERSONATE on"
+                    + " that owner)", "GRANT CONTROL ON SCHEMA::" + MssqlIdentifiers.quote(targetSchema) + " TO "
+                    + grantee() + "; and GRANT IMPERSONATE ON USER::<owner of " + live.shown() + "> TO " + grantee()
+                    + "; (SELECT USER_NAME(principal_id) FROM sys.objects WHERE object_id = OBJECT_ID(N'"
+                    + MssqlIdentifiers.inLiteral(live.qualified()) + "') names it)");
         }
         return problem;
     }

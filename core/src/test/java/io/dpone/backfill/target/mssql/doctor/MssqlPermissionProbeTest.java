@@ -30,7 +30,8 @@ class MssqlPermissionProbeTest {
                 "HAS_PERMS_BY_NAME(?, N'OBJECT', N'ALTER') AS live_alter",
                 "OBJECTPROPERTY(OBJECT_ID(?), N'TableHasIdentity') AS live_has_identity",
                 "s.principal_id = USER_ID()", "FROM sys.schemas AS s WHERE s.name = ?) AS target_schema_owned",
-                "HAS_PERMS_BY_NAME(?, N'SCHEMA', N'UPDATE') AS state_schema_update");
+                "HAS_PERMS_BY_NAME(?, N'SCHEMA', N'UPDATE') AS state_schema_update",
+                "HAS_PERMS_BY_NAME(USER_NAME(o.principal_id), N'USER', N'IMPERSONATE') = 1");
     }
 
     @Test

@@ -150,4 +150,19 @@ class MssqlPermissionVerdictTest {
 
         assertThat(errors(findings)).containsExactly("target.schema.missing");
     }
+
+    @Test
+    void givingTheShadowTheLiveTablesOwnNeedsControlAndImpersonationOfThatOwner() {
+        Set<MssqlPermissionFact> held = facts(DB_DDLADMIN, DATABASE_CREATE_TABLE, TARGET_SCHEMA_ALTER,
+                TARGET_SCHEMA_SELECT, TARGET_SCHEMA_INSERT, TARGET_SCHEMA_CONTROL, LIVE_SELECT, LIVE_INSERT, LIVE_ALTER,
+                STATE_SCHEMA_ALTER, STATE_SCHEMA_SELECT, STATE_SCHEMA_INSERT, STATE_SCHEMA_UPDATE, LIVE_HAS_OWNER);
+
+        List<Finding> findings = verdict(held);
+
+        assertThat(errors(findings)).containsExactly("target.swap.owner-denied");
+        assertThat(finding(findings, "target.swap.owner-denied").recommendedAction())
+                .contains("GRANT IMPERSONATE ON USER::", "OBJECT_ID(N'[dbo].[orders]')");
+        held.add(LIVE_OWNER_GIVABLE);
+        assertThat(errors(verdict(held))).isEmpty();
+    }
 }
