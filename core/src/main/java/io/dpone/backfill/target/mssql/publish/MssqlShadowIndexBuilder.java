@@ -2,6 +2,7 @@ package io.dpone.backfill.target.mssql.publish;
 
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.naming.CarriedObjectNames;
+import io.dpone.backfill.target.mssql.MssqlFailures;
 import io.dpone.backfill.target.mssql.ledger.MssqlPublicationLedger;
 
 import java.sql.Connection;
@@ -61,13 +62,20 @@ final class MssqlShadowIndexBuilder {
                         return null;
                     });
         }
-        // Idempotent: a rerun compresses nothing new and sets the same escalation.
-        MssqlShadowTransaction.run(connection, "compress and settle " + names.shadowTable(), schema, liveTable,
-                lockTimeout, c -> {
+        // Idempotent: a rerun sets the same escalation and compresses nothing new.
+        Optional<String> columnstore = MssqlShadowTransaction.run(connection, "settle " + names.shadowTable(), schema,
+                liveTable, lockTimeout, c -> {
                     ownedShadow(c, runKey, names);
                     MssqlShadowTuning.forPublication(c, schema, liveTable, names.shadowTable());
-                    return null;
+                    return MssqlShadowTuning.columnstore(c, schema, names.shadowTable());
                 });
+        if (columnstore.isPresent()) {
+            try {
+                MssqlShadowTuning.compress(connection, schema, names.shadowTable(), columnstore.get());
+            } catch (SQLException e) {
+                throw MssqlFailures.of("compress the rowgroups of " + names.shadowTable() + ": " + e.getMessage(), e);
+            }
+        }
     }
 
     private static void ownedShadow(Connection c, String runKey, ArtifactNames names) throws SQLException {

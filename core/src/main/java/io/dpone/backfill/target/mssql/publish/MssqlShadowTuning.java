@@ -17,7 +17,7 @@ import java.util.Set;
  * columnstore-indexes-data-loading-guidance.md, "Locking Optimization"), and an escalation to a table lock would
  * make the other lanes wait until they time out.</li>
  * <li>Before the swap, every delta rowgroup the chunk tails left (each bulk load under 102,400 rows lands in one) is
- * compressed: {@code ALTER INDEX ... REORGANIZE WITH (COMPRESS_ALL_ROW_GROUPS = ON)} "forces all rowgroups into the
+ * compressed, outside any explicit transaction: {@code ALTER INDEX ... REORGANIZE WITH (COMPRESS_ALL_ROW_GROUPS = ON)} "forces all rowgroups into the
  * columnstore, regardless of size and state" (docs/t-sql/statements/alter-index-transact-sql.md).</li>
  * <li>Before the swap, the shadow takes the live table's LOCK_ESCALATION (sys.tables.lock_escalation_desc), which
  * CREATE TABLE does not carry.</li>
@@ -48,12 +48,21 @@ final class MssqlShadowTuning {
         MssqlShadowTransaction.execute(c, lockEscalation(schema, shadowTable, "DISABLE"));
     }
 
-    /** After the deferred indexes, before validation's result is published: rowgroups compressed, escalation as live. */
+    /** The shadow's clustered columnstore index, if it has one. */
+    static Optional<String> columnstore(Connection c, String schema, String shadowTable) throws SQLException {
+        return one(c, COLUMNSTORE, MssqlObjectNames.twoPart(schema, shadowTable));
+    }
+
+    /**
+     * Compresses every rowgroup of {@code columnstoreIndex}, in auto-commit: REORGANIZE works in short internal
+     * transactions, and wrapping it in ours would hold its locks (and the target lock) until the last rowgroup.
+     */
+    static void compress(Connection c, String schema, String shadowTable, String columnstoreIndex) throws SQLException {
+        MssqlShadowTransaction.execute(c, compressAllRowGroups(schema, shadowTable, columnstoreIndex));
+    }
+
+    /** After the deferred indexes, before the swap: the live table's escalation. */
     static void forPublication(Connection c, String schema, String liveTable, String shadowTable) throws SQLException {
-        Optional<String> columnstore = one(c, COLUMNSTORE, MssqlObjectNames.twoPart(schema, shadowTable));
-        if (columnstore.isPresent()) {
-            MssqlShadowTransaction.execute(c, compressAllRowGroups(schema, shadowTable, columnstore.get()));
-        }
         Optional<String> live = one(c, LIVE_ESCALATION, MssqlObjectNames.twoPart(schema, liveTable));
         if (live.isPresent()) {
             MssqlShadowTransaction.execute(c, lockEscalation(schema, shadowTable, live.get()));
