@@ -5,6 +5,7 @@ import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.source.postgres.binary.SourceColumn;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
+import io.dpone.backfill.target.mssql.publish.MssqlLoadShape;
 import io.dpone.backfill.target.mssql.types.MssqlColumn;
 import io.dpone.backfill.target.mssql.types.MssqlColumnBinding;
 import io.dpone.backfill.target.mssql.types.MssqlTypeCheck;
@@ -18,8 +19,9 @@ import java.util.List;
 
 /**
  * Decoded source rows written into one SQL Server table with SQLServerBulkCopy on the caller's connection, so inside
- * whatever transaction it has open: no internal transaction, no table lock, one batch, no timeout cutting a long
- * stream, identity values kept, NULLs kept. Each source column is paired with its target column once, by the type
+ * whatever transaction it has open: no internal transaction, one batch, no timeout cutting a long stream, identity
+ * values kept, NULLs kept; a table lock only where the table's shape makes it a shared bulk update lock
+ * ({@link MssqlLoadShape}: a heap shadow), so concurrent lanes never serialize on lock escalation. Each source column is paired with its target column once, by the type
  * map; a pair it refuses fails here, naming both columns.
  */
 public final class MssqlBulkLoad {
@@ -28,14 +30,16 @@ public final class MssqlBulkLoad {
     private final List<String> columns;
     private final List<MssqlColumnBinding> bindings;
     private final int[] keyIndexes;
+    private final MssqlLoadShape shape;
 
     private MssqlBulkLoad(Connection target, String destination, List<String> columns, List<MssqlColumnBinding> bindings,
-                          int[] keyIndexes) {
+                          int[] keyIndexes, MssqlLoadShape shape) {
         this.target = target;
         this.destination = destination;
         this.columns = columns;
         this.bindings = bindings;
         this.keyIndexes = keyIndexes;
+        this.shape = shape;
     }
 
     /** Reads both catalogs once and pairs {@code columns} (loaded in this order) source to target. */
@@ -53,8 +57,9 @@ public final class MssqlBulkLoad {
             paired.add(check.binding());
         }
         int[] keys = keyColumns.stream().mapToInt(columns::indexOf).filter(i -> i >= 0).toArray();
-        return new MssqlBulkLoad(target, MssqlIdentifiers.quote(targetSchema) + "." + MssqlIdentifiers.quote(targetTable),
-                List.copyOf(columns), List.copyOf(paired), keys);
+        String destination = MssqlIdentifiers.quote(targetSchema) + "." + MssqlIdentifiers.quote(targetTable);
+        return new MssqlBulkLoad(target, destination, List.copyOf(columns), List.copyOf(paired), keys,
+                MssqlLoadShape.read(target, destination));
     }
 
     /**
@@ -65,14 +70,7 @@ public final class MssqlBulkLoad {
     public long write(ChunkRows rows) throws Exception {
         MssqlBulkRows bulkRows = new MssqlBulkRows(rows, bindings, keyIndexes);
         try (SQLServerBulkCopy bulk = new SQLServerBulkCopy(target)) {
-            SQLServerBulkCopyOptions options = new SQLServerBulkCopyOptions();
-            options.setUseInternalTransaction(false);
-            options.setTableLock(false);
-            options.setBatchSize(0);
-            options.setBulkCopyTimeout(0);
-            options.setKeepIdentity(true);
-            options.setKeepNulls(true);
-            bulk.setBulkCopyOptions(options);
+            bulk.setBulkCopyOptions(options(shape));
             bulk.setDestinationTableName(destination);
             for (int i = 0; i < columns.size(); i++) {
                 bulk.addColumnMapping(i + 1, columns.get(i));
@@ -87,8 +85,20 @@ public final class MssqlBulkLoad {
         return bulkRows.handedOver();
     }
 
+    /** The copy options for a table of {@code shape}; only the table lock depends on it. */
+    static SQLServerBulkCopyOptions options(MssqlLoadShape shape) throws SQLException {
+        SQLServerBulkCopyOptions options = new SQLServerBulkCopyOptions();
+        options.setUseInternalTransaction(false);
+        options.setTableLock(shape.tableLock());
+        options.setBatchSize(0);
+        options.setBulkCopyTimeout(0);
+        options.setKeepIdentity(true);
+        options.setKeepNulls(true);
+        return options;
+    }
+
     @Override
     public String toString() {
-        return "bulk load into " + destination + " " + columns + " keys " + Arrays.toString(keyIndexes);
+        return "bulk load into " + destination + " (" + shape + ") " + columns + " keys " + Arrays.toString(keyIndexes);
     }
 }

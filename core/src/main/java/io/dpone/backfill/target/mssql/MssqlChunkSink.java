@@ -16,9 +16,10 @@ import java.sql.SQLException;
 
 /**
  * The SQL Server chunk sink: one transaction on the lane's sink connection holding the receipt, the chunk's rows
- * written by SQLServerBulkCopy on that same connection (so inside the open transaction: no internal transaction, no
- * table lock, one batch, no timeout cutting a long chunk, identity values kept), and the fenced ledger mark. Rows
- * arrive decoded from the source's binary COPY and pass each column's guards as the bulk copy pulls them.
+ * written by SQLServerBulkCopy on that same connection (so inside the open transaction: no internal transaction, a
+ * table lock only as the shared bulk update lock of a heap shadow (MssqlLoadShape), one batch, no timeout cutting a
+ * long chunk, identity values kept), and the fenced ledger mark. Rows arrive decoded from the source's binary COPY
+ * and pass each column's guards as the bulk copy pulls them.
  */
 public final class MssqlChunkSink implements ChunkSink {
     private final Connection sink;

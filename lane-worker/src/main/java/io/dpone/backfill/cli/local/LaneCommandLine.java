@@ -87,9 +87,25 @@ public final class LaneCommandLine {
             command.addAll(List.of(opts.trim().split("\\s+")));
         }
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(absoluteClassPath(System.getProperty("java.class.path"), Path.of("").toAbsolutePath()));
         command.add("io.dpone.backfill.cli.BackfillCli");
         return command;
+    }
+
+    /**
+     * {@code classPath} with every relative entry resolved against {@code workingDirectory}: {@code java -jar
+     * lane-worker/target/backfill.jar} leaves java.class.path relative, and a child started in another directory
+     * (certify's scenario runs start in their scratch directory) would not find the main class.
+     */
+    static String absoluteClassPath(String classPath, Path workingDirectory) {
+        if (classPath == null || classPath.isEmpty()) {
+            return classPath;
+        }
+        List<String> entries = new ArrayList<>();
+        for (String entry : classPath.split(java.io.File.pathSeparator, -1)) {
+            entries.add(entry.isEmpty() ? workingDirectory.toString() : workingDirectory.resolve(entry).normalize().toString());
+        }
+        return String.join(java.io.File.pathSeparator, entries);
     }
 
     public static boolean ownProcessGroup() {

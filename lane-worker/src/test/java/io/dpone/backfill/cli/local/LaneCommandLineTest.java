@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.TargetType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,7 +21,8 @@ class LaneCommandLineTest {
         List<String> mssql = LaneCommandLine.lane(TargetType.MSSQL);
 
         assertThat(postgres).contains(LaneJvmDefaults.C1_ONLY)
-                .endsWith("-cp", System.getProperty("java.class.path"), "io.dpone.backfill.cli.BackfillCli");
+                .endsWith("-cp", LaneCommandLine.absoluteClassPath(System.getProperty("java.class.path"),
+                        Path.of("").toAbsolutePath()), "io.dpone.backfill.cli.BackfillCli");
         assertThat(postgres.indexOf(LaneJvmDefaults.C1_ONLY)).isLessThan(postgres.indexOf("-cp"));
         assertThat(mssql).doesNotContain(LaneJvmDefaults.C1_ONLY).isEqualTo(LaneCommandLine.base());
     }
@@ -46,5 +48,30 @@ class LaneCommandLineTest {
         assertThat(option).isPositive().isEqualTo(with.indexOf("-cp") - 1);
         assertThat(with).hasSize(command.size() + 1).endsWith(command.subList(command.indexOf("-cp"), command.size())
                 .toArray(String[]::new));
+    }
+
+    /**
+     * Issue 24: {@code java -jar lane-worker/target/backfill.jar certify ...} leaves java.class.path relative; certify
+     * starts its child runs in their scratch directory, where that path names nothing and the main class is not found.
+     */
+    @Test
+    void aRelativeJarOnTheClassPathIsResolvedAgainstTheDriversWorkingDirectory() {
+        Path cwd = Path.of("/home/ops/dpone");
+        String sep = java.io.File.pathSeparator;
+
+        assertThat(LaneCommandLine.absoluteClassPath("lane-worker/target/backfill.jar", cwd))
+                .isEqualTo("/home/ops/dpone/lane-worker/target/backfill.jar");
+        assertThat(LaneCommandLine.absoluteClassPath("/opt/a.jar" + sep + "./lib/b.jar" + sep + "../c", cwd))
+                .isEqualTo("/opt/a.jar" + sep + "/home/ops/dpone/lib/b.jar" + sep + "/home/ops/c");
+    }
+
+    @Test
+    void theChildCommandCarriesAnAbsoluteClassPath() {
+        List<String> command = LaneCommandLine.base();
+
+        String classPath = command.get(command.indexOf("-cp") + 1);
+        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+            assertThat(Path.of(entry).isAbsolute()).as(entry).isTrue();
+        }
     }
 }

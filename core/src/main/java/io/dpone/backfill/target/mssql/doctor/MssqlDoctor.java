@@ -22,15 +22,19 @@ import java.util.Optional;
  * <li>{@code source.*} as the PostgreSQL doctor reports them; {@code source.column.type-unsupported};</li>
  * <li>{@code target.connection.ok|failed};</li>
  * <li>{@code target.table.missing|not-a-table}, {@code target.unique-key.missing}, refused shapes
- * {@code target.table.temporal|memory-optimized|ledger|graph|external|filetable|sparse-column-set};</li>
+ * {@code target.table.temporal|memory-optimized|ledger|graph|external|filetable|sparse-column-set}, and features
+ * the shadow would drop {@code target.table.masked-columns|encrypted-columns|partitioned|compression}
+ * ({@link MssqlRefusedFeature});</li>
  * <li>{@code target.column.type-incompatible}, {@code target.column.required-missing-in-source};
  * {@code target.column.missing-in-source}, {@code target.column.nullability},
  * {@code target.column.computed-ignores-source}, {@code target.unique-key.collation} (WARNINGs);
  * {@code target.column.compatible} (with its value guards), {@code target.column.computed},
  * {@code target.column.identity}, {@code target.columns.compatible} (OK);</li>
  * <li>{@code target.database.create-table-denied}, {@code target.schema.missing|alter-denied},
- * {@code target.table.alter-denied|select-denied|insert-denied}, {@code state.schema.alter-denied},
- * {@code state.database.create-schema-denied}; {@code target.privileges.applock}, {@code target.privileges.ok};</li>
+ * {@code target.table.alter-denied|select-denied|insert-denied}, {@code target.shadow.load-denied},
+ * {@code target.swap.checkident-denied|grants-denied|owner-denied}, {@code state.schema.alter-denied|write-denied},
+ * {@code state.database.create-schema-denied} (ERRORs, each with the GRANT or role that fixes it: see
+ * {@link MssqlPermissionVerdict}); {@code target.privileges.applock}, {@code target.privileges.ok};</li>
  * <li>{@code target.binding.schema-bound|inbound-foreign-key|security-policy} (ERRORs),
  * {@code target.binding.view|trigger|synonym|change-tracking}, {@code target.grants.copied} (WARNINGs),
  * {@code target.bindings.none}, {@code target.grants.none};</li>
@@ -66,6 +70,8 @@ public final class MssqlDoctor implements TargetDoctor {
                 });
             }
             new MssqlDoctorBindings(target, findings).check(live.get());
+            MssqlDoctorGuard.run("target.features", findings,
+                    () -> new MssqlDoctorFeatures(new MssqlDoctorSql(target), findings).check(live.get()));
         }
         MssqlDoctorGuard.run("target.artifacts", findings, () -> new MssqlDoctorArtifacts(target, findings).check(names, runKey));
         return new DoctorReport(findings);

@@ -16,8 +16,9 @@ import java.util.Optional;
 /**
  * The reviewed live table: it exists, is a user table, has the unique key columns, and has none of the shapes the
  * adapter cannot copy into a shadow faithfully (system-versioned temporal, memory-optimized, ledger, graph,
- * external, FileTable, sparse column set). Partitioned tables are fine. A feature column sys.tables lacks on this
- * server version (COL_LENGTH is NULL) means the server has no such tables.
+ * external, FileTable, sparse column set); partitioning, masks, encryption and compression are
+ * {@link MssqlDoctorFeatures}'. A feature column sys.tables lacks on this server version (COL_LENGTH is NULL) means
+ * the server has no such tables.
  */
 final class MssqlDoctorTarget {
     /** The live table as the other target checks need it. */

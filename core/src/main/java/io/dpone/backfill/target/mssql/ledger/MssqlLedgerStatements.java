@@ -439,9 +439,17 @@ final class MssqlLedgerStatements {
         return "SELECT verification FROM " + campaign + " WHERE run_key = ?";
     }
 
+    /**
+     * run key, chunk id: is a committed receipt there? A zombie lane's uncommitted receipt for the chunk holds an
+     * exclusive key lock until its transaction ends; a locking READ COMMITTED read would wait on it and end the lane
+     * with 1222. READPAST skips the locked row (it is not committed, so "absent" is the right answer: the chunk's own
+     * receipt insert then waits on it, bounded by the receipt wait). READPAST is refused under READ_COMMITTED_SNAPSHOT
+     * unless READCOMMITTEDLOCK is given too (sql-docs docs/t-sql/queries/hints-transact-sql-table.md, READPAST), hence
+     * both. An engine that ignores the hints blocks to LOCK_TIMEOUT instead, which the store also reads as absent.
+     */
     String hasChunkReceipt() {
-        return "SELECT CASE WHEN EXISTS (SELECT 1 FROM " + chunkReceipt + " WHERE run_key = ? AND chunk_id = ?)"
-                + " THEN 1 ELSE 0 END AS present";
+        return "SELECT CASE WHEN EXISTS (SELECT 1 FROM " + chunkReceipt + " WITH (READCOMMITTEDLOCK, READPAST)"
+                + " WHERE run_key = ? AND chunk_id = ?) THEN 1 ELSE 0 END AS present";
     }
 
     /** run key, chunk id, owner, epoch: the receipt's row count becomes rows loaded and rows extracted. */

@@ -50,6 +50,7 @@ import java.util.Set;
  */
 public final class MssqlLedgerStore implements LedgerStore {
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
+    private static final int LOCK_TIMEOUT_ERROR = 1222;
     private static final int DUPLICATE_KEY = 2627;
     private static final int DUPLICATE_INDEX_KEY = 2601;
 
@@ -511,8 +512,25 @@ public final class MssqlLedgerStore implements LedgerStore {
 
     @Override
     public synchronized boolean hasChunkReceipt(String runKey, int chunkId) {
-        return call("hasChunkReceipt", () -> sql.one(statements.hasChunkReceipt(), rs -> rs.getInt("present") == 1,
-                runKey, chunkId).orElse(false));
+        return call("hasChunkReceipt", () -> {
+            try {
+                return sql.one(statements.hasChunkReceipt(), rs -> rs.getInt("present") == 1, runKey, chunkId).orElse(false);
+            } catch (SQLException e) {
+                if (receiptInFlight(e)) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /**
+     * The receipt probe timed out on a lock (1222): another transaction holds the chunk's receipt uncommitted (a
+     * zombie lane past its lease), where READPAST was not honoured. No committed receipt exists, so the lane goes on
+     * and its own receipt insert waits for that transaction, bounded; the probe must not end the lane.
+     */
+    static boolean receiptInFlight(SQLException e) {
+        return e.getErrorCode() == LOCK_TIMEOUT_ERROR;
     }
 
     /**

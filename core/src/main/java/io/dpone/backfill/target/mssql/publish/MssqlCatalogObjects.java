@@ -16,13 +16,15 @@ import java.util.Map;
 /**
  * A table's indexes and constraints from {@code sys.indexes}, {@code sys.index_columns}, {@code sys.key_constraints}
  * (through the index flags), {@code sys.check_constraints}, {@code sys.default_constraints} and
- * {@code sys.foreign_keys}, each with the definition that recreates it. Sorted clustered first, then by name, so a
- * rebuild creates the clustered index before the nonclustered ones (which would otherwise be rebuilt with it).
+ * {@code sys.foreign_keys}, each with the definition that recreates it, index options included. Sorted clustered
+ * first, then by name, so a rebuild creates the clustered index before the nonclustered ones (which would otherwise be
+ * rebuilt with it).
  */
 final class MssqlCatalogObjects {
     private static final String INDEXES = """
             SELECT i.index_id, i.name, i.type, i.is_unique, i.is_primary_key, i.is_unique_constraint,
-                   i.has_filter, i.filter_definition
+                   i.has_filter, i.filter_definition, i.fill_factor, i.is_padded, i.ignore_dup_key,
+                   i.allow_row_locks, i.allow_page_locks
               FROM sys.indexes AS i
              WHERE i.object_id = OBJECT_ID(?, N'U') AND i.index_id > 0
              ORDER BY i.index_id""";
@@ -99,6 +101,8 @@ final class MssqlCatalogObjects {
                     String name = rs.getString("name");
                     boolean clustered = type == 1 || type == 5;
                     String columns = "(" + String.join(", ", keys.getOrDefault(id, List.of())) + ")";
+                    String with = options(rs.getInt("fill_factor"), rs.getBoolean("is_padded"),
+                            rs.getBoolean("ignore_dup_key"), rs.getBoolean("allow_row_locks"), rs.getBoolean("allow_page_locks"));
                     String kindWord = clustered ? "CLUSTERED" : "NONCLUSTERED";
                     if (type == 5) {
                         indexes.add(new MssqlCarriedObject(Kind.CLUSTERED_COLUMNSTORE, name, "CLUSTERED COLUMNSTORE", null, true));
@@ -106,19 +110,46 @@ final class MssqlCatalogObjects {
                         // XML, spatial, nonclustered columnstore, hash: recorded so drift shows, never rebuilt here.
                         indexes.add(new MssqlCarriedObject(Kind.UNSUPPORTED_INDEX, name, "INDEX of type " + type, null, false));
                     } else if (rs.getBoolean("is_primary_key")) {
-                        indexes.add(new MssqlCarriedObject(Kind.PRIMARY_KEY, name, "PRIMARY KEY " + kindWord + " " + columns, null, clustered));
+                        indexes.add(new MssqlCarriedObject(Kind.PRIMARY_KEY, name, "PRIMARY KEY " + kindWord + " " + columns + with, null, clustered));
                     } else if (rs.getBoolean("is_unique_constraint")) {
-                        indexes.add(new MssqlCarriedObject(Kind.UNIQUE, name, "UNIQUE " + kindWord + " " + columns, null, clustered));
+                        indexes.add(new MssqlCarriedObject(Kind.UNIQUE, name, "UNIQUE " + kindWord + " " + columns + with, null, clustered));
                     } else {
                         String include = included.containsKey(id) ? " INCLUDE (" + String.join(", ", included.get(id)) + ")" : "";
                         String filter = rs.getBoolean("has_filter") ? " WHERE " + rs.getString("filter_definition") : "";
                         indexes.add(new MssqlCarriedObject(Kind.INDEX, name, (rs.getBoolean("is_unique") ? "UNIQUE " : "")
-                                + kindWord + " INDEX " + columns + include + filter, null, clustered));
+                                + kindWord + " INDEX " + columns + include + filter + with, null, clustered));
                     }
                 }
             }
         }
         return indexes;
+    }
+
+    /**
+     * The index options the live index was created with, as the WITH clause that recreates them (CREATE INDEX and the
+     * PRIMARY KEY / UNIQUE constraint's index options: sql-docs docs/t-sql/statements/create-index-transact-sql.md,
+     * alter-table-index-option-transact-sql.md); empty when every one is the default, so a table without options keeps
+     * the definitions (and shape digests) it had. Values from sys.indexes: fill_factor 0 and 100 both mean full pages.
+     * Data compression is not carried: doctor refuses it (target.table.compression).
+     */
+    static String options(int fillFactor, boolean padded, boolean ignoreDupKey, boolean allowRowLocks, boolean allowPageLocks) {
+        List<String> options = new ArrayList<>();
+        if (padded) {
+            options.add("PAD_INDEX = ON");
+        }
+        if (fillFactor != 0 && fillFactor != 100) {
+            options.add("FILLFACTOR = " + fillFactor);
+        }
+        if (ignoreDupKey) {
+            options.add("IGNORE_DUP_KEY = ON");
+        }
+        if (!allowRowLocks) {
+            options.add("ALLOW_ROW_LOCKS = OFF");
+        }
+        if (!allowPageLocks) {
+            options.add("ALLOW_PAGE_LOCKS = OFF");
+        }
+        return options.isEmpty() ? "" : " WITH (" + String.join(", ", options) + ")";
     }
 
     private List<MssqlCarriedObject> foreignKeys(String table) throws SQLException {

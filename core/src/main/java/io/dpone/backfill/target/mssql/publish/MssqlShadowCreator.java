@@ -17,7 +17,7 @@ import java.util.Optional;
  * Creates the campaign's shadow from the live table's catalog, or accepts the one this run key already owns. The
  * shadow is a heap without keys, unique constraints or checks (built once after validation); when the live table is
  * a clustered columnstore, the shadow gets its clustered columnstore now, before loading, because converting a
- * loaded heap would rewrite every row.
+ * loaded heap would rewrite every row, and lock escalation off while the lanes load it ({@link MssqlShadowTuning}).
  */
 final class MssqlShadowCreator {
     private final Connection connection;
@@ -53,6 +53,7 @@ final class MssqlShadowCreator {
             if (columnstore.isPresent()) {
                 MssqlShadowTransaction.execute(c, MssqlShadowDdl.create(columnstore.get(), schema, names.shadowTable(),
                         CarriedObjectNames.onShadow(names, columnstore.get().name())));
+                MssqlShadowTuning.forLoading(c, schema, names.shadowTable());
             }
             MssqlShadowStamp.write(c, schema, names.shadowTable(), MssqlShadowStamp.shadow(runKey));
             return null;

@@ -2,16 +2,19 @@ package io.dpone.backfill.target.mssql.publish;
 
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.naming.CarriedObjectNames;
+import io.dpone.backfill.target.mssql.MssqlFailures;
 import io.dpone.backfill.target.mssql.ledger.MssqlPublicationLedger;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Recreates the live table's primary key, unique constraints, checks and rowstore indexes on the validated shadow
- * under temporary names ({@link CarriedObjectNames#onShadow}), clustered first. Each object is built in its own
+ * under temporary names ({@link CarriedObjectNames#onShadow}), clustered first, then compresses a columnstore's delta
+ * rowgroups and gives the shadow the live table's lock escalation ({@link MssqlShadowTuning}). Each object is built in its own
  * transaction under the target lock, so a crash keeps what was finished; a rerun re-derives the list from the
  * catalog and skips what the shadow already has. Foreign keys are not rebuilt: publication refuses a live table
  * that has one (the shadow lacks it), rather than publish without it.
@@ -29,20 +32,24 @@ final class MssqlShadowIndexBuilder {
 
     void build(String runKey, ArtifactNames names, String liveTable) {
         String schema = names.schema();
-        List<MssqlCarriedObject> objects = MssqlShadowTransaction.run(connection, "list indexes of " + liveTable,
+        // Empty when published: the shadow is the live table now, nothing is built or settled on it.
+        Optional<List<MssqlCarriedObject>> pending = MssqlShadowTransaction.run(connection, "list indexes of " + liveTable,
                 schema, liveTable, lockTimeout, c -> {
                     MssqlPublicationLedger ledger = new MssqlPublicationLedger(c, stateSchema);
                     if (ledger.present() && ledger.publicationReceipt(runKey).isPresent()) {
-                        return List.<MssqlCarriedObject>of(); // Published: the shadow is the live table now.
+                        return Optional.<List<MssqlCarriedObject>>empty();
                     }
                     if (!MssqlTables.isTable(c, schema, liveTable)) {
                         throw new IllegalStateException("live target table " + schema + "." + liveTable + " does not exist");
                     }
                     ownedShadow(c, runKey, names);
-                    return new MssqlCatalogObjects(c).of(schema, liveTable).stream()
-                            .filter(o -> MssqlShadowDdl.deferred(o.kind())).toList();
+                    return Optional.of(new MssqlCatalogObjects(c).of(schema, liveTable).stream()
+                            .filter(o -> MssqlShadowDdl.deferred(o.kind())).toList());
                 });
-        for (MssqlCarriedObject object : objects) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        for (MssqlCarriedObject object : pending.get()) {
             String name = CarriedObjectNames.onShadow(names, object.name());
             MssqlShadowTransaction.run(connection, "build " + object.name() + " on the shadow", schema, liveTable,
                     lockTimeout, c -> {
@@ -54,6 +61,20 @@ final class MssqlShadowIndexBuilder {
                         }
                         return null;
                     });
+        }
+        // Idempotent: a rerun sets the same escalation and compresses nothing new.
+        Optional<String> columnstore = MssqlShadowTransaction.run(connection, "settle " + names.shadowTable(), schema,
+                liveTable, lockTimeout, c -> {
+                    ownedShadow(c, runKey, names);
+                    MssqlShadowTuning.forPublication(c, schema, liveTable, names.shadowTable());
+                    return MssqlShadowTuning.columnstore(c, schema, names.shadowTable());
+                });
+        if (columnstore.isPresent()) {
+            try {
+                MssqlShadowTuning.compress(connection, schema, names.shadowTable(), columnstore.get());
+            } catch (SQLException e) {
+                throw MssqlFailures.of("compress the rowgroups of " + names.shadowTable() + ": " + e.getMessage(), e);
+            }
         }
     }
 

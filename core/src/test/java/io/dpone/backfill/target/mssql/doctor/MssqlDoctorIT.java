@@ -207,6 +207,8 @@ class MssqlDoctorIT {
             assertError(report, "target.table.alter-denied", "dbo.orders");
             assertError(report, "target.table.insert-denied", "dbo.orders");
             assertError(report, "state.database.create-schema-denied", STATE);
+            // The shadow is a new table of the schema's owner: the weak user's SELECT on dbo.orders does not reach it.
+            assertError(report, "target.shadow.load-denied", "INSERT BULK");
             assertThat(report.findings()).filteredOn(f -> f.code().equals("target.schema.alter-denied"))
                     .extracting(Finding::recommendedAction).containsExactly("GRANT ALTER ON SCHEMA::[dbo] TO [" + login[0] + "];");
             assertWarning(report, "target.catalog.partly-visible", "VIEW DEFINITION");
@@ -229,7 +231,8 @@ class MssqlDoctorIT {
             DoctorReport denied = doctor.check(spec(), names(spec()), source, weak, RUN_KEY);
             assertThat(denied.withSeverity(Severity.ERROR)).as(denied.toString()).extracting(Finding::code)
                     .containsExactlyInAnyOrder("target.database.create-table-denied", "target.schema.alter-denied",
-                            "target.table.alter-denied", "target.table.insert-denied", "state.schema.alter-denied");
+                            "target.shadow.load-denied", "target.table.alter-denied", "target.table.insert-denied",
+                            "target.swap.grants-denied", "state.schema.alter-denied", "state.schema.write-denied");
             // Each action is the one statement a person runs; VIEW DEFINITION lets the catalog show everything.
             for (Finding finding : denied.findings()) {
                 if (finding.severity() == Severity.ERROR || finding.code().equals("target.catalog.partly-visible")) {
