@@ -54,13 +54,13 @@ class MssqlTypeMapTest {
             date           | date              | 2
             time           | time(7)           | 1
             time           | time(6)           | 1
-            time(3)        | time(3)           | 1
+            time(3)        | time(3)           | 2
             timestamp      | datetime2(7)      | 2
             timestamp      | datetime2(6)      | 2
-            timestamp(0)   | datetime2(0)      | 2
+            timestamp(0)   | datetime2(0)      | 3
             timestamp      | datetime          | 3
             timestamptz    | datetimeoffset(7) | 3
-            timestamptz(2) | datetimeoffset(2) | 3
+            timestamptz(2) | datetimeoffset(2) | 4
             timestamptz    | datetime2(7)      | 2
             bytea          | varbinary(max)    | 0
             bytea          | varbinary(16)     | 1
