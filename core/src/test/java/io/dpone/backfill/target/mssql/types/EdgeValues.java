@@ -117,7 +117,7 @@ final class EdgeValues {
 
     private static List<Object> time(int digits) {
         return List.of(LocalTime.MIDNIGHT, LocalTime.of(23, 59, 59, maxFraction(digits)), LocalTime.of(12, 34, 56),
-                PgSpecialValue.END_OF_DAY);
+                LocalTime.of(12, 34, 56, 123_456_000), PgSpecialValue.END_OF_DAY);
     }
 
     private static List<Object> timestamps(int digits) {
@@ -160,6 +160,8 @@ final class EdgeValues {
         if (digits >= 1) {
             values.add(LocalDateTime.of(2024, 2, 29, 12, 0, 0, 100_000_000));
         }
+        // More digits than the column declares: the decoder never delivers this, the guards must still stop it.
+        values.add(LocalDateTime.of(2024, 2, 29, 12, 0, 0, 123_456_000));
         return values;
     }
 }
