@@ -4,9 +4,9 @@ import io.dpone.backfill.source.postgres.binary.PgType;
 
 /**
  * Pairs of text-like sources (text, varchar, bpchar, name, json, jsonb, and enums and arrays cast to text) with
- * nvarchar and varchar, of character(n) with nchar(n) and char(n), and of bytea with varbinary. A source with a declared length needs a target at least that
- * long; within it, values are still measured, since SQL Server counts differently from PostgreSQL (PostgreSQL
- * counts characters, nvarchar UTF-16 code units, varchar bytes).
+ * nvarchar and varchar, of character(n) with nchar(n) and char(n), and of bytea with varbinary. A source with a
+ * declared length needs a target at least that long; within it, values are still measured, since SQL Server counts
+ * differently from PostgreSQL (PostgreSQL counts characters, nvarchar UTF-16 code units, varchar bytes).
  */
 final class TextPairs {
     /** name is at most NAMEDATALEN - 1 = 63 bytes, hence at most 63 characters. */
