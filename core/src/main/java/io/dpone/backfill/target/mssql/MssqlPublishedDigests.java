@@ -14,11 +14,8 @@ import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -26,7 +23,8 @@ import java.util.stream.Collectors;
 /**
  * The published SQL Server table's digests for {@code verify} (ADR 0018): one forward-only {@code SELECT} of the
  * loaded columns, each value read back as the Java value the lane's decoder produced for the source column
- * (the source's column plan, the same one the lanes decode with), so the same canonical encoding applies. Rows are
+ * (the source's column plan, the same one the lanes decode with), so the same canonical encoding applies; which
+ * getter reads it depends on the published column's type too ({@link MssqlPublishedRead}). Rows are
  * placed in their chunk by their chunk key in Java.
  */
 public final class MssqlPublishedDigests implements PublishedTableDigests {
@@ -56,10 +54,11 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
         try (PreparedStatement ps = target.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
             ps.setFetchSize(1000);
             try (ResultSet rs = ps.executeQuery()) {
+                MssqlPublishedRead[] reads = reads(rs.getMetaData(), types);
                 while (rs.next()) {
                     BigInteger key = null;
                     for (int c = 0; c < types.length; c++) {
-                        Object value = value(rs, c + 1, types[c]);
+                        Object value = reads[c].read(rs, c + 1);
                         if (c == keyColumn && value != null) {
                             key = value instanceof UUID u ? UuidKeys.fromBits(u.getMostSignificantBits(), u.getLeastSignificantBits())
                                     : BigInteger.valueOf(((Number) value).longValue());
@@ -76,25 +75,12 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
         return digests;
     }
 
-    /** The value as the lane's binary decoder produced it for the source column's arriving type. */
-    public static Object value(ResultSet rs, int column, PgType type) throws SQLException {
-        Object value = switch (type) {
-            case INT2, INT4, INT8 -> rs.getLong(column);
-            case NUMERIC -> rs.getBigDecimal(column);
-            case FLOAT4 -> rs.getFloat(column);
-            case FLOAT8 -> rs.getDouble(column);
-            case BOOL -> rs.getBoolean(column);
-            case UUID -> {
-                String text = rs.getString(column);
-                yield text == null ? null : UUID.fromString(text);
-            }
-            case DATE -> rs.getObject(column, LocalDate.class);
-            case TIME -> rs.getObject(column, LocalTime.class);
-            case TIMESTAMP -> rs.getObject(column, LocalDateTime.class);
-            case TIMESTAMPTZ -> rs.getObject(column, OffsetDateTime.class);
-            case BYTEA -> rs.getBytes(column);
-            default -> rs.getString(column);
-        };
-        return rs.wasNull() ? null : value;
+    /** Each column's read, from its source type and the published column's SQL Server type. */
+    static MssqlPublishedRead[] reads(ResultSetMetaData published, PgType[] types) throws SQLException {
+        MssqlPublishedRead[] reads = new MssqlPublishedRead[types.length];
+        for (int c = 0; c < types.length; c++) {
+            reads[c] = MssqlPublishedRead.of(types[c], published.getColumnTypeName(c + 1));
+        }
+        return reads;
     }
 }

@@ -8,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * A table's content fingerprint on SQL Server: COUNT_BIG(*) and the sum, as decimal(38,0), of the first 8 bytes of
@@ -23,7 +22,8 @@ import java.util.stream.Collectors;
  * The row text concatenates every column (computed ones too) in column order as {@code <length>:<value>}, or
  * {@code -} for NULL: the length prefix keeps ('ab','c') and ('a','bc') apart and NULL apart from ''. Each value is
  * converted with a style that pins its form (float 3 = 17 digits, money 2, date/time 121 = full precision, binary
- * 1 = hex), never the session's language or date format.
+ * 1 = hex), never the session's language or date format. A table of more than 253 columns gets nested CONCAT calls
+ * ({@link MssqlConcat}: CONCAT takes at most 254 arguments); the text, and so the hash, is the same.
  */
 final class MssqlTableFingerprint {
     private MssqlTableFingerprint() {
@@ -41,9 +41,9 @@ final class MssqlTableFingerprint {
     }
 
     static String sql(String schema, String table, List<MssqlCatalogColumn> columns) {
-        String row = columns.stream().map(MssqlTableFingerprint::part).collect(Collectors.joining(", "));
+        String row = MssqlConcat.of(columns.stream().map(MssqlTableFingerprint::part).toList());
         return "SELECT COUNT_BIG(*) AS row_count, COALESCE(SUM(CAST(CONVERT(bigint, SUBSTRING(HASHBYTES('SHA2_256',"
-                + " CONCAT(N'', " + row + ")), 1, 8)) AS decimal(38,0))), 0) AS content_hash FROM "
+                + " " + row + "), 1, 8)) AS decimal(38,0))), 0) AS content_hash FROM "
                 + MssqlObjectNames.twoPart(schema, table);
     }
 

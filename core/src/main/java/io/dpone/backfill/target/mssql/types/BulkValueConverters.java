@@ -8,6 +8,9 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -21,15 +24,18 @@ import java.util.UUID;
  * {@code toString()} (see {@link MssqlBulkColumn#REQUIRED_CONNECTION_PROPERTY}). Formatting the text here, from the
  * decoded java.time value, keeps the JVM's time zone out: a java.sql.Timestamp would be built in it, and a wall time
  * in its daylight-saving gap would move by an hour.
+ *
+ * <p>The text carries exactly the target's fractional-second digits (its scale p), no more: the driver declares the
+ * column {@code varchar(length)} in INSERT BULK from the length {@link MssqlBulkColumn} reports, 8/19/26 + 1 + p, and
+ * writes the text with its own length (SQLServerBulkCopy.writeTypeInfo / getDestTypeFromSrcType /
+ * writeColumnToTdsWriter, mssql-jdbc 13.2.1); text longer than the declared length is refused by the server (4815).
+ * No digit is dropped: the type map accepts a target only when p is at least the source's digits, and
+ * {@link TemporalGuards#fractionFits} refuses a value with more.
  */
 final class BulkValueConverters {
-    /** ISO 8601 with a space, seven fractional digits: unambiguous for date, time, datetime2 and datetimeoffset. */
-    private static final DateTimeFormatter DATETIME2_TEXT = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSS");
     private static final DateTimeFormatter DATE_TEXT = DateTimeFormatter.ofPattern("uuuu-MM-dd");
-    private static final DateTimeFormatter TIME_TEXT = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSS");
     /** datetime reads 'yyyy-MM-dd hh:mm' per DATEFORMAT; only the 'T' form is read the same under every setting. */
     private static final DateTimeFormatter DATETIME_TEXT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS");
-    private static final DateTimeFormatter DATETIMEOFFSET_TEXT = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSS xxx");
 
     static final BulkValueConverter AS_IS = decoded -> decoded;
     static final BulkValueConverter TO_SHORT = decoded -> ((Number) decoded).shortValue();
@@ -39,13 +45,43 @@ final class BulkValueConverters {
     static final BulkValueConverter TO_DOUBLE = decoded -> ((Number) decoded).doubleValue();
     static final BulkValueConverter UUID_TEXT = decoded -> ((UUID) decoded).toString();
     static final BulkValueConverter DATE = decoded -> DATE_TEXT.format((LocalDate) decoded);
-    static final BulkValueConverter TIME = decoded -> TIME_TEXT.format((LocalTime) decoded);
-    static final BulkValueConverter DATETIME2 = decoded -> DATETIME2_TEXT.format((LocalDateTime) decoded);
     static final BulkValueConverter DATETIME = decoded -> DATETIME_TEXT.format((LocalDateTime) decoded);
-    static final BulkValueConverter DATETIMEOFFSET = decoded -> DATETIMEOFFSET_TEXT.format((OffsetDateTime) decoded);
-    /** timestamptz into datetime2: the UTC wall time. */
-    static final BulkValueConverter UTC_DATETIME2 = decoded -> DATETIME2_TEXT.format(
-            ((OffsetDateTime) decoded).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime());
+
+    /** time(p): {@code HH:mm:ss[.f{p}]}. */
+    static BulkValueConverter time(int scale) {
+        DateTimeFormatter format = withFraction("HH:mm:ss", scale, "");
+        return decoded -> format.format((LocalTime) decoded);
+    }
+
+    /** datetime2(p): ISO 8601 with a space, {@code uuuu-MM-dd HH:mm:ss[.f{p}]}. */
+    static BulkValueConverter datetime2(int scale) {
+        DateTimeFormatter format = withFraction("uuuu-MM-dd HH:mm:ss", scale, "");
+        return decoded -> format.format((LocalDateTime) decoded);
+    }
+
+    /** datetimeoffset(p): {@code uuuu-MM-dd HH:mm:ss[.f{p}] +hh:mm}. */
+    static BulkValueConverter datetimeoffset(int scale) {
+        DateTimeFormatter format = withFraction("uuuu-MM-dd HH:mm:ss", scale, " xxx");
+        return decoded -> format.format((OffsetDateTime) decoded);
+    }
+
+    /** timestamptz into datetime2(p): the UTC wall time. */
+    static BulkValueConverter utcDatetime2(int scale) {
+        DateTimeFormatter format = withFraction("uuuu-MM-dd HH:mm:ss", scale, "");
+        return decoded -> format.format(((OffsetDateTime) decoded).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime());
+    }
+
+    /** The whole seconds, then a point and exactly {@code scale} digits when the scale is not 0, then the suffix. */
+    private static DateTimeFormatter withFraction(String wholeSeconds, int scale, String suffix) {
+        DateTimeFormatterBuilder builder = new DateTimeFormatterBuilder().appendPattern(wholeSeconds);
+        if (scale > 0) {
+            builder.appendFraction(ChronoField.NANO_OF_SECOND, scale, scale, true);
+        }
+        if (!suffix.isEmpty()) {
+            builder.appendPattern(suffix);
+        }
+        return builder.toFormatter(Locale.ROOT);
+    }
 
     private BulkValueConverters() {
     }

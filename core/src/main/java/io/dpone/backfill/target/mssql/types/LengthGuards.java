@@ -10,13 +10,21 @@ final class LengthGuards {
     }
 
     static ValueGuard utf16Units(int limit) {
-        return new ValueGuard("nvarchar(" + limit + ") holds " + limit
+        return utf16Units("nvarchar", limit);
+    }
+
+    static ValueGuard utf16Units(String type, int limit) {
+        return new ValueGuard(type + "(" + limit + ") holds " + limit
                 + " UTF-16 code units (a character outside the Basic Multilingual Plane counts 2)",
                 value -> value instanceof String text && text.length() <= limit);
     }
 
     static ValueGuard utf8Bytes(int limit) {
-        return new ValueGuard("varchar(" + limit + ") with a UTF-8 collation holds " + limit + " bytes of UTF-8",
+        return utf8Bytes("varchar", limit);
+    }
+
+    static ValueGuard utf8Bytes(String type, int limit) {
+        return new ValueGuard(type + "(" + limit + ") with a UTF-8 collation holds " + limit + " bytes of UTF-8",
                 value -> value instanceof String text && utf8Length(text, limit) <= limit);
     }
 
@@ -25,11 +33,15 @@ final class LengthGuards {
      * is the only text accepted there (anything else could become '?').
      */
     static final ValueGuard ASCII_ONLY = new ValueGuard(
-            "varchar without a UTF-8 collation accepts ASCII text only (other characters depend on the code page)",
+            "varchar or char without a UTF-8 collation accepts ASCII text only (other characters depend on the code page)",
             value -> value instanceof String text && text.chars().allMatch(c -> c < 0x80));
 
     static ValueGuard asciiCharacters(int limit) {
-        return new ValueGuard("varchar(" + limit + ") holds " + limit + " bytes, one per ASCII character",
+        return asciiCharacters("varchar", limit);
+    }
+
+    static ValueGuard asciiCharacters(String type, int limit) {
+        return new ValueGuard(type + "(" + limit + ") holds " + limit + " bytes, one per ASCII character",
                 value -> value instanceof String text && text.length() <= limit);
     }
 

@@ -39,6 +39,7 @@ public record MssqlBulkColumn(String name, int jdbcType, int precision, int scal
             case BIT -> new MssqlBulkColumn(target.name(), type.jdbcType(), 1, 0);
             case NVARCHAR -> new MssqlBulkColumn(target.name(), type.jdbcType(),
                     target.isMax() ? NVARCHAR_MAX_CHARACTERS : target.declaredLength(), 0);
+            case NCHAR, CHAR -> new MssqlBulkColumn(target.name(), type.jdbcType(), target.declaredLength(), 0);
             case VARCHAR, VARBINARY -> new MssqlBulkColumn(target.name(), type.jdbcType(),
                     target.isMax() ? Integer.MAX_VALUE : target.declaredLength(), 0);
             case UNIQUEIDENTIFIER -> new MssqlBulkColumn(target.name(), type.jdbcType(), 36, 0);

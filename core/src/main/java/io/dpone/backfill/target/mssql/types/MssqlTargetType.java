@@ -17,6 +17,13 @@ enum MssqlTargetType {
     BIT("bit", Types.BIT),
     NVARCHAR("nvarchar", Types.NVARCHAR),
     VARCHAR("varchar", Types.VARCHAR),
+    /**
+     * nchar(n) and char(n) are told the bulk copy as nvarchar(n) and varchar(n): the values arrive already padded to
+     * n (only character(n) of the same length loads into them), so the server's conversion to the fixed type adds
+     * nothing.
+     */
+    NCHAR("nchar", Types.NVARCHAR),
+    CHAR("char", Types.VARCHAR),
     UNIQUEIDENTIFIER("uniqueidentifier", microsoft.sql.Types.GUID),
     DATE("date", Types.DATE),
     TIME("time", Types.TIME),

@@ -64,7 +64,35 @@ final class TemporalGuards {
             "SQL Server time ends at 23:59:59.9999999; PostgreSQL's 24:00:00 has no counterpart",
             value -> value instanceof LocalTime);
 
+    /**
+     * time(p), datetime2(p) and datetimeoffset(p) keep p fractional-second digits. The type map already asks p to be
+     * at least the source's digits, so this only catches a value with more digits than its source column declares:
+     * it fails the chunk rather than letting the text lose a digit or the server round it.
+     */
+    static ValueGuard fractionFits(int scale) {
+        long unit = 1;
+        for (int i = scale; i < 9; i++) {
+            unit *= 10;
+        }
+        long nanosPerDigit = unit;
+        return new ValueGuard("the target keeps " + scale + " fractional-second digits; the value has more",
+                value -> nanos(value) % nanosPerDigit == 0);
+    }
+
     private TemporalGuards() {
+    }
+
+    private static long nanos(Object value) {
+        if (value instanceof LocalTime time) {
+            return time.getNano();
+        }
+        if (value instanceof LocalDateTime at) {
+            return at.getNano();
+        }
+        if (value instanceof OffsetDateTime at) {
+            return at.getNano();
+        }
+        return -1;
     }
 
     private static boolean inDatetime2Range(LocalDateTime at) {

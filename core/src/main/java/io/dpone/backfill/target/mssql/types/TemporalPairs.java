@@ -20,11 +20,13 @@ final class TemporalPairs {
                     : pair.refuse("a date column loads into date only");
         }
         int sourceDigits = SourceModifiers.fractionDigits(pair.sourceTypmod());
+        int scale = pair.target().scale();
         if (type == PgType.TIME) {
             if (target != MssqlTargetType.TIME) {
                 return pair.refuse("a time column loads into time(p) only");
             }
-            return keepsFraction(pair, sourceDigits) ? pair.accept(BulkValueConverters.TIME, TemporalGuards.BEFORE_END_OF_DAY)
+            return keepsFraction(pair, sourceDigits) ? pair.accept(BulkValueConverters.time(scale),
+                    fractionChecked(scale, TemporalGuards.BEFORE_END_OF_DAY))
                     : refuseFraction(pair, sourceDigits);
         }
         if (type == PgType.TIMESTAMP) {
@@ -36,21 +38,36 @@ final class TemporalPairs {
                 return pair.refuse("a timestamp column loads into datetime2(p), or datetime for values it holds exactly");
             }
             return keepsFraction(pair, sourceDigits)
-                    ? pair.accept(BulkValueConverters.DATETIME2, TemporalGuards.FINITE, TemporalGuards.DATETIME2_RANGE)
+                    ? pair.accept(BulkValueConverters.datetime2(scale),
+                    fractionChecked(scale, TemporalGuards.FINITE, TemporalGuards.DATETIME2_RANGE))
                     : refuseFraction(pair, sourceDigits);
         }
         if (target == MssqlTargetType.DATETIMEOFFSET) {
             return keepsFraction(pair, sourceDigits)
-                    ? pair.accept(BulkValueConverters.DATETIMEOFFSET, TemporalGuards.FINITE, TemporalGuards.OFFSET_RANGE,
-                    TemporalGuards.DATETIMEOFFSET_RANGE)
+                    ? pair.accept(BulkValueConverters.datetimeoffset(scale), fractionChecked(scale,
+                    TemporalGuards.FINITE, TemporalGuards.OFFSET_RANGE, TemporalGuards.DATETIMEOFFSET_RANGE))
                     : refuseFraction(pair, sourceDigits);
         }
         if (target == MssqlTargetType.DATETIME2) {
             return keepsFraction(pair, sourceDigits)
-                    ? pair.accept(BulkValueConverters.UTC_DATETIME2, TemporalGuards.FINITE, TemporalGuards.UTC_DATETIME2_RANGE)
+                    ? pair.accept(BulkValueConverters.utcDatetime2(scale),
+                    fractionChecked(scale, TemporalGuards.FINITE, TemporalGuards.UTC_DATETIME2_RANGE))
                     : refuseFraction(pair, sourceDigits);
         }
         return pair.refuse("a timestamptz column loads into datetimeoffset(p), or datetime2(p) as UTC");
+    }
+
+    /**
+     * The guards, plus the fraction guard when the target keeps fewer digits than PostgreSQL's microseconds: only
+     * then could a value (of a source declaring more digits than it holds) carry a digit the text would drop.
+     */
+    private static ValueGuard[] fractionChecked(int scale, ValueGuard... guards) {
+        if (scale >= SourceModifiers.DEFAULT_FRACTION_DIGITS) {
+            return guards;
+        }
+        ValueGuard[] checked = java.util.Arrays.copyOf(guards, guards.length + 1);
+        checked[guards.length] = TemporalGuards.fractionFits(scale);
+        return checked;
     }
 
     private static boolean keepsFraction(TypePair pair, int sourceDigits) {

@@ -4,9 +4,9 @@ import io.dpone.backfill.source.postgres.binary.PgType;
 
 /**
  * Pairs of text-like sources (text, varchar, bpchar, name, json, jsonb, and enums and arrays cast to text) with
- * nvarchar and varchar, and of bytea with varbinary. A source with a declared length needs a target at least that
- * long; within it, values are still measured, since SQL Server counts differently from PostgreSQL (PostgreSQL
- * counts characters, nvarchar UTF-16 code units, varchar bytes).
+ * nvarchar and varchar, of character(n) with nchar(n) and char(n), and of bytea with varbinary. A source with a
+ * declared length needs a target at least that long; within it, values are still measured, since SQL Server counts
+ * differently from PostgreSQL (PostgreSQL counts characters, nvarchar UTF-16 code units, varchar bytes).
  */
 final class TextPairs {
     /** name is at most NAMEDATALEN - 1 = 63 bytes, hence at most 63 characters. */
@@ -45,10 +45,40 @@ final class TextPairs {
                 }
                 return pair.accept(BulkValueConverters.AS_IS, LengthGuards.ASCII_ONLY,
                         LengthGuards.asciiCharacters(target.declaredLength()));
+            case NCHAR:
+            case CHAR:
+                return fixedLength(pair, sourceLength);
             default:
                 return pair.refuse("a text column loads into nvarchar(n|max), or varchar(n|max) "
-                        + "(ASCII only unless the collation is UTF-8)");
+                        + "(ASCII only unless the collation is UTF-8), or a character(n) column into nchar(n)/char(n)");
         }
+    }
+
+    /**
+     * character(n) into nchar(n) or char(n), the same n. PostgreSQL pads character(n) values with spaces to n
+     * characters and sends them padded; SQL Server pads nchar(n) to n UTF-16 code units and char(n) to n bytes. Only
+     * when both paddings end at the same place do the stored texts (and so the row digests, ADR 0018) agree: the same
+     * n, and each value within n code units (nchar) or n bytes (char). A longer target would pad further, a text
+     * source would be padded where PostgreSQL has none: both are refused.
+     */
+    private static MssqlTypeCheck fixedLength(TypePair pair, int sourceLength) {
+        MssqlColumn target = pair.target();
+        if (pair.sourceType() != PgType.BPCHAR || sourceLength < 0) {
+            return pair.refuse("only a character(n) column loads into " + target.typeName()
+                    + "(n): SQL Server pads every value to n, PostgreSQL pads only character(n)");
+        }
+        if (target.declaredLength() != sourceLength) {
+            return pair.refuse("character(" + sourceLength + ") loads into " + target.typeName() + "(" + sourceLength
+                    + ") only: SQL Server pads to its own length, so the stored text would differ");
+        }
+        if (pair.targetType() == MssqlTargetType.NCHAR) {
+            return pair.accept(BulkValueConverters.AS_IS, LengthGuards.utf16Units("nchar", sourceLength));
+        }
+        if (target.hasUtf8Collation()) {
+            return pair.accept(BulkValueConverters.AS_IS, LengthGuards.utf8Bytes("char", sourceLength));
+        }
+        return pair.accept(BulkValueConverters.AS_IS, LengthGuards.ASCII_ONLY,
+                LengthGuards.asciiCharacters("char", sourceLength));
     }
 
     static MssqlTypeCheck bytea(TypePair pair) {

@@ -11,7 +11,7 @@ import io.dpone.backfill.source.postgres.PostgresChunkSource;
 import io.dpone.backfill.source.postgres.binary.PgType;
 import io.dpone.backfill.source.postgres.binary.SourceColumn;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
-import io.dpone.backfill.target.mssql.MssqlPublishedDigests;
+import io.dpone.backfill.target.mssql.MssqlPublishedRead;
 import io.dpone.backfill.target.postgres.PostgresPublishedDigests;
 import io.dpone.backfill.testsupport.postgres.PostgresDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -123,7 +123,7 @@ class CanonicalEncodingIT {
                      + " FROM public.items WHERE id < 1001")) {
             while (rs.next()) {
                 for (int c = 0; c < types.length; c++) {
-                    digester.value(MssqlPublishedDigests.value(rs, c + 1, types[c]));
+                    digester.value(MssqlPublishedRead.of(types[c], rs.getMetaData().getColumnTypeName(c + 1)).read(rs, c + 1));
                 }
                 digester.endRow();
             }

@@ -18,6 +18,7 @@ import java.util.UUID;
 import static io.dpone.backfill.target.mssql.types.Columns.source;
 import static io.dpone.backfill.target.mssql.types.Columns.target;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What getRowData hands the bulk copy for each pair, and what getColumnType/getPrecision/getScale report. */
 class MssqlTypeConversionTest {
@@ -79,12 +80,58 @@ class MssqlTypeConversionTest {
                 .isEqualTo("2023-12-31 23:00:00.0000000");
     }
 
+    /**
+     * Issue 24, why 1: mssql-jdbc 13.2.1 (SQLServerBulkCopy.getDestTypeFromSrcType / writeTypeInfo) declares a
+     * temporal column of an ISQLServerBulkData as varchar(reported precision) and writes the text with its own length;
+     * SQL Server refuses text longer than the declaration (4815). The text must carry the target's scale, no more.
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            time(0)        | time(0)           | 23:59:59
+            time(3)        | time(3)           | 23:59:59.999
+            time           | time(6)           | 23:59:59.999999
+            timestamp(0)   | datetime2(0)      | 9999-12-31 23:59:59
+            timestamp(2)   | datetime2(2)      | 9999-12-31 23:59:59.99
+            timestamp      | datetime2(6)      | 9999-12-31 23:59:59.999999
+            timestamptz(0) | datetimeoffset(0) | 9999-12-31 23:59:59 +00:00
+            timestamptz(3) | datetimeoffset(3) | 9999-12-31 23:59:59.999 +00:00
+            timestamptz    | datetimeoffset(6) | 9999-12-31 23:59:59.999999 +00:00
+            timestamptz(1) | datetime2(1)      | 9999-12-31 23:59:59.9
+            timestamptz    | datetime2(6)      | 9999-12-31 23:59:59.999999
+            """)
+    void temporalTextCarriesExactlyTheTargetsFractionalDigits(String sourceType, String targetType, String expected)
+            throws SQLException {
+        int digits = expected.contains(".") ? expected.replaceAll(".*\\.(\\d+).*", "$1").length() : 0;
+        int nanos = digits == 0 ? 0 : 999_999_999 - 999_999_999 % (int) Math.pow(10, 9 - digits);
+        Object decoded = switch (targetType.replaceAll("\\(.*", "")) {
+            case "time" -> LocalTime.of(23, 59, 59, nanos);
+            case "datetime2" -> sourceType.startsWith("timestamptz")
+                    ? OffsetDateTime.of(9999, 12, 31, 23, 59, 59, nanos, ZoneOffset.UTC)
+                    : LocalDateTime.of(9999, 12, 31, 23, 59, 59, nanos);
+            default -> OffsetDateTime.of(9999, 12, 31, 23, 59, 59, nanos, ZoneOffset.UTC);
+        };
+        Object text = bulk(sourceType, targetType, decoded);
+
+        assertThat(text).isEqualTo(expected);
+        assertThat(((String) text).length()).isEqualTo(column(sourceType, targetType).precision());
+    }
+
+    @Test
+    void aValueWithMoreDigitsThanTheTargetKeepsIsRefusedNotCut() {
+        // A timestamp(3) source holds milliseconds; a value with more digits means the source lied: fail the chunk.
+        MssqlColumnBinding binding = MssqlTypeMap.check(source("c", "timestamp(3)"), target("c", "datetime2(3)")).binding();
+
+        assertThatThrownBy(() -> binding.bulkValue(LocalDateTime.of(2024, 1, 1, 0, 0, 0, 1_500_000), () -> "(1)"))
+                .isInstanceOf(MssqlValueRejectedException.class)
+                .hasMessageContaining("the target keeps 3 fractional-second digits");
+    }
+
     @Test
     void aWallTimeInTheJvmsDaylightSavingGapIsNotMoved() throws SQLException {
         TimeZone before = TimeZone.getDefault();
         try {
             TimeZone.setDefault(TimeZone.getTimeZone("Europe/Berlin"));
-            assertThat(bulk("timestamp", "datetime2(6)", LocalDateTime.of(2024, 3, 31, 2, 30))).isEqualTo("2024-03-31 02:30:00.0000000");
+            assertThat(bulk("timestamp", "datetime2(6)", LocalDateTime.of(2024, 3, 31, 2, 30))).isEqualTo("2024-03-31 02:30:00.000000");
         } finally {
             TimeZone.setDefault(before);
         }

@@ -54,13 +54,13 @@ class MssqlTypeMapTest {
             date           | date              | 2
             time           | time(7)           | 1
             time           | time(6)           | 1
-            time(3)        | time(3)           | 1
+            time(3)        | time(3)           | 2
             timestamp      | datetime2(7)      | 2
             timestamp      | datetime2(6)      | 2
-            timestamp(0)   | datetime2(0)      | 2
+            timestamp(0)   | datetime2(0)      | 3
             timestamp      | datetime          | 3
             timestamptz    | datetimeoffset(7) | 3
-            timestamptz(2) | datetimeoffset(2) | 3
+            timestamptz(2) | datetimeoffset(2) | 4
             timestamptz    | datetime2(7)      | 2
             bytea          | varbinary(max)    | 0
             bytea          | varbinary(16)     | 1
@@ -151,10 +151,56 @@ class MssqlTypeMapTest {
         MssqlTypeCheck utf8Max = MssqlTypeMap.check(source("v", "text"), collated("v", "varchar(max)", "Latin1_General_100_CI_AS_SC_UTF8"));
 
         assertThat(codePage.binding().rules()).containsExactly(
-                "varchar without a UTF-8 collation accepts ASCII text only (other characters depend on the code page)",
+                "varchar or char without a UTF-8 collation accepts ASCII text only (other characters depend on the code page)",
                 "varchar(10) holds 10 bytes, one per ASCII character");
         assertThat(utf8.binding().rules()).containsExactly("varchar(10) with a UTF-8 collation holds 10 bytes of UTF-8");
         assertThat(utf8Max.binding().rules()).isEmpty();
+    }
+
+    /**
+     * Issue 24, why 5: character(n) into nchar(n)/char(n). PostgreSQL sends character(n) padded to n characters;
+     * SQL Server pads nchar(n) to n UTF-16 code units and char(n) to n bytes (MicrosoftDocs sql-docs,
+     * docs/t-sql/data-types/nchar-and-nvarchar-transact-sql.md, char-and-varchar-transact-sql.md). The stored
+     * texts, and so the digests (ADR 0018), agree only for the same n with each value inside n units or bytes.
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            bpchar(3)  | nchar(3)  | SQL_Latin1_General_CP1_CI_AS     | nchar(3) holds 3 UTF-16 code units (a character outside the Basic Multilingual Plane counts 2)
+            bpchar(3)  | char(3)   | Latin1_General_100_CI_AS_SC_UTF8 | char(3) with a UTF-8 collation holds 3 bytes of UTF-8
+            bpchar(3)  | char(3)   | SQL_Latin1_General_CP1_CI_AS     | char(3) holds 3 bytes, one per ASCII character
+            """)
+    void characterLoadsIntoAFixedLengthTypeOfTheSameLength(String sourceType, String targetType, String collation,
+                                                           String lengthRule) {
+        MssqlTypeCheck check = MssqlTypeMap.check(source("code", sourceType), collated("code", targetType, collation));
+
+        assertThat(check.isCompatible()).as(check.message()).isTrue();
+        assertThat(check.binding().rules()).contains(lengthRule);
+        assertThat(check.binding().bulkColumn().precision()).isEqualTo(3);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            bpchar(3)   | nchar(4) | character(3) loads into nchar(3) only: SQL Server pads to its own length
+            bpchar(4)   | char(3)  | character(4) loads into char(4) only
+            text        | nchar(3) | only a character(n) column loads into nchar(n): SQL Server pads every value to n
+            varchar(3)  | char(3)  | only a character(n) column loads into char(n)
+            bpchar      | nchar(1) | only a character(n) column loads into nchar(n)
+            """)
+    void aFixedLengthTargetThatWouldPadDifferentlyIsRefused(String sourceType, String targetType, String why) {
+        MssqlTypeCheck check = MssqlTypeMap.check(source("code", sourceType), target("code", targetType));
+
+        assertThat(check.isCompatible()).as(check.message()).isFalse();
+        assertThat(check.message()).contains(why);
+    }
+
+    @Test
+    void aPaddedValueWithinTheLengthPassesAsItArrivedAndOneBeyondIsRefused() throws Exception {
+        MssqlColumnBinding nchar = MssqlTypeMap.check(source("code", "bpchar(3)"), target("code", "nchar(3)")).binding();
+
+        assertThat(nchar.bulkValue("é  ", () -> "(1)")).isEqualTo("é  ");
+        // U+1F600 takes two UTF-16 code units: padded to 3 characters it is 4 units, more than nchar(3) holds.
+        assertThatThrownBy(() -> nchar.bulkValue("\uD83D\uDE00  ", () -> "(1)"))
+                .isInstanceOf(MssqlValueRejectedException.class).hasMessageContaining("nchar(3) holds 3 UTF-16 code units");
     }
 
     @Test

@@ -54,8 +54,8 @@ class MssqlTypeRoundTripIT {
      */
     private static final String TEMPORAL_AS_TEXT_GAP = "Babelfish 4.3 misreads temporal values SQLServerBulkCopy sends as "
             + "text (sendTemporalDataTypesAsStringForBulkCopy=true, the driver default): a date 0001-01-01 arrives as "
-            + "7720-01-06, a datetime as 2002-12-23, time, datetime2 and datetimeoffset fail with \"Data type 0xA7 has an "
-            + "invalid data length\"";
+            + "7720-01-06, a datetime as 2002-12-23 (its \"Data type 0xA7 has an invalid data length\" for time, datetime2 and "
+            + "datetimeoffset was the adapter's own text, longer than the declared varchar: issue 24)";
 
     /** One pair: the values a decoder hands over and what the target column reads back as. */
     record RoundTrip(String source, String target, List<Object> decoded, List<Object> readBack, ReadBack reader,
@@ -146,6 +146,9 @@ class MssqlTypeRoundTripIT {
                 same("json", "nvarchar(max)", rs -> rs.getString(2), "{\"a\": [1, 2.5, \"" + grin + "\"]}"),
                 same("text", "varchar(10)", rs -> rs.getString(2), "ascii only", "x"),
                 same("text", "varchar(max)", rs -> rs.getString(2), "plain ASCII " + "y".repeat(9_000)),
+                // Issue 24: character(n) into nchar(n)/char(n), arriving padded and read back padded.
+                same("bpchar(3)", "nchar(3)", rs -> rs.getString(2), "é  ", "abc", "   "),
+                same("bpchar(3)", "char(3)", rs -> rs.getString(2), "a  ", "xyz"),
                 new RoundTrip("uuid", "uniqueidentifier", List.of(uuid), List.of(uuid), rs -> UUID.fromString(rs.getString(2)),
                         "Babelfish 4.3 corrupts uniqueidentifier values sent through SQLServerBulkCopy"),
                 temporal("date", "date", rs -> rs.getObject(2, LocalDate.class), LocalDate.of(1, 1, 1), LocalDate.of(9999, 12, 31),
@@ -153,6 +156,12 @@ class MssqlTypeRoundTripIT {
                 temporal("time", "time(6)", rs -> rs.getObject(2, LocalTime.class), LocalTime.of(23, 59, 59, 999_999_000), LocalTime.MIDNIGHT,
                         LocalTime.of(12, 0, 0, 1000)),
                 temporal("time", "time(7)", rs -> rs.getObject(2, LocalTime.class), LocalTime.of(23, 59, 59, 999_999_000)),
+                // Issue 24: fewer than 7 fractional digits, the text exactly as long as the declared varchar.
+                temporal("time(0)", "time(0)", rs -> rs.getObject(2, LocalTime.class), LocalTime.of(23, 59, 59)),
+                temporal("timestamp(3)", "datetime2(3)", rs -> rs.getObject(2, LocalDateTime.class),
+                        LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_000_000), LocalDateTime.of(1, 1, 1, 0, 0)),
+                temporal("timestamptz(0)", "datetimeoffset(0)", rs -> rs.getObject(2, OffsetDateTime.class),
+                        OffsetDateTime.of(9999, 12, 31, 23, 59, 59, 0, ZoneOffset.UTC)),
                 temporal("timestamp", "datetime2(6)", rs -> rs.getObject(2, LocalDateTime.class), LocalDateTime.of(1, 1, 1, 0, 0),
                         LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000), LocalDateTime.of(2024, 3, 31, 2, 30),
                         LocalDateTime.of(1582, 10, 10, 12, 0, 0, 1000)),

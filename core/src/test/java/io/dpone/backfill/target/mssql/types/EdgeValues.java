@@ -1,0 +1,167 @@
+package io.dpone.backfill.target.mssql.types;
+
+import io.dpone.backfill.source.postgres.binary.PgSpecialValue;
+import io.dpone.backfill.source.postgres.binary.SourceColumn;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The decoded values a source column can deliver at the edges of its type, in the Java forms the binary COPY decoder
+ * produces (Short/Integer/Long, BigDecimal at the column's scale, java.time values, timestamptz at offset zero,
+ * character(n) padded to n, PgSpecialValue for infinities, NaN and 24:00). Values the target cannot hold are included
+ * on purpose: the guards must stop them before the driver sees them.
+ */
+final class EdgeValues {
+    /** Text lengths around every declared length the contract tries (1, 4, 10, 63, 4000, 8000) and beyond. */
+    private static final int[] TEXT_LENGTHS = {0, 1, 2, 3, 4, 5, 9, 10, 11, 62, 63, 64, 3999, 4000, 4001, 7999, 8000, 8001, 9000};
+    /** One, two, three and four UTF-8 bytes; the last is two UTF-16 code units. */
+    private static final String[] CHARACTERS = {"a", "é", "€", "😀"};
+
+    private EdgeValues() {
+    }
+
+    static List<Object> of(SourceColumn source) {
+        int typmod = source.typmod();
+        return switch (source.arrivingType()) {
+            case INT2 -> List.of(Short.MIN_VALUE, Short.MAX_VALUE, (short) 0);
+            case INT4 -> List.of(Integer.MIN_VALUE, Integer.MAX_VALUE, 0);
+            case INT8 -> List.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L);
+            case NUMERIC -> numeric(typmod);
+            case FLOAT4 -> List.of(Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, Float.MIN_NORMAL, -0f, 1.1f,
+                    Float.NaN, Float.POSITIVE_INFINITY);
+            case FLOAT8 -> List.of(Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, Double.MIN_NORMAL, -0d,
+                    Math.PI, Double.NaN, Double.NEGATIVE_INFINITY);
+            case BOOL -> List.of(true, false);
+            case UUID -> List.of(new UUID(0, 0), new UUID(-1, -1), UUID.fromString("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"));
+            case TEXT, JSON, JSONB -> text(-1, false);
+            case VARCHAR -> text(SourceModifiers.characterLength(typmod), false);
+            case BPCHAR -> text(SourceModifiers.characterLength(typmod), true);
+            case NAME -> text(63, false).stream().filter(v -> ((String) v).getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 63).toList();
+            case BYTEA -> List.of(new byte[0], new byte[1], new byte[15], new byte[16], new byte[17], new byte[8000],
+                    new byte[8001], new byte[9000]);
+            case DATE -> List.of(LocalDate.of(1, 1, 1), LocalDate.of(9999, 12, 31), LocalDate.of(2024, 2, 29),
+                    LocalDate.of(-4712, 1, 1), LocalDate.of(10000, 1, 1), PgSpecialValue.POSITIVE_INFINITY,
+                    PgSpecialValue.NEGATIVE_INFINITY);
+            case TIME -> time(SourceModifiers.fractionDigits(typmod));
+            case TIMESTAMP -> timestamps(SourceModifiers.fractionDigits(typmod));
+            case TIMESTAMPTZ -> timestamptz(SourceModifiers.fractionDigits(typmod));
+        };
+    }
+
+    /** The largest nanosecond fraction a source of {@code digits} fractional digits holds. */
+    static int maxFraction(int digits) {
+        int unit = BigInteger.TEN.pow(9 - digits).intValueExact();
+        return 999_999_999 - 999_999_999 % unit;
+    }
+
+    private static List<Object> numeric(int typmod) {
+        List<Object> values = new ArrayList<>();
+        if (SourceModifiers.isConstrainedNumeric(typmod)) {
+            int p = SourceModifiers.numericPrecision(typmod);
+            int s = SourceModifiers.numericScale(typmod);
+            BigDecimal max = new BigDecimal(BigInteger.TEN.pow(p).subtract(BigInteger.ONE), s);
+            values.add(max);
+            values.add(max.negate());
+            values.add(new BigDecimal(BigInteger.ONE, s));
+            values.add(new BigDecimal(BigInteger.ZERO, Math.max(s, 0)));
+        } else {
+            BigDecimal nines = new BigDecimal(BigInteger.TEN.pow(38).subtract(BigInteger.ONE));
+            values.add(nines);
+            values.add(nines.negate());
+            values.add(new BigDecimal(BigInteger.ONE, 38));
+            values.add(new BigDecimal(BigInteger.ONE, 7));
+            values.add(new BigDecimal("-0.5"));
+            values.add(new BigDecimal("12345.6789"));
+            values.add(new BigDecimal("1E+2"));
+            values.add(new BigDecimal("4294967296.00"));
+            values.add(BigDecimal.ZERO);
+            values.add(new BigDecimal(BigInteger.TEN.pow(38)));
+            values.add(PgSpecialValue.NAN);
+        }
+        return values;
+    }
+
+    /** Strings of every tried length in every character width; character(n) values padded to n characters. */
+    private static List<Object> text(int sourceLength, boolean padded) {
+        List<Object> values = new ArrayList<>();
+        for (String character : CHARACTERS) {
+            for (int length : TEXT_LENGTHS) {
+                if (sourceLength >= 0 && length > sourceLength) {
+                    continue;
+                }
+                String text = character.repeat(length);
+                if (padded && sourceLength >= 0) {
+                    text = text + " ".repeat(sourceLength - length);
+                }
+                values.add(text);
+            }
+            if (sourceLength > 1) {
+                StringBuilder mixed = new StringBuilder();
+                for (int i = 0; i < sourceLength; i++) {
+                    mixed.append(i % 2 == 0 ? "x" : character);
+                }
+                values.add(mixed.toString());
+            }
+        }
+        return values;
+    }
+
+    private static List<Object> time(int digits) {
+        return List.of(LocalTime.MIDNIGHT, LocalTime.of(23, 59, 59, maxFraction(digits)), LocalTime.of(12, 34, 56),
+                LocalTime.of(12, 34, 56, 123_456_000), PgSpecialValue.END_OF_DAY);
+    }
+
+    private static List<Object> timestamps(int digits) {
+        List<Object> values = new ArrayList<>();
+        for (LocalDateTime at : localTimestamps(digits)) {
+            values.add(at);
+        }
+        values.add(PgSpecialValue.POSITIVE_INFINITY);
+        values.add(PgSpecialValue.NEGATIVE_INFINITY);
+        return values;
+    }
+
+    /** The decoder delivers timestamptz at offset zero; other offsets (-14:00..+14:00) are tried too. */
+    private static List<Object> timestamptz(int digits) {
+        List<Object> values = new ArrayList<>();
+        for (LocalDateTime at : localTimestamps(digits)) {
+            values.add(at.atOffset(ZoneOffset.UTC));
+            values.add(at.atOffset(ZoneOffset.ofHours(-14)));
+            values.add(at.atOffset(ZoneOffset.ofHoursMinutes(-3, -30)));
+            values.add(at.atOffset(ZoneOffset.ofHours(14)));
+        }
+        values.add(PgSpecialValue.POSITIVE_INFINITY);
+        values.add(PgSpecialValue.NEGATIVE_INFINITY);
+        return values;
+    }
+
+    private static List<LocalDateTime> localTimestamps(int digits) {
+        List<LocalDateTime> values = new ArrayList<>(List.of(
+                LocalDateTime.of(1, 1, 1, 0, 0),
+                LocalDateTime.of(9999, 12, 31, 23, 59, 59, maxFraction(digits)),
+                LocalDateTime.of(1753, 1, 1, 0, 0),
+                LocalDateTime.of(0, 12, 31, 23, 59, 59),
+                LocalDateTime.of(10000, 1, 1, 0, 0),
+                LocalDateTime.of(2024, 2, 29, 12, 0, 0)));
+        if (digits >= 3) {
+            values.add(LocalDateTime.of(2024, 2, 29, 12, 0, 0, 3_000_000));
+            values.add(LocalDateTime.of(2024, 2, 29, 12, 0, 0, 7_000_000));
+            values.add(LocalDateTime.of(2024, 2, 29, 12, 0, 0, 1_000_000));
+        }
+        if (digits >= 1) {
+            values.add(LocalDateTime.of(2024, 2, 29, 12, 0, 0, 100_000_000));
+        }
+        // More digits than the column declares: the decoder never delivers this, the guards must still stop it.
+        values.add(LocalDateTime.of(2024, 2, 29, 12, 0, 0, 123_456_000));
+        return values;
+    }
+}
