@@ -66,8 +66,9 @@ class CertifyIT {
     @Test
     void certifiesTheSqlServerRouteOnBabelfishWhenAvailable() throws Exception {
         Assumptions.assumeTrue(System.getenv("BACKFILL_BABELFISH_DIST") != null || System.getenv("BACKFILL_MSSQL_URL") != null,
-                "certify on the SQL Server route skipped: set BACKFILL_BABELFISH_DIST (a Babelfish tarball, e.g."
-                        + " ../shared/engines/babelfish-4.3-pg16.4-linux-x86_64.tar.xz) or BACKFILL_MSSQL_URL");
+                "certify on the SQL Server route skipped: no T-SQL engine is named here (CI has none); set"
+                        + " BACKFILL_MSSQL_URL (a SQL Server or Azure SQL) or BACKFILL_BABELFISH_DIST (a Babelfish tree"
+                        + " or tarball this machine already has)");
         SqlServerTestEngine engine = SqlServerTestEngine.require();
         PostgresDatabase source = PostgresDatabase.fresh("certmsrc");
         // What Babelfish can take through bulk copy (src-docs/babelfish-gaps.md): no temporal or uuid columns.
