@@ -7,6 +7,17 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 
+{{/* Objects outside the release namespace (ClusterRole, ClusterRoleBinding, Roles in watched namespaces) carry the
+release in their name, so two releases never share one. */}}
+{{- define "backfill-operator.releaseScopedName" -}}
+{{- printf "backfill-operator-%s-%s" .Release.Namespace .Release.Name | trunc 253 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* "true" where the Prometheus Operator's API is served (or assumed): only there can its objects be installed. */}}
+{{- define "backfill-operator.monitoringApi" -}}
+{{- if or .Values.metrics.assumeMonitoringApi (.Capabilities.APIVersions.Has "monitoring.coreos.com/v1") -}}true{{- end -}}
+{{- end -}}
+
 {{- define "backfill-operator.selector" -}}
 app.kubernetes.io/name: backfill-operator
 app.kubernetes.io/instance: {{ .Release.Name }}

@@ -132,6 +132,11 @@ class HelmChartTest {
             "bad pull policy|image.pullPolicy|Sometimes",
             "unknown value|colour|red",
             "bad memory|lane.resources.limits.memory|lots",
+            // apimachinery pkg/api/resource/quantity.go: suffixes are Ki Mi Gi Ti Pi Ei (binary), k M G T P E
+            // (decimal) or an exponent; "K" is none of them and the API server refuses the pod
+            "memory suffix K|resources.limits.memory|512K",
+            "lane memory suffix K|lane.resources.requests.memory|1K",
+            "memory in milli-bytes|lane.resources.limits.memory|512m",
             "bad cpu|resources.requests.cpu|fast",
             "bad duration|activePoll|five",
             "bad SLO|metrics.prometheusRule.etaSloSeconds|soon",
@@ -157,6 +162,53 @@ class HelmChartTest {
     }
 
     @Test
+    void validQuantitiesAndTheGlobalKeyHelmPassesToSubchartsAreAccepted() throws IOException {
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("resources.limits.memory", "1.5Gi").set("lane.resources.limits.memory", "2e9")
+                .set("lane.resources.requests.memory", "512M").set("global.imageRegistry", "registry.example.com").call());
+        JsonNode container = kind(docs, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(container.path("resources").path("limits").path("memory").asText()).isEqualTo("1.5Gi");
+    }
+
+    @Test
+    void clusterScopedObjectsAreNamedPerReleaseSoTwoReleasesDoNotShareThem() throws IOException {
+        List<JsonNode> one = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
+        List<JsonNode> two = render(new Helm(CHART).template().withName("bf2").withNamespace("backfill-two").call());
+        String role1 = kind(one, "ClusterRole").get(0).path("metadata").path("name").asText();
+        String role2 = kind(two, "ClusterRole").get(0).path("metadata").path("name").asText();
+        assertThat(role1).isNotEqualTo(role2).contains("backfill-system").contains("bf");
+        JsonNode binding = kind(one, "ClusterRoleBinding").get(0);
+        assertThat(binding.path("metadata").path("name").asText()).isNotEqualTo(kind(two, "ClusterRoleBinding").get(0).path("metadata").path("name").asText());
+        assertThat(binding.path("roleRef").path("name").asText()).isEqualTo(role1);
+        // Roles in watched namespaces live outside the release namespace too
+        List<JsonNode> namespaced = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("watchNamespaces[0]", "team-a").call());
+        JsonNode teamRole = kind(namespaced, "Role").stream().filter(r -> r.path("metadata").path("namespace").asText().equals("team-a")).findFirst().orElseThrow();
+        JsonNode teamBinding = kind(namespaced, "RoleBinding").stream().filter(r -> r.path("metadata").path("namespace").asText().equals("team-a")).findFirst().orElseThrow();
+        assertThat(teamRole.path("metadata").path("name").asText()).isEqualTo(role1);
+        assertThat(teamBinding.path("roleRef").path("name").asText()).isEqualTo(role1);
+        assertThat(teamBinding.path("subjects").get(0).path("name").asText()).isEqualTo("backfill-operator");
+    }
+
+    @Test
+    void monitoringObjectsAreSkippedWhereTheClusterDoesNotServeTheirApi() throws IOException {
+        // helm template without --api-versions shows only built-in APIs, as a cluster without the Prometheus Operator
+        // does (.Capabilities.APIVersions): installing a ServiceMonitor there fails the whole release.
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("metrics.serviceMonitor.enabled", "true").set("metrics.prometheusRule.enabled", "true")
+                .set("metrics.grafanaDashboard.enabled", "true").call());
+        for (String k : List.of("ServiceMonitor", "PodMonitor", "PrometheusRule")) {
+            assertThat(kind(docs, k)).as(k).isEmpty();
+        }
+        assertThat(kind(docs, "ConfigMap")).as("the dashboard needs no CRD").hasSize(1);
+        List<JsonNode> assumed = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("metrics.serviceMonitor.enabled", "true").set("metrics.prometheusRule.enabled", "true")
+                .set("metrics.assumeMonitoringApi", "true").call());
+        assertThat(kind(assumed, "ServiceMonitor")).hasSize(1);
+        assertThat(kind(assumed, "PrometheusRule")).hasSize(1);
+    }
+
+    @Test
     void monitoringIsOffByDefault() throws IOException {
         List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
         for (String k : List.of("ServiceMonitor", "PodMonitor", "PrometheusRule", "ConfigMap")) {
@@ -167,6 +219,7 @@ class HelmChartTest {
     @Test
     void monitoringValuesRenderAScrapeConfigThatKeepsCampaignLabelsTheRulesAndTheDashboard() throws IOException {
         List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("metrics.assumeMonitoringApi", "true")
                 .set("metrics.serviceMonitor.enabled", "true").set("metrics.serviceMonitor.labels.release", "prom")
                 .set("metrics.prometheusRule.enabled", "true").set("metrics.grafanaDashboard.enabled", "true").call());
         JsonNode monitor = kind(docs, "ServiceMonitor").get(0);
@@ -189,7 +242,7 @@ class HelmChartTest {
                 .anyMatch(t -> t.startsWith("ETA")).anyMatch(t -> t.startsWith("Chunk duration")).anyMatch(t -> t.startsWith("Failures"));
 
         List<JsonNode> pods = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
-                .set("metrics.podMonitor.enabled", "true").call());
+                .set("metrics.podMonitor.enabled", "true").set("metrics.assumeMonitoringApi", "true").call());
         assertThat(kind(pods, "PodMonitor").get(0).path("spec").path("podMetricsEndpoints").get(0).path("honorLabels").asBoolean()).isTrue();
     }
 

@@ -44,9 +44,18 @@ final class OperatorApiCalls {
 
     /** In the operator's own namespace. */
     static final List<Call> OWN_NAMESPACE = List.of(
-            new Call("coordination.k8s.io/leases", "get", false, "JOSDK leader election (Fabric8 LeaderElector, LeaseLock)"),
-            new Call("coordination.k8s.io/leases", "create", false, "JOSDK leader election"),
-            new Call("coordination.k8s.io/leases", "update", false, "JOSDK leader election: renew and take over"));
+            new Call("coordination.k8s.io/leases", "get", false,
+                    "Fabric8 LeaderElector.tryAcquireOrRenew -> ResourceLock.get (GET of the named Lease)"),
+            new Call("coordination.k8s.io/leases", "create", false, "Fabric8 ResourceLock.create (POST) when the Lease is missing"),
+            // fabric8io/kubernetes-client 7.5.2, kubernetes-client-api .../leaderelection/resourcelock/ResourceLock.update:
+            // client.resource(...).patch(PatchContext.of(PatchType.JSON_MERGE)), an HTTP PATCH, which the API server
+            // authorizes as the verb patch (apiserver/pkg/endpoints/request/requestinfo.go: case "PATCH" -> "patch").
+            new Call("coordination.k8s.io/leases", "patch", false,
+                    "Fabric8 ResourceLock.update: renew, take over and release on stop (JSON merge PATCH)"),
+            // No request uses update, but JOSDK 5.3.2 LeaderElectionManager.checkLeaseAccess creates a
+            // SelfSubjectRulesReview and refuses to start unless the lease rules hold create, update and get.
+            new Call("coordination.k8s.io/leases", "update", false,
+                    "no request: JOSDK LeaderElectionManager.checkLeaseAccess requires create, update, get before it starts"));
 
     private OperatorApiCalls() {
     }

@@ -41,7 +41,7 @@ class PrometheusRulesIT {
         assumeTrue(Tools.onPath("promtool"), "promtool is not installed (Debian package prometheus; .ci/run installs it): "
                 + "the PrometheusRule cannot be checked");
         List<JsonNode> docs = HelmChartTest.render(new Helm(HelmChartTest.CHART).template().withName("bf").withNamespace("backfill-system")
-                .set("metrics.prometheusRule.enabled", "true").call());
+                .set("metrics.prometheusRule.enabled", "true").set("metrics.assumeMonitoringApi", "true").call());
         JsonNode rule = HelmChartTest.kind(docs, "PrometheusRule").get(0);
         ObjectNode file = YAML.createObjectNode();
         file.set("groups", rule.path("spec").path("groups"));

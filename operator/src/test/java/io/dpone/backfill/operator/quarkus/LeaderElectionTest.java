@@ -14,10 +14,14 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The prod profile's leader election builds (the packaged operator starts) and a deposed leader exits. */
+/**
+ * The prod profile's leader election builds (the packaged operator starts); JOSDK itself never exits (its
+ * exitOnStopLeading would call System.exit from Operator.stop() inside the shutdown hook: JOSDK 5.3.2
+ * LeaderElectionManager.stopLeading), our Leadership callbacks decide (LeaderElectionIT: a deposed leader exits).
+ */
 class LeaderElectionTest {
     @Test
-    void theProdLeaderElectionBuildsWithTheInstanceAsIdentityAndExitsWhenItStopsLeading() {
+    void theProdLeaderElectionBuildsWithTheInstanceAsIdentityAndLeavesExitingToLeadership() {
         OperatorConfig config = new OperatorConfig() {
             public Optional<String> instanceId() {
                 return Optional.of("backfill-operator-0");
@@ -47,11 +51,16 @@ class LeaderElectionTest {
                 new OperatorSettings.LaneDefaults("lane:1", "IfNotPresent", List.of("backfill"), new ResourceAmounts("1", "1Gi"),
                         new ResourceAmounts("1", "1Gi"), null, 65532), Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(15));
 
-        LeaderElectionConfiguration election = new LeaderElection().leaderElection(config, settings);
+        Leadership leadership = new Leadership(code -> {
+            throw new AssertionError("no exit expected");
+        });
+        LeaderElectionConfiguration election = new LeaderElection().leaderElection(config, settings, leadership);
 
         assertThat(election.getLeaseName()).isEqualTo("backfill-operator-leader");
         assertThat(election.getLeaseNamespace()).contains("backfill-system");
         assertThat(election.getIdentity()).contains("backfill-operator-0");
-        assertThat(election.isExitOnStopLeading()).isTrue();
+        assertThat(election.isExitOnStopLeading()).isFalse();
+        assertThat(election.getLeaderCallbacks()).isPresent();
+        assertThat(election.getLeaseDuration()).isEqualTo(LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE);
     }
 }

@@ -1,5 +1,7 @@
 package io.dpone.backfill.operator.quarkus;
 
+import io.dpone.backfill.operator.support.rbac.ChartRbac;
+import io.dpone.backfill.operator.support.rbac.RecordingDispatcher;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -10,17 +12,23 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Fabric8's mock API server (CRUD) for the Quarkus application under test; QOSDK applies the CRD to it at start. */
+/**
+ * Fabric8's mock API server (CRUD) for the Quarkus application under test; QOSDK applies the CRD to it at start. It
+ * answers SelfSubjectRulesReviews from the chart's RBAC (RecordingDispatcher), so leader election can start, and has
+ * the chart's release namespace for the Lease.
+ */
 public class MockApiServerResource implements QuarkusTestResourceLifecycleManager {
     static final String NAMESPACE = "backfill";
     private KubernetesMockServer server;
 
     @Override
     public Map<String, String> start() {
-        server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(), new HashMap<>(),
+                new RecordingDispatcher(new KubernetesCrudDispatcher()), false);
         server.init();
         try (KubernetesClient client = server.createClient()) {
             client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ChartRbac.RELEASE_NAMESPACE).endMetadata().build()).create();
             return Map.of(
                     "quarkus.kubernetes-client.api-server-url", client.getConfiguration().getMasterUrl(),
                     "quarkus.kubernetes-client.trust-certs", "true",

@@ -7,6 +7,7 @@ import io.dpone.backfill.operator.reconciler.BackfillCampaignReconciler;
 import io.dpone.backfill.operator.reconciler.OperatorComponents;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.time.Clock;
@@ -27,18 +28,31 @@ public final class TestOperator implements AutoCloseable {
     public final OperatorComponents components;
     public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final Operator operator;
+    /** The operator's own client: its requests are recorded and held to the chart's RBAC (MockCluster). */
+    private final KubernetesClient operatorClient;
 
     public TestOperator(KubernetesClient client, String namespace, String instanceId) {
         this(client, namespace, settings(instanceId));
     }
 
     public TestOperator(KubernetesClient client, String namespace, OperatorSettings settings) {
+        this(client, namespace, settings, null);
+    }
+
+    /** With {@code election} not null, leader election is on: only the leader reconciles. */
+    public TestOperator(KubernetesClient client, String namespace, OperatorSettings settings, LeaderElectionConfiguration election) {
         this.components = OperatorComponents.create(settings, registry, Clock.systemUTC());
-        this.operator = new Operator(o -> o.withKubernetesClient(client)
-                .withUseSSAToPatchPrimaryResource(false)
-                .withCloseClientOnStop(false)
-                .checkingCRDAndValidateLocalModel(false)
-                .withCacheSyncTimeout(Duration.ofSeconds(20)));
+        this.operatorClient = MockCluster.operatorClient(client);
+        this.operator = new Operator(o -> {
+            o.withKubernetesClient(operatorClient)
+                    .withUseSSAToPatchPrimaryResource(false)
+                    .withCloseClientOnStop(false)
+                    .checkingCRDAndValidateLocalModel(false)
+                    .withCacheSyncTimeout(Duration.ofSeconds(20));
+            if (election != null) {
+                o.withLeaderElectionConfiguration(election);
+            }
+        });
         operator.register(new BackfillCampaignReconciler(components), o -> o.settingNamespace(namespace));
         operator.start();
     }
@@ -66,6 +80,7 @@ public final class TestOperator implements AutoCloseable {
     public void crash() {
         operator.stop();
         components.sessions().keeper().close();
+        operatorClient.close();
     }
 
     /** Stops like a pod that receives SIGTERM: informers stop, every campaign lease is released. */
@@ -75,6 +90,7 @@ public final class TestOperator implements AutoCloseable {
             operator.stop();
         } finally {
             components.close();
+            operatorClient.close();
         }
     }
 }
