@@ -16,8 +16,8 @@ import java.time.Duration;
  * Leader election for the prod profile (QOSDK activates it for the profiles in
  * {@code quarkus.operator-sdk.activate-leader-election-for-profiles}). It keeps two replicas from reconciling at
  * once, but it is not a fence: the campaign lease in the ledger is, so a deposed leader's publication fails there.
- * A leader that loses its Lease while running exits ({@link Leadership}); one that is shut down gives the Lease back
- * and stops normally. JOSDK's own exitOnStopLeading is off: it would call System.exit from Operator.stop() inside
+ * A leader that loses its Lease while running exits ({@link Leadership}); one that is shut down stops normally and
+ * leaves the Lease to expire (JOSDK 5.3.2 does not release it), after which a standby leads. JOSDK's own exitOnStopLeading is off: it would call System.exit from Operator.stop() inside
  * the shutdown hook and hang the pod until SIGKILL (ADR 0029).
  */
 @Singleton
@@ -46,7 +46,7 @@ public class LeaderElection {
                 .withRenewDeadline(renewDeadline).withRetryPeriod(retryPeriod).build();
     }
 
-    /** Before QOSDK stops the operator (default observer priority), so that giving back the Lease is not taken as a loss. */
+    /** Before QOSDK stops the operator (default observer priority), so that leadership ending with it is not taken as a loss. */
     void onStop(@Observes @Priority(1) ShutdownEvent event, Leadership leadership) {
         leadership.shutdownStarted();
     }
