@@ -112,11 +112,19 @@ public final class StatusAssembler {
         return status;
     }
 
-    /** Rejected by validation: nothing was created, so the status holds only the verdict. */
+    /** Rejected by validation: nothing new was created, so the status holds the verdict and what was planned before. */
     public BackfillCampaignStatus invalid(BackfillCampaign campaign, BackfillCampaignStatus previous, List<FieldError> errors) {
         BackfillCampaignStatus status = new BackfillCampaignStatus();
         status.setPhase(CampaignPhase.Invalid);
         status.setObservedGeneration(campaign.getMetadata().getGeneration());
+        if (previous != null) {
+            // A planned campaign made invalid (by a lane change, say) stays planned: the CRD's plan rule and the
+            // reconciler read the run key (and a refusing pre-flight) from here (ADR 0030).
+            status.setRunKey(previous.getRunKey());
+            status.setPlanDigest(previous.getPlanDigest());
+            status.setConfigDigest(previous.getConfigDigest());
+            status.setPreflight(previous.getPreflight());
+        }
         String list = errors.stream().limit(MAX_ERRORS).map(FieldError::toString).collect(Collectors.joining("; "))
                 + (errors.size() > MAX_ERRORS ? "; and " + (errors.size() - MAX_ERRORS) + " more" : "");
         String message = "invalid campaign (" + errors.size() + " problem" + (errors.size() == 1 ? "" : "s") + "), nothing was created: " + list;
