@@ -31,6 +31,8 @@ public final class CampaignConditions {
     public static final String ROLLED_BACK = "RolledBack";
     /** The reason of a campaign rejected by validation. */
     public static final String INVALID = "Invalid";
+    /** The Degraded condition's reason (and its Event's) when the API server or admission refused a lane pod. */
+    public static final String LANE_POD_REJECTED = "LanePodRejected";
     /** The Blocked condition's reason when pre-flight refused a start. */
     public static final String PREFLIGHT_FAILED = "PreflightFailed";
 

@@ -42,12 +42,21 @@ public final class StatusAssembler {
         // The projection already reads publication.phase rolled_back from the receipt; the condition is ours.
         s.rollback().ifPresent(r -> wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r))));
         status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));
-        status.setRecommendedAction(bounded(recommendedAction(campaign, phase, status, s)));
+        status.setRecommendedAction(bounded(degraded != null && CampaignConditions.LANE_POD_REJECTED.equals(degraded.reason())
+                ? degraded.message() : recommendedAction(campaign, phase, status, s)));
         return status;
     }
 
     /** Why lanes are unhealthy while loading, or null: stuck pods first (nothing moves), then replaced failures. */
     static Degradation degradation(CampaignPhase phase, io.dpone.backfill.operator.lanes.LaneReport lanes) {
+        if (lanes != null && !lanes.rejected().isEmpty()) {
+            // In any phase that wants lanes (they start during preparation too): the cluster refused the pod itself.
+            return new Degradation(CampaignConditions.LANE_POD_REJECTED, "the cluster refused lane pod "
+                    + String.join("; ", lanes.rejected().stream().limit(2).toList())
+                    + "; the operator retries every pass: check spec.lane.resources against the namespace's ResourceQuota"
+                    + " and LimitRange, its Pod Security level and the lane ServiceAccount (kubectl describe resourcequota,limitrange"
+                    + " in the campaign's namespace)");
+        }
         if (phase != CampaignPhase.Loading || lanes == null) {
             return null;
         }

@@ -33,6 +33,8 @@ public final class AdmittingDispatcher extends KubernetesCrudDispatcher {
     private final CampaignAdmission admission;
     private final Pattern resourcePath;
     private final List<String> refusals = new ArrayList<>();
+    private static final Pattern PODS = Pattern.compile("^/api/v1/namespaces/[^/]+/pods(\\?.*)?$");
+    private Status podRefusal;
 
     public AdmittingDispatcher(CampaignAdmission admission, String plural) {
         this.admission = admission;
@@ -51,8 +53,27 @@ public final class AdmittingDispatcher extends KubernetesCrudDispatcher {
         return List.copyOf(refusals);
     }
 
+    /**
+     * From now on every pod create is refused as a ResourceQuota (403 Forbidden) or the pod validation (422 Invalid)
+     * of a real cluster would refuse it, with that status code, reason and message; {@code null} admits them again.
+     */
+    public synchronized void refusePodCreates(Status refusal) {
+        this.podRefusal = refusal;
+    }
+
     @Override
     public MockResponse handleCreate(RecordedRequest request) {
+        Status refusal;
+        synchronized (this) {
+            refusal = podRefusal;
+        }
+        if (refusal != null && PODS.matcher(request.getPath()).matches()) {
+            try {
+                return new MockResponse().setResponseCode(refusal.getCode()).setBody(JSON.writeValueAsString(refusal));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         Matcher m = resourcePath.matcher(request.getPath());
         if (m.matches() && m.group("name") == null) {
             MockResponse refused = judge(request, () -> admission.create(read(body(request))));
