@@ -113,7 +113,7 @@ public final class CampaignDriver {
             List<StepResult> steps = stepUntilWaiting(engine, lease);
             StepResult step = steps.get(steps.size() - 1);
             LaneReport report = early != null ? early : LaneReport.idle(pods.failures(engine.runKey()),
-                    spec.getLane().getMaxPodFailures(), pods.active().size(), pods.stuck(engine.runKey()));
+                    spec.getLane().getMaxPodFailures(), pods.active().size(), pods.stuck(engine.runKey(), clock.instant()));
             int wanted = step.actions().stream().filter(a -> a instanceof EngineAction.RunLanes)
                     .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0);
             // Pods created before preparation in this pass are not in its pod snapshot: asking again would be refused.
@@ -121,6 +121,8 @@ public final class CampaignDriver {
                 report = lanes.ensure(client, campaign, spec, engine.runKey(), wanted, pods, source.secret(), target.secret());
                 report.replacedFailures().forEach(p -> notes.add(new DriveOutcome.Note("LanePodReplaced", "lane pod " + p
                         + " failed and was replaced (failure " + pods.failures(engine.runKey()) + " of budget " + spec.getLane().getMaxPodFailures() + ")", true)));
+                report.replacedDisruptions().forEach(p -> notes.add(new DriveOutcome.Note("LanePodDisrupted", "lane pod " + p
+                        + " was taken away by the cluster (eviction, drain, preemption) and replaced; not counted against the budget", false)));
                 if (report.budgetExceeded()) {
                     step = engine.lanesExhausted(lease, "lane pods failed " + report.failures() + " times (budget "
                             + report.budget() + "); read their logs: kubectl logs -n " + namespace + " -l backfill.dpone.io/campaign="

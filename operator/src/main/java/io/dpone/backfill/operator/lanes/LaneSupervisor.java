@@ -55,11 +55,12 @@ public final class LaneSupervisor {
         int budget = normalised.getLane().getMaxPodFailures();
         int failures = pods.failures(runKey);
         if (failures > budget) {
-            return new LaneReport(List.of(), List.of(), failures, budget, true, pods.active().size(), pods.stuck(runKey));
+            return new LaneReport(List.of(), List.of(), failures, budget, true, pods.active().size(), pods.stuck(runKey, clock.instant()));
         }
         List<String> created = new ArrayList<>();
         List<String> replaced = new ArrayList<>();
         List<String> rejected = new ArrayList<>();
+        List<String> disruptions = new ArrayList<>();
         for (int lane = 0; lane < lanes && rejected.isEmpty(); lane++) {
             var latest = pods.latest(runKey, lane);
             if (latest.isPresent() && !LanePods.terminated(latest.get())) {
@@ -72,8 +73,10 @@ public final class LaneSupervisor {
             try {
                 if (create(client, pod)) {
                     created.add(pod.getMetadata().getName());
-                    latest.filter(LanePods::failed).ifPresent(f -> replaced.add(f.getMetadata().getName()
+                    latest.filter(LanePods::failed).filter(f -> !LanePods.disrupted(f)).ifPresent(f -> replaced.add(f.getMetadata().getName()
                             + LanePods.exitCode(f).map(c -> " (exit " + c + ")").orElse("")));
+                    latest.filter(LanePods::disrupted).ifPresent(f -> disruptions.add(f.getMetadata().getName()
+                            + " (" + LanePods.disruption(f) + ")"));
                 }
             } catch (KubernetesClientException e) {
                 if (!refusedByTheCluster(e)) {
@@ -85,7 +88,7 @@ public final class LaneSupervisor {
                 rejected.add(pod.getMetadata().getName() + " (HTTP " + e.getCode() + "): " + serverMessage(e));
             }
         }
-        return new LaneReport(created, replaced, failures, budget, false, pods.active().size() + created.size(), pods.stuck(runKey), rejected);
+        return new LaneReport(created, replaced, failures, budget, false, pods.active().size() + created.size(), pods.stuck(runKey, clock.instant()), rejected, disruptions);
     }
 
     /**

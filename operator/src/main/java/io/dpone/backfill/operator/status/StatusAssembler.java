@@ -62,7 +62,8 @@ public final class StatusAssembler {
         }
         if (!lanes.stuck().isEmpty()) {
             return new Degradation("LanePodsStuck", "lane pods cannot start: " + String.join(", ", lanes.stuck().stream().limit(4).toList())
-                    + "; check spec.lane.image, image pull access and the connection Secrets' keys (jdbcUrl, user, password)");
+                    + "; check spec.lane.image, image pull access and the connection Secrets' keys (jdbcUrl, user, password);"
+                    + " Unschedulable: check spec.lane.nodeSelector and spec.lane.resources against the nodes");
         }
         if (lanes.failures() > 0) {
             return new Degradation("LanePodFailures", "lane pods failed and were replaced; budget " + lanes.budget()
