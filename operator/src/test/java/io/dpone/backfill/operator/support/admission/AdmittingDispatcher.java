@@ -13,6 +13,7 @@ import io.fabric8.zjsonpatch.JsonPatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -35,6 +36,9 @@ public final class AdmittingDispatcher extends KubernetesCrudDispatcher {
     private final List<String> refusals = new ArrayList<>();
     private static final Pattern PODS = Pattern.compile("^/api/v1/namespaces/[^/]+/pods(\\?.*)?$");
     private Status podRefusal;
+    private Instant statusOutageUntil;
+    private int statusOutageCode;
+    private int statusOutages;
 
     public AdmittingDispatcher(CampaignAdmission admission, String plural) {
         this.admission = admission;
@@ -84,9 +88,37 @@ public final class AdmittingDispatcher extends KubernetesCrudDispatcher {
         return super.handleCreate(request);
     }
 
+    /**
+     * Until {@code until}, every status write of the custom resource gets {@code code} (503: an API server
+     * restarting or overloaded), as a real outage would answer it; nothing is recorded as a refusal.
+     */
+    public synchronized void failStatusWritesUntil(Instant until, int code) {
+        this.statusOutageUntil = until;
+        this.statusOutageCode = code;
+    }
+
+    private synchronized MockResponse outage(Matcher m) {
+        if (m.matches() && m.group("status") != null && statusOutageUntil != null && Instant.now().isBefore(statusOutageUntil)) {
+            statusOutages++;
+            return new MockResponse().setResponseCode(statusOutageCode).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                    + "\"status\":\"Failure\",\"code\":" + statusOutageCode + ",\"reason\":\"ServiceUnavailable\","
+                    + "\"message\":\"the server is currently unable to handle the request\"}");
+        }
+        return null;
+    }
+
+    /** How many status writes the outage answered. */
+    public synchronized int statusOutages() {
+        return statusOutages;
+    }
+
     @Override
     public MockResponse handleUpdate(RecordedRequest request) {
         Matcher m = resourcePath.matcher(request.getPath());
+        MockResponse down = outage(m);
+        if (down != null) {
+            return down;
+        }
         if (m.matches() && m.group("name") != null) {
             JsonNode old = current(request.getPath(), m);
             if (old != null) {
@@ -103,6 +135,10 @@ public final class AdmittingDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handlePatch(RecordedRequest request) {
         Matcher m = resourcePath.matcher(request.getPath());
+        MockResponse down = outage(m);
+        if (down != null) {
+            return down;
+        }
         if (m.matches() && m.group("name") != null) {
             JsonNode old = current(request.getPath(), m);
             if (old != null) {
