@@ -7,7 +7,6 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
-import io.fabric8.generator.annotation.ValidationRule;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +15,9 @@ import java.util.Objects;
 /**
  * The campaign spec: every field of the reference manifest, camelCase. One class serves the CLI's campaign
  * files and the operator's custom resource. Fields are nullable so that validation can tell "absent" from
- * "given"; {@link SpecDefaults} fills in defaults.
+ * "given"; {@link SpecDefaults} fills in defaults. The CRD's immutability rule sits on the custom resource's root
+ * (operator's CampaignRules): it depends on the status, which a rule on the spec cannot see.
  */
-@ValidationRule(value = BackfillCampaignSpec.IMMUTABLE_RULE, message = BackfillCampaignSpec.IMMUTABLE_MESSAGE,
-        reason = "FieldValueForbidden")
 @JsonPropertyOrder({"backfillId", "source", "target", "uniqueKey", "chunk", "parallelWorkers", "innerMode",
         "onlyNewRows", "retryPolicy", "maxChunkAttempts", "state", "publication", "lane", "suspend"})
 public class BackfillCampaignSpec {
@@ -29,23 +27,6 @@ public class BackfillCampaignSpec {
     public static final int MAX_UNIQUE_KEY_COLUMNS = 16;
     public static final int MAX_CHUNK_ATTEMPTS = 100;
     public static final int DEFAULT_MAX_CHUNK_ATTEMPTS = 5;
-
-    /**
-     * CEL transition rule of the CRD (the API server enforces it where CEL is available): everything but
-     * {@code suspend} and {@code lane} is immutable once created, optional fields included (present stays present
-     * with the same value, absent stays absent). The operator checks the same through the campaign's digests.
-     */
-    public static final String IMMUTABLE_RULE = "self.backfillId == oldSelf.backfillId && self.source == oldSelf.source"
-            + " && self.target == oldSelf.target && self.uniqueKey == oldSelf.uniqueKey && self.chunk == oldSelf.chunk"
-            + " && (has(self.parallelWorkers) ? has(oldSelf.parallelWorkers) && self.parallelWorkers == oldSelf.parallelWorkers : !has(oldSelf.parallelWorkers))"
-            + " && (has(self.innerMode) ? has(oldSelf.innerMode) && self.innerMode == oldSelf.innerMode : !has(oldSelf.innerMode))"
-            + " && (has(self.onlyNewRows) ? has(oldSelf.onlyNewRows) && self.onlyNewRows == oldSelf.onlyNewRows : !has(oldSelf.onlyNewRows))"
-            + " && (has(self.retryPolicy) ? has(oldSelf.retryPolicy) && self.retryPolicy == oldSelf.retryPolicy : !has(oldSelf.retryPolicy))"
-            + " && (has(self.maxChunkAttempts) ? has(oldSelf.maxChunkAttempts) && self.maxChunkAttempts == oldSelf.maxChunkAttempts : !has(oldSelf.maxChunkAttempts))"
-            + " && (has(self.state) ? has(oldSelf.state) && self.state == oldSelf.state : !has(oldSelf.state))"
-            + " && (has(self.publication) ? has(oldSelf.publication) && self.publication == oldSelf.publication : !has(oldSelf.publication))";
-    public static final String IMMUTABLE_MESSAGE = "the spec is immutable except suspend and lane:"
-            + " a changed plan or policy needs a new BackfillCampaign with a new backfillId";
 
     @Required
     @Pattern(BACKFILL_ID_PATTERN)

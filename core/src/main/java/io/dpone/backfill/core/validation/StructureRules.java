@@ -173,6 +173,26 @@ final class StructureRules {
         if (lane.getResources() != null) {
             quantities(lane.getResources().getRequests(), "spec.lane.resources.requests", errors);
             quantities(lane.getResources().getLimits(), "spec.lane.resources.limits", errors);
+            requestsWithinLimits(lane.getResources().getRequests(), lane.getResources().getLimits(), errors);
+        }
+    }
+
+    /**
+     * Both given and the request above the limit: the API server refuses every lane pod (422), so the campaign is
+     * refused here, naming the field. A request or limit left to the operator's defaults is adjusted to the given
+     * one instead (the operator's LanePodFactory, ADR 0030).
+     */
+    private static void requestsWithinLimits(ResourceAmounts requests, ResourceAmounts limits, Errors errors) {
+        if (requests == null || limits == null) {
+            return;
+        }
+        if (Quantities.exceeds(requests.getCpu(), limits.getCpu())) {
+            errors.add("spec.lane.resources.requests.cpu", "request-above-limit", "must be less than or equal to spec.lane.resources.limits.cpu ("
+                    + requests.getCpu() + " > " + limits.getCpu() + "): the API server refuses such a pod");
+        }
+        if (Quantities.exceeds(requests.getMemory(), limits.getMemory())) {
+            errors.add("spec.lane.resources.requests.memory", "request-above-limit", "must be less than or equal to spec.lane.resources.limits.memory ("
+                    + requests.getMemory() + " > " + limits.getMemory() + "): the API server refuses such a pod");
         }
     }
 

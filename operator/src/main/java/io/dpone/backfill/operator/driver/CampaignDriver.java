@@ -28,6 +28,7 @@ import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.postgres.PostgresEndpoint;
 import io.dpone.backfill.wiring.TargetAdapters;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.jboss.logging.Logger;
 
 import java.sql.SQLException;
@@ -47,6 +48,7 @@ public final class CampaignDriver {
     private static final int MAX_STEPS_PER_PASS = 16;
     private static final Duration SECRET_RETRY = Duration.ofSeconds(30);
     private static final Duration DATABASE_RETRY = Duration.ofSeconds(15);
+    private static final Duration API_RETRY = Duration.ofSeconds(5);
 
     private final OperatorSettings settings;
     private final CampaignSessions sessions;
@@ -113,7 +115,7 @@ public final class CampaignDriver {
             List<StepResult> steps = stepUntilWaiting(engine, lease);
             StepResult step = steps.get(steps.size() - 1);
             LaneReport report = early != null ? early : LaneReport.idle(pods.failures(engine.runKey()),
-                    spec.getLane().getMaxPodFailures(), pods.active().size(), pods.stuck(engine.runKey()));
+                    spec.getLane().getMaxPodFailures(), pods.active().size(), pods.stuck(engine.runKey(), clock.instant()));
             int wanted = step.actions().stream().filter(a -> a instanceof EngineAction.RunLanes)
                     .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0);
             // Pods created before preparation in this pass are not in its pod snapshot: asking again would be refused.
@@ -121,6 +123,8 @@ public final class CampaignDriver {
                 report = lanes.ensure(client, campaign, spec, engine.runKey(), wanted, pods, source.secret(), target.secret());
                 report.replacedFailures().forEach(p -> notes.add(new DriveOutcome.Note("LanePodReplaced", "lane pod " + p
                         + " failed and was replaced (failure " + pods.failures(engine.runKey()) + " of budget " + spec.getLane().getMaxPodFailures() + ")", true)));
+                report.replacedDisruptions().forEach(p -> notes.add(new DriveOutcome.Note("LanePodDisrupted", "lane pod " + p
+                        + " was taken away by the cluster (eviction, drain, preemption) and replaced; not counted against the budget", false)));
                 if (report.budgetExceeded()) {
                     step = engine.lanesExhausted(lease, "lane pods failed " + report.failures() + " times (budget "
                             + report.budget() + "); read their logs: kubectl logs -n " + namespace + " -l backfill.dpone.io/campaign="
@@ -158,6 +162,13 @@ public final class CampaignDriver {
                     e.reason(), e.getMessage());
             endSession(key, e);
             return DatabaseFailures.outcome(e, campaign, DATABASE_RETRY);
+        } catch (KubernetesClientException e) {
+            // The Kubernetes API failed (a 5xx, 429, a restart), not the database: the lease and the connections
+            // stay; the pass is tried again. Never an EngineError, never a release and re-take of the lease.
+            LOG.warnf("pass on campaign %s/%s: Kubernetes API call failed (HTTP %d): %s", namespace, campaign.getMetadata().getName(),
+                    e.getCode(), e.getMessage());
+            return new DriveOutcome.Waiting("KubernetesApiUnavailable", "a Kubernetes API call failed (HTTP " + e.getCode() + "): "
+                    + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage()), API_RETRY);
         } catch (RuntimeException e) {
             LOG.warnf(e, "pass on campaign %s/%s failed", namespace, campaign.getMetadata().getName());
             endSession(key, e);

@@ -5,6 +5,7 @@ import io.dpone.backfill.core.campaign.ImagePullPolicy;
 import io.dpone.backfill.core.campaign.LaneResources;
 import io.dpone.backfill.core.campaign.LaneSpec;
 import io.dpone.backfill.core.campaign.ResourceAmounts;
+import io.dpone.backfill.core.validation.Quantities;
 import io.dpone.backfill.operator.config.OperatorSettings;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -99,25 +100,41 @@ public final class LanePodFactory {
         };
     }
 
+    /**
+     * Requests and limits, each from the spec or else from the operator's defaults, made coherent the way the API
+     * server demands (a request at most its limit: kubernetes/kubernetes pkg/apis/core/validation/validation.go,
+     * ValidateResourceRequirements). Only a defaulted value moves: a limit given below the default request lowers
+     * the request to it; a request given above the default limit raises the limit to it. Both given and
+     * incoherent is refused by validation first, naming the field.
+     */
     static ResourceRequirements resources(LaneResources given, OperatorSettings.LaneDefaults defaults) {
         ResourceAmounts requests = given == null ? null : given.getRequests();
         ResourceAmounts limits = given == null ? null : given.getLimits();
-        return new ResourceRequirementsBuilder()
-                .withRequests(amounts(requests, defaults.requests()))
-                .withLimits(amounts(limits, defaults.limits()))
-                .build();
+        Map<String, Quantity> req = new LinkedHashMap<>();
+        Map<String, Quantity> lim = new LinkedHashMap<>();
+        coherent("cpu", requests == null ? null : requests.getCpu(), defaults.requests() == null ? null : defaults.requests().getCpu(),
+                limits == null ? null : limits.getCpu(), defaults.limits() == null ? null : defaults.limits().getCpu(), req, lim);
+        coherent("memory", requests == null ? null : requests.getMemory(), defaults.requests() == null ? null : defaults.requests().getMemory(),
+                limits == null ? null : limits.getMemory(), defaults.limits() == null ? null : defaults.limits().getMemory(), req, lim);
+        return new ResourceRequirementsBuilder().withRequests(req).withLimits(lim).build();
     }
 
-    private static Map<String, Quantity> amounts(ResourceAmounts given, ResourceAmounts fallback) {
-        Map<String, Quantity> out = new LinkedHashMap<>();
-        String cpu = given != null && given.getCpu() != null ? given.getCpu() : fallback == null ? null : fallback.getCpu();
-        String memory = given != null && given.getMemory() != null ? given.getMemory() : fallback == null ? null : fallback.getMemory();
-        if (cpu != null) {
-            out.put("cpu", new Quantity(cpu));
+    private static void coherent(String resource, String givenRequest, String defaultRequest, String givenLimit, String defaultLimit,
+                                 Map<String, Quantity> requests, Map<String, Quantity> limits) {
+        String request = givenRequest != null ? givenRequest : defaultRequest;
+        String limit = givenLimit != null ? givenLimit : defaultLimit;
+        if (Quantities.exceeds(request, limit)) {
+            if (givenRequest != null && givenLimit == null) {
+                limit = request;
+            } else {
+                request = limit;
+            }
         }
-        if (memory != null) {
-            out.put("memory", new Quantity(memory));
+        if (request != null) {
+            requests.put(resource, new Quantity(request));
         }
-        return out;
+        if (limit != null) {
+            limits.put(resource, new Quantity(limit));
+        }
     }
 }

@@ -3,12 +3,15 @@ package io.dpone.backfill.operator.lanes;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.fabric8.kubernetes.api.model.Pod;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /** The lane pods of one campaign as observed (read only): by run key, by lane, terminated or not. */
 public final class LanePods {
@@ -56,8 +59,33 @@ public final class LanePods {
         return pods.stream().filter(p -> !runKey.equals(LaneLabels.label(p, LaneLabels.RUN_KEY))).toList();
     }
 
+    /** Failures counted against the budget: failed pods the cluster did not take away (see {@link #disrupted}). */
     public int failures(String runKey) {
-        return (int) ofRun(runKey).stream().filter(LanePods::failed).count();
+        return (int) ofRun(runKey).stream().filter(LanePods::failed).filter(p -> !disrupted(p)).count();
+    }
+
+    /**
+     * Failed because the cluster took the pod away, not because the lane failed: the kubelet's eviction sets the
+     * pod's reason {@code Evicted} and a {@code DisruptionTarget} condition (kubernetes/kubernetes
+     * pkg/kubelet/eviction/eviction_manager.go: reason {@code TerminationByKubelet}); an eviction through the API
+     * ({@code kubectl drain}), preemption, a taint or a node shutdown set {@code DisruptionTarget} too
+     * (pkg/apis/core/types.go, {@code EvictionByEvictionAPI}, {@code PreemptionByScheduler},
+     * {@code DeletionByTaintManager}). Such a pod is replaced like a failed one but never spends the budget.
+     */
+    public static boolean disrupted(Pod pod) {
+        if (!failed(pod)) {
+            return false;
+        }
+        return "Evicted".equals(pod.getStatus().getReason()) || pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream().anyMatch(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    /** Why a disrupted pod went: the DisruptionTarget reason and message, or the pod's own. */
+    public static String disruption(Pod pod) {
+        return pod.getStatus().getConditions() == null ? String.valueOf(pod.getStatus().getReason())
+                : pod.getStatus().getConditions().stream().filter(c -> "DisruptionTarget".equals(c.getType()))
+                .map(c -> c.getReason() + (c.getMessage() == null ? "" : ": " + c.getMessage())).findFirst()
+                .orElse(pod.getStatus().getReason() + (pod.getStatus().getMessage() == null ? "" : ": " + pod.getStatus().getMessage()));
     }
 
     public List<Pod> failed(String runKey) {
@@ -80,12 +108,32 @@ public final class LanePods {
     static final Set<String> STUCK_REASONS = Set.of("ImagePullBackOff", "ErrImagePull", "InvalidImageName",
             "CreateContainerConfigError", "CreateContainerError", "CrashLoopBackOff");
 
-    /** Active pods of the run whose lane container waits for a reason in {@link #STUCK_REASONS}: "name: reason". */
-    public List<String> stuck(String runKey) {
+    /** How long a lane pod may stay unschedulable before it is reported (a cluster autoscaler may add a node). */
+    public static final Duration UNSCHEDULABLE_BOUND = Duration.ofMinutes(2);
+
+    /**
+     * Active pods of the run whose lane container waits for a reason in {@link #STUCK_REASONS}, or that the
+     * scheduler has found no node for ({@code PodScheduled=False}, reason {@code Unschedulable}) for longer than
+     * {@link #UNSCHEDULABLE_BOUND}: "name: reason" (with the scheduler's message).
+     */
+    public List<String> stuck(String runKey, Instant now) {
         return ofRun(runKey).stream().filter(p -> !terminated(p))
-                .flatMap(p -> waitingReasons(p).stream().filter(STUCK_REASONS::contains)
+                .flatMap(p -> Stream.concat(waitingReasons(p).stream().filter(STUCK_REASONS::contains),
+                                unschedulable(p, now).stream())
                         .map(r -> p.getMetadata().getName() + ": " + r).limit(1))
                 .sorted().toList();
+    }
+
+    private static Optional<String> unschedulable(Pod pod, Instant now) {
+        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason()))
+                .filter(c -> c.getLastTransitionTime() == null
+                        || !Instant.parse(c.getLastTransitionTime()).plus(UNSCHEDULABLE_BOUND).isAfter(now))
+                .map(c -> "Unschedulable" + (c.getMessage() == null ? "" : " (" + c.getMessage() + ")"))
+                .findFirst();
     }
 
     private static List<String> waitingReasons(Pod pod) {

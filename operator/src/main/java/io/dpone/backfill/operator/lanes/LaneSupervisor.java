@@ -55,11 +55,13 @@ public final class LaneSupervisor {
         int budget = normalised.getLane().getMaxPodFailures();
         int failures = pods.failures(runKey);
         if (failures > budget) {
-            return new LaneReport(List.of(), List.of(), failures, budget, true, pods.active().size(), pods.stuck(runKey));
+            return new LaneReport(List.of(), List.of(), failures, budget, true, pods.active().size(), pods.stuck(runKey, clock.instant()));
         }
         List<String> created = new ArrayList<>();
         List<String> replaced = new ArrayList<>();
-        for (int lane = 0; lane < lanes; lane++) {
+        List<String> rejected = new ArrayList<>();
+        List<String> disruptions = new ArrayList<>();
+        for (int lane = 0; lane < lanes && rejected.isEmpty(); lane++) {
             var latest = pods.latest(runKey, lane);
             if (latest.isPresent() && !LanePods.terminated(latest.get())) {
                 continue;
@@ -68,13 +70,39 @@ public final class LaneSupervisor {
                 continue;
             }
             Pod pod = factory.build(campaign, normalised, runKey, lane, pods.nextAttempt(runKey, lane), source, target);
-            if (create(client, pod)) {
-                created.add(pod.getMetadata().getName());
-                latest.filter(LanePods::failed).ifPresent(f -> replaced.add(f.getMetadata().getName()
-                        + LanePods.exitCode(f).map(c -> " (exit " + c + ")").orElse("")));
+            try {
+                if (create(client, pod)) {
+                    created.add(pod.getMetadata().getName());
+                    latest.filter(LanePods::failed).filter(f -> !LanePods.disrupted(f)).ifPresent(f -> replaced.add(f.getMetadata().getName()
+                            + LanePods.exitCode(f).map(c -> " (exit " + c + ")").orElse("")));
+                    latest.filter(LanePods::disrupted).ifPresent(f -> disruptions.add(f.getMetadata().getName()
+                            + " (" + LanePods.disruption(f) + ")"));
+                }
+            } catch (KubernetesClientException e) {
+                if (!refusedByTheCluster(e)) {
+                    throw e;
+                }
+                // The next lane would be refused the same way: stop here, keep the lease, report it; the next pass
+                // tries again (a quota may free up), without counting it against the pod failure budget.
+                LOG.warnf("lane pod %s refused by the API server (%d): %s", pod.getMetadata().getName(), e.getCode(), serverMessage(e));
+                rejected.add(pod.getMetadata().getName() + " (HTTP " + e.getCode() + "): " + serverMessage(e));
             }
         }
-        return new LaneReport(created, replaced, failures, budget, false, pods.active().size() + created.size(), pods.stuck(runKey));
+        return new LaneReport(created, replaced, failures, budget, false, pods.active().size() + created.size(), pods.stuck(runKey, clock.instant()), rejected, disruptions);
+    }
+
+    /**
+     * A refusal a retry cannot fix by itself within the pass: 422 Invalid (the pod breaks the API server's rules),
+     * 403 Forbidden (ResourceQuota, LimitRange, Pod Security admission, a missing or forbidden ServiceAccount), 400.
+     * 409 is handled by {@link #create}; 429 and 5xx are transient and go to the reconciler's back-off.
+     */
+    static boolean refusedByTheCluster(KubernetesClientException e) {
+        return e.getCode() == 422 || e.getCode() == 403 || e.getCode() == 400;
+    }
+
+    /** The server's own words (Status.message), not the client's "Failure executing: POST at: ..." wrapper. */
+    static String serverMessage(KubernetesClientException e) {
+        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : String.valueOf(e.getMessage());
     }
 
     /**

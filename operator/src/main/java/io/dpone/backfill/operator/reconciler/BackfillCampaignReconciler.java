@@ -19,6 +19,7 @@ import io.dpone.backfill.wiring.TargetAdapters;
 import io.dpone.backfill.wiring.UnsupportedTargetException;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -29,6 +30,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +51,9 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
 
     private final OperatorComponents c;
 
+    private static final Logger LOG = Logger.getLogger(BackfillCampaignReconciler.class);
+    private final ApiBackoff apiBackoff = new ApiBackoff();
+
     public BackfillCampaignReconciler(OperatorComponents components) {
         this.c = components;
     }
@@ -63,8 +68,26 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
         return List.of(new InformerEventSource<>(pods, context));
     }
 
+    /**
+     * One pass; a Kubernetes API failure that ends it (429, 5xx, the API server restarting) reschedules the campaign
+     * with back-off ({@link ApiBackoff}) rather than leaving it to JOSDK's bounded retry. The database side has its
+     * own handling in the driver; the pass is safe to repeat (status rebuilt from the ledger, pods named per attempt).
+     */
     @Override
     public UpdateControl<BackfillCampaign> reconcile(BackfillCampaign campaign, Context<BackfillCampaign> context) {
+        String key = campaign.getMetadata().getNamespace() + "/" + campaign.getMetadata().getName();
+        try {
+            UpdateControl<BackfillCampaign> control = pass(campaign, context);
+            apiBackoff.reset(key);
+            return control;
+        } catch (KubernetesClientException e) {
+            Duration wait = apiBackoff.next(key);
+            LOG.warnf("pass on campaign %s ended by the Kubernetes API (%s); trying again in %s", key, ApiBackoff.describe(e), wait);
+            return UpdateControl.<BackfillCampaign>noUpdate().rescheduleAfter(wait);
+        }
+    }
+
+    private UpdateControl<BackfillCampaign> pass(BackfillCampaign campaign, Context<BackfillCampaign> context) {
         KubernetesClient client = context.getClient();
         LanePods pods = c.lanes().visible(LanePods.of(campaign, context.getSecondaryResources(Pod.class)));
         BackfillCampaignStatus before = c.statusWriter().current(campaign);

@@ -34,12 +34,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "ETA", jsonPath = ".status.progress.eta", type = Type.STRING)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
-@ValidationRule(value = "self.metadata.name.size() <= " + BackfillCampaign.MAX_NAME_LENGTH,
-        message = "metadata.name must be at most " + BackfillCampaign.MAX_NAME_LENGTH
-                + " characters: lane pods are named <campaign>-lane-<n>-<attempt>")
+// The CRD's CEL rules (CampaignRules, ADR 0030); on the root, where a transition rule can see spec and status.
+@ValidationRule(value = CampaignRules.NAME_RULE, message = CampaignRules.NAME_MESSAGE)
+@ValidationRule(value = CampaignRules.PLAN_RULE, message = CampaignRules.PLAN_MESSAGE, reason = "FieldValueForbidden")
 public class BackfillCampaign extends CustomResource<BackfillCampaignSpec, BackfillCampaignStatus> implements Namespaced {
     public static final String GROUP = "backfill.dpone.io";
     public static final String VERSION = "v1alpha1";
     /** The same bound core's validator puts on campaign names (room for the lane pod suffix within 63). */
-    public static final int MAX_NAME_LENGTH = 45;
+    public static final int MAX_NAME_LENGTH = CampaignRules.MAX_NAME_LENGTH;
 }

@@ -13,8 +13,9 @@ import static io.dpone.backfill.operator.status.ConditionSet.wanted;
  * The conditions a pass wants, by situation, following kstatus (what {@code kubectl wait}, Flux and Argo CD read):
  * <ul>
  *     <li>{@value #READY}: True once handed off (HandoffCommitted), False otherwise, with the phase as reason;</li>
- *     <li>{@value #RECONCILING}: True while the operator has work in flight (Planned to Published, or retrying a
- *     transient problem);</li>
+ *     <li>{@value #RECONCILING}: True only while the operator retries a transient problem (ADR 0030); healthy work
+ *     in flight (Planned to Published) is Reconciling=False with the phase as reason, so kstatus reads the campaign
+ *     as Current once its generation is observed;</li>
  *     <li>{@value #STALLED}: True when only a person can move the campaign on (Blocked, Recoverable, Invalid, or
  *     any refusal such as a failed pre-flight), with a reason a person can act on;</li>
  *     <li>{@value #DEGRADED}: True while something is wrong that the operator works around or retries (lane pods
@@ -31,6 +32,8 @@ public final class CampaignConditions {
     public static final String ROLLED_BACK = "RolledBack";
     /** The reason of a campaign rejected by validation. */
     public static final String INVALID = "Invalid";
+    /** The Degraded condition's reason (and its Event's) when the API server or admission refused a lane pod. */
+    public static final String LANE_POD_REJECTED = "LanePodRejected";
     /** The Blocked condition's reason when pre-flight refused a start. */
     public static final String PREFLIGHT_FAILED = "PreflightFailed";
 
@@ -59,7 +62,11 @@ public final class CampaignConditions {
                 : wanted(READY, false, stall != null ? stall.reason() : phase.name(), "the campaign is " + phase + ", not yet handed off"));
         c.add(stall != null ? wanted(RECONCILING, false, stall.reason(), "waiting for a person: see recommendedAction")
                 : switch (phase) {
-                    case Planned, Prepared, Loading, Validating, Publishing, Published -> wanted(RECONCILING, true, phase.name(), progressing(phase));
+                    // Healthy work in flight is not "Reconciling": kstatus (kubernetes-sigs/cli-utils
+                    // pkg/kstatus/status/generic.go) reads Reconciling=True as InProgress, and a load takes hours, so
+                    // Flux's wait (and kubectl wait) would time out on a healthy campaign. The generation is observed
+                    // in this very status write; the phase and progress say how far it is; Ready says when done.
+                    case Planned, Prepared, Loading, Validating, Publishing, Published -> wanted(RECONCILING, false, phase.name(), progressing(phase));
                     case Suspended -> wanted(RECONCILING, false, "Suspended", "spec.suspend is true: no new chunk claims; running chunks drain");
                     case HandoffCommitted -> wanted(RECONCILING, false, "Completed", "nothing left to do");
                     default -> wanted(RECONCILING, false, phase.name(), "waiting for a person: see recommendedAction");

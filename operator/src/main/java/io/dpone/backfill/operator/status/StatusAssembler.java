@@ -42,18 +42,28 @@ public final class StatusAssembler {
         // The projection already reads publication.phase rolled_back from the receipt; the condition is ours.
         s.rollback().ifPresent(r -> wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r))));
         status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));
-        status.setRecommendedAction(bounded(recommendedAction(campaign, phase, status, s)));
+        status.setRecommendedAction(bounded(degraded != null && CampaignConditions.LANE_POD_REJECTED.equals(degraded.reason())
+                ? degraded.message() : recommendedAction(campaign, phase, status, s)));
         return status;
     }
 
     /** Why lanes are unhealthy while loading, or null: stuck pods first (nothing moves), then replaced failures. */
     static Degradation degradation(CampaignPhase phase, io.dpone.backfill.operator.lanes.LaneReport lanes) {
+        if (lanes != null && !lanes.rejected().isEmpty()) {
+            // In any phase that wants lanes (they start during preparation too): the cluster refused the pod itself.
+            return new Degradation(CampaignConditions.LANE_POD_REJECTED, "the cluster refused lane pod "
+                    + String.join("; ", lanes.rejected().stream().limit(2).toList())
+                    + "; the operator retries every pass: check spec.lane.resources against the namespace's ResourceQuota"
+                    + " and LimitRange, its Pod Security level and the lane ServiceAccount (kubectl describe resourcequota,limitrange"
+                    + " in the campaign's namespace)");
+        }
         if (phase != CampaignPhase.Loading || lanes == null) {
             return null;
         }
         if (!lanes.stuck().isEmpty()) {
             return new Degradation("LanePodsStuck", "lane pods cannot start: " + String.join(", ", lanes.stuck().stream().limit(4).toList())
-                    + "; check spec.lane.image, image pull access and the connection Secrets' keys (jdbcUrl, user, password)");
+                    + "; check spec.lane.image, image pull access and the connection Secrets' keys (jdbcUrl, user, password);"
+                    + " Unschedulable: check spec.lane.nodeSelector and spec.lane.resources against the nodes");
         }
         if (lanes.failures() > 0) {
             return new Degradation("LanePodFailures", "lane pods failed and were replaced; budget " + lanes.budget()
@@ -112,11 +122,19 @@ public final class StatusAssembler {
         return status;
     }
 
-    /** Rejected by validation: nothing was created, so the status holds only the verdict. */
+    /** Rejected by validation: nothing new was created, so the status holds the verdict and what was planned before. */
     public BackfillCampaignStatus invalid(BackfillCampaign campaign, BackfillCampaignStatus previous, List<FieldError> errors) {
         BackfillCampaignStatus status = new BackfillCampaignStatus();
         status.setPhase(CampaignPhase.Invalid);
         status.setObservedGeneration(campaign.getMetadata().getGeneration());
+        if (previous != null) {
+            // A planned campaign made invalid (by a lane change, say) stays planned: the CRD's plan rule and the
+            // reconciler read the run key (and a refusing pre-flight) from here (ADR 0030).
+            status.setRunKey(previous.getRunKey());
+            status.setPlanDigest(previous.getPlanDigest());
+            status.setConfigDigest(previous.getConfigDigest());
+            status.setPreflight(previous.getPreflight());
+        }
         String list = errors.stream().limit(MAX_ERRORS).map(FieldError::toString).collect(Collectors.joining("; "))
                 + (errors.size() > MAX_ERRORS ? "; and " + (errors.size() - MAX_ERRORS) + " more" : "");
         String message = "invalid campaign (" + errors.size() + " problem" + (errors.size() == 1 ? "" : "s") + "), nothing was created: " + list;

@@ -118,7 +118,10 @@ class LanePodFactoryTest {
         var r = pod.getSpec().getContainers().get(0).getResources();
         assertThat(r.getRequests().get("cpu").toString()).isEqualTo("2");
         assertThat(r.getRequests().get("memory").toString()).isEqualTo("256Mi");
-        assertThat(r.getLimits().get("cpu").toString()).isEqualTo("1");
+        // The given request is above the default limit (1): the API server refuses request > limit, so the
+        // defaulted limit follows the request (LanePodRulesTest holds every pod to the server's rules).
+        assertThat(r.getLimits().get("cpu").toString()).isEqualTo("2");
+        assertThat(r.getLimits().get("memory").toString()).isEqualTo("512Mi");
         assertThat(pod.getSpec().getNodeSelector()).containsEntry("pool", "etl");
     }
 }

@@ -1,5 +1,7 @@
 package io.dpone.backfill.operator.support;
 
+import io.dpone.backfill.operator.support.admission.AdmittingDispatcher;
+import io.dpone.backfill.operator.support.admission.CampaignAdmission;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.dpone.backfill.operator.support.rbac.ApiRequest;
@@ -8,7 +10,6 @@ import io.dpone.backfill.operator.support.rbac.RecordingDispatcher;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -23,10 +24,11 @@ import java.util.List;
 
 /**
  * Fabric8's mock API server in CRUD mode with the committed CRD registered (so the status subresource works) and a
- * namespace for the test. It has no scheduler and no kubelet: {@link LaneRunner} plays the kubelet for lane pods.
- * It enforces no RBAC either, so every request the operator's client ({@link #operatorClient}) makes is recorded and,
- * when the cluster closes, checked against the RBAC the Helm chart renders ({@link ChartRbac}): a request the chart
- * would not allow fails the test, as a real API server would answer it 403.
+ * namespace for the test, and the API server's admission of BackfillCampaign writes (schema and CEL rules). It has
+ * no scheduler and no kubelet: {@link LaneRunner} plays the kubelet for lane pods. It enforces no RBAC either, so
+ * every request the operator's client ({@link #operatorClient}) makes is recorded and, when the cluster closes,
+ * checked against the RBAC the Helm chart renders ({@link ChartRbac}): a request the chart would not allow fails the
+ * test, as a real API server would answer it 403.
  */
 public final class MockCluster implements AutoCloseable {
     public static final Path CRD = Path.of("..", "crds", "backfillcampaigns.backfill.dpone.io-v1.yml");
@@ -34,7 +36,10 @@ public final class MockCluster implements AutoCloseable {
     public final KubernetesMockServer server;
     public final KubernetesClient client;
     public final String namespace;
-    private final RecordingDispatcher recorder = new RecordingDispatcher(new KubernetesCrudDispatcher());
+    /** Every BackfillCampaign write goes through the API server's schema and CEL rules (support/admission). */
+    public final AdmittingDispatcher admission = new AdmittingDispatcher(CampaignAdmission.of(CRD), "backfillcampaigns");
+    /** In front of admission, as authorization is in front of admission on a real API server. */
+    private final RecordingDispatcher recorder = new RecordingDispatcher(admission);
 
     public MockCluster(String namespace) {
         this.server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), recorder, false);
@@ -79,6 +84,12 @@ public final class MockCluster implements AutoCloseable {
             if (!refused.isEmpty()) {
                 throw new AssertionError("The operator made requests the chart's RBAC does not allow (a real API server answers 403):\n  "
                         + String.join("\n  ", refused));
+            }
+            // A write a real API server refuses fails the test even if the code under test swallowed the 422; a test
+            // that expects refusals takes them (admission.takeRefusals()) before closing.
+            List<String> rejected = admission.refusals();
+            if (!rejected.isEmpty()) {
+                throw new AssertionError("the API server would refuse these BackfillCampaign writes:\n" + String.join("\n", rejected));
             }
         } finally {
             client.close();
