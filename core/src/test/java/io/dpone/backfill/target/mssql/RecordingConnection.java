@@ -6,13 +6,16 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * A JDBC connection with no server that records every SQL text the adapter sends (prepared or plain) and the
- * parameters bound to it. Every query answers one row whose columns read as 0 / NULL, which is enough to drive the
- * adapter's statement paths; it proves what is sent, never what a server would answer.
+ * parameters bound to it. A query answers the rows scripted for it with {@link #answer} (matched by a fragment of
+ * its text), else one row whose columns read as 0 / NULL, which is enough to drive the adapter's statement paths; it
+ * proves what is sent, never what a server would answer.
  */
 public final class RecordingConnection {
     /** One text sent, with its bound parameters by index (1-based). */
@@ -20,9 +23,24 @@ public final class RecordingConnection {
         public Object parameter(int index) {
             return parameters.get(index);
         }
+
+        /**
+         * The rules of {@link TsqlStatementRules} this text breaks, and a binding that does not match its markers
+         * (the driver refuses a statement with an unbound marker or an index past the last one).
+         */
+        public List<String> problems() {
+            List<String> problems = new ArrayList<>(TsqlStatementRules.problems(sql));
+            int markers = TsqlStatementRules.parameterMarkers(sql);
+            if (parameters.isEmpty() ? markers > 0 : (parameters.firstKey() != 1 || parameters.lastKey() != markers
+                    || parameters.size() != markers)) {
+                problems.add("binding: parameters " + parameters.keySet() + " bound to " + markers + " markers");
+            }
+            return problems;
+        }
     }
 
     private final List<Sent> sent = new ArrayList<>();
+    private final Map<String, List<Map<String, Object>>> answers = new LinkedHashMap<>();
     private final Connection connection;
 
     public RecordingConnection() {
@@ -38,6 +56,12 @@ public final class RecordingConnection {
                     case "toString" -> "RecordingConnection";
                     default -> null;
                 });
+    }
+
+    /** Queries whose text contains {@code fragment} answer {@code rows} (column label to value, in column order). */
+    public RecordingConnection answer(String fragment, List<Map<String, Object>> rows) {
+        answers.put(fragment, rows);
+        return this;
     }
 
     public Connection connection() {
@@ -60,7 +84,7 @@ public final class RecordingConnection {
                     }
                     return switch (name) {
                         case "execute" -> true;
-                        case "executeQuery", "getResultSet" -> oneRow();
+                        case "executeQuery", "getResultSet" -> rows(sql);
                         case "executeUpdate" -> 1;
                         case "executeBatch" -> new int[0];
                         case "getUpdateCount" -> -1;
@@ -73,17 +97,62 @@ public final class RecordingConnection {
     private Statement plain() {
         return (Statement) Proxy.newProxyInstance(Statement.class.getClassLoader(), new Class<?>[] {Statement.class},
                 (p, m, a) -> {
-                    if (a != null && a.length >= 1 && a[0] instanceof String sql) {
+                    String sql = a != null && a.length >= 1 && a[0] instanceof String text ? text : null;
+                    if (sql != null) {
                         sent.add(new Sent(sql, new TreeMap<>()));
                     }
                     return switch (m.getName()) {
                         case "execute" -> false;
-                        case "executeQuery", "getResultSet" -> oneRow();
+                        case "executeQuery" -> rows(sql);
+                        case "getResultSet" -> oneRow();
                         case "executeUpdate" -> 1;
                         case "getUpdateCount" -> -1;
                         case "getMoreResults" -> false;
                         default -> null;
                     };
+                });
+    }
+
+    private ResultSet rows(String sql) {
+        for (Map.Entry<String, List<Map<String, Object>>> a : answers.entrySet()) {
+            if (sql != null && sql.contains(a.getKey())) {
+                return scripted(a.getValue());
+            }
+        }
+        return oneRow();
+    }
+
+    private static ResultSet scripted(List<Map<String, Object>> rows) {
+        int[] at = {-1};
+        Object[] last = {null};
+        return (ResultSet) Proxy.newProxyInstance(ResultSet.class.getClassLoader(), new Class<?>[] {ResultSet.class},
+                (p, m, a) -> {
+                    if (m.getName().equals("next")) {
+                        return ++at[0] < rows.size();
+                    }
+                    if (m.getName().equals("wasNull")) {
+                        return last[0] == null;
+                    }
+                    if (!m.getName().startsWith("get") || a == null || a.length != 1) {
+                        return null;
+                    }
+                    Map<String, Object> row = rows.get(at[0]);
+                    Object value = a[0] instanceof Integer index ? new ArrayList<>(row.values()).get(index - 1) : row.get(a[0]);
+                    last[0] = value;
+                    Class<?> type = m.getReturnType();
+                    if (type == int.class) {
+                        return value == null ? 0 : ((Number) value).intValue();
+                    }
+                    if (type == long.class) {
+                        return value == null ? 0L : ((Number) value).longValue();
+                    }
+                    if (type == boolean.class) {
+                        return value != null && (Boolean) value;
+                    }
+                    if (type == String.class) {
+                        return value == null ? null : value.toString();
+                    }
+                    return value;
                 });
     }
 
