@@ -1,0 +1,32 @@
+package io.dpone.backfill.target.mssql.doctor;
+
+import io.dpone.backfill.target.mssql.TsqlStatementRules;
+import io.dpone.backfill.target.mssql.WorstCaseNames;
+import io.dpone.backfill.target.mssql.doctor.MssqlPermissionProbe.Subjects;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The doctor's statements that are assembled rather than fixed, against {@link TsqlStatementRules}: the one-SELECT
+ * permission probe (one marker per fact with a subject, as {@link MssqlPermissionProbe#parameters} binds them) and
+ * every refused feature's catalog read (one marker: the live table's object id).
+ */
+class MssqlDoctorStatementsGrammarTest {
+    @Test
+    void thePermissionProbeObeysTheGrammarAndHasOneMarkerPerBoundSubject() {
+        String sql = MssqlPermissionProbe.sql();
+        Subjects subjects = new Subjects(WorstCaseNames.identifier("schema"), "[x].[y]", WorstCaseNames.identifier("state"));
+
+        assertThat(TsqlStatementRules.problems(sql)).isEmpty();
+        assertThat(TsqlStatementRules.parameterMarkers(sql)).isEqualTo(MssqlPermissionProbe.parameters(subjects).size());
+    }
+
+    @Test
+    void everyRefusedFeaturesReadObeysTheGrammarWithOneMarker() {
+        for (MssqlRefusedFeature feature : MssqlRefusedFeature.values()) {
+            assertThat(TsqlStatementRules.problems(feature.sql())).as(feature + ": " + feature.sql()).isEmpty();
+            assertThat(TsqlStatementRules.parameterMarkers(feature.sql())).as(feature.name()).isEqualTo(1);
+        }
+    }
+}
