@@ -98,12 +98,14 @@ class MssqlPublishStatementsGrammarTest {
     }
 
     @Test
-    void theFingerprintOf253ColumnsStaysWithinConcatsArgumentLimit() {
-        // CONCAT(N'', part...) : 253 columns make 254 arguments. A table of 254 or more columns is issue 24 point 4,
-        // fixed on the types branch (CONCAT nested at 254): this checker flags the unnested form there.
-        String sql = MssqlTableFingerprint.sql(SCHEMA, TABLE, columns(253));
+    void theFingerprintOfUpTo1024ColumnsStaysWithinConcatsArgumentLimit() {
+        // CONCAT takes 2 to 254 arguments: 253 columns fit one call, 254 and more are nested (MssqlConcat), up to
+        // SQL Server's 1,024 columns of a table. The unnested form fails this checker from 254 columns on.
+        for (int n : new int[]{1, 253, 254, 255, 1024}) {
+            String sql = MssqlTableFingerprint.sql(SCHEMA, TABLE, columns(n));
 
-        assertThat(TsqlStatementRules.problems(sql)).isEmpty();
+            assertThat(TsqlStatementRules.problems(sql)).as("%d columns", n).isEmpty();
+        }
     }
 
     @Test
