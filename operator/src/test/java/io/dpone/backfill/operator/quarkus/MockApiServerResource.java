@@ -28,6 +28,9 @@ public class MockApiServerResource implements QuarkusTestResourceLifecycleManage
         server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(), new HashMap<>(),
                 new RecordingDispatcher(new AdmittingDispatcher(CampaignAdmission.of(MockCluster.CRD), "backfillcampaigns")), false);
         server.init();
+        // Rendered before the application starts: JOSDK's SelfSubjectRulesReview is answered from these, and a first
+        // rendering inside that request can outlast the client's 10 s request timeout on a loaded machine.
+        ChartRbac.renderings();
         try (KubernetesClient client = server.createClient()) {
             client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
             client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ChartRbac.RELEASE_NAMESPACE).endMetadata().build()).create();

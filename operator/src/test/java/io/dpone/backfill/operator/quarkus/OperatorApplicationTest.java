@@ -61,8 +61,8 @@ class OperatorApplicationTest {
 
     @Test
     void theReconcilerRunsUnderQuarkusAndExportsCampaignMetrics() throws Exception {
-        BackfillCampaign bad = PgCampaign.campaign(MockApiServerResource.NAMESPACE, "wired", "wired_v1", 8, 2, "");
-        bad.getSpec().setParallelWorkers(0);
+        // The CRD admits it (the mock server applies its schema and CEL rules); the operator's own rules refuse it.
+        BackfillCampaign bad = PgCampaign.campaign(MockApiServerResource.NAMESPACE, "wired", "wired_v1", 8, 2, "  onlyNewRows: true\n");
         client.resource(bad).create();
         Await.until(Duration.ofSeconds(30), () -> {
             BackfillCampaign c = client.resources(BackfillCampaign.class).inNamespace(MockApiServerResource.NAMESPACE).withName("wired").get();
