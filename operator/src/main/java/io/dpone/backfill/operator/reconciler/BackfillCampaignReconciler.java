@@ -161,7 +161,7 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
             TargetAdapters.of(blueprint.definition().spec().getTarget().getType());
         } catch (UnsupportedTargetException e) {
             return new DriveOutcome.Refused("UnsupportedTarget", e.getMessage(),
-                    "use a target this build supports (postgres), or wait for the SQL Server adapter; nothing was created");
+                    "use a target type this build has an adapter for; nothing was created");
         }
         return null;
     }
