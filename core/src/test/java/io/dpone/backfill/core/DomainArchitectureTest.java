@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-/** The dependency rule of DESIGN.md section 2: the domain knows no adapter, no Kubernetes, no framework. */
+/**
+ * The dependency rule of src-docs/architecture.md section 2: the domain knows no adapter, no Kubernetes, no
+ * framework.
+ */
 class DomainArchitectureTest {
     private static JavaClasses classes;
 

@@ -29,15 +29,17 @@ import java.util.concurrent.Callable;
  * creates, names and drops (ADR 0019). The user's tables are only read.
  */
 @Command(name = "certify", mixinStandardHelpOptions = true,
-        description = {"Prove the crash protocol on your own source and target servers: in a new scratch schema on each,",
-                "a copy of a bounded sample of the campaign's source table is loaded by scratch campaigns of 10 chunks and",
-                "4 lanes as real `backfill run` processes, killed at every fault point (a lane after its claim, mid-copy,",
-                "before and after its commit; the driver in preparation, before, inside and after publication), each",
-                "finished by ONE `backfill resume`, and checked: no missing or duplicate key, receipts and ledger agree,",
-                "no reader ever sees a partial live table, an older generation's shadow kept. Writes a JSON report",
-                "(src-docs/certify-report.schema.json) and a summary; drops the scratch schemas unless --keep.",
-                "Exit codes: 0 every scenario passed with every fault point reached, 7 a scenario failed or a point was",
-                "not reached (see the report), 2 invalid input (nothing created), 1 other failure."})
+        description = {"Prove the crash protocol on your own source and target servers, in scratch schemas it creates.",
+                "In a new scratch schema on each server, a copy of a bounded sample of the campaign's source table is"
+                        + " loaded by scratch campaigns of 10 chunks and 4 lanes as real `backfill run` processes, killed at"
+                        + " every fault point (a lane after its claim, mid-copy, before and after its commit; the driver in"
+                        + " preparation, before, inside and after publication), each finished by ONE `backfill resume`.",
+                "Each is checked: no missing or duplicate key, receipts and ledger agree, no reader ever sees a partial"
+                        + " live table, an older generation's shadow kept.",
+                "Writes a JSON report (src-docs/certify-report.schema.json) and a summary; drops the scratch schemas"
+                        + " unless --keep.",
+                "Exit codes: 0 every scenario passed with every fault point reached, 7 a scenario failed or a point was"
+                        + " not reached (see the report), 2 invalid input (nothing created), 1 other failure."})
 final class CertifyCommand implements Callable<Integer> {
     static final int EXIT_NOT_CERTIFIED = 7;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss");
@@ -60,8 +62,8 @@ final class CertifyCommand implements Callable<Integer> {
     String scratchSchema;
 
     @Option(names = "--sample-rows", paramLabel = "N", defaultValue = "8000", description = {"Rows copied from the campaign's"
-            + " source table into the scratch source (default ${DEFAULT-VALUE}; at least 1000: the mid-copy point fires",
-            "at a chunk's 500th row)."})
+            + " source table into the scratch source (default ${DEFAULT-VALUE}; at least 1000: the mid-copy point fires"
+            + " at a chunk's 500th row)."})
     long sampleRows;
 
     @Option(names = "--scenario-timeout", paramLabel = "SECONDS", defaultValue = "300",
@@ -69,13 +71,13 @@ final class CertifyCommand implements Callable<Integer> {
     long scenarioTimeout;
 
     @Option(names = "--lease-seconds", paramLabel = "SECONDS", description = {"Lease TTL of the scratch campaigns (renewed"
-            + " every tenth of it; default 10 on PostgreSQL, 30 on SQL Server). A killed lane's chunk waits for it before it",
-            "is claimed again; raise it when a loaded server makes drivers lose their lease."})
+            + " every tenth of it; default 10 on PostgreSQL, 30 on SQL Server).", "A killed lane's chunk waits for it"
+            + " before it is claimed again; raise it when a loaded server makes drivers lose their lease."})
     Integer leaseSeconds;
 
     @Option(names = "--scenario", paramLabel = "ID", description = {"Run only the scenario with this id (repeatable; the ids"
-            + " are those of the summary and the report), e.g. to re-run", "one that failed. A partial run can pass but does not"
-            + " certify: only a run of every scenario reaches every fault point."})
+            + " are those of the summary and the report), e.g. to re-run one that failed.", "A partial run can pass but"
+            + " does not certify: only a run of every scenario reaches every fault point."})
     List<String> scenarios;
 
     @Option(names = "--work-dir", paramLabel = "DIR", description = "Scratch campaign files and process logs (default"

@@ -19,8 +19,10 @@ import java.util.concurrent.Callable;
 
 /** {@code backfill doctor}: pre-flight checks that create nothing; every finding has a severity and an action. */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
-        description = {"Check a campaign before running it, creating nothing: connectivity and privileges, source key and chunk",
-                "column, target shape, objects a swap would orphan or redirect, foreign shadows. Exit 0: no errors; 3: errors found."})
+        description = {"Check a campaign before running it, creating nothing.",
+                "Checks connectivity and privileges, the source key and chunk column, the target's shape, objects a swap"
+                        + " would orphan or redirect, and foreign shadows.",
+                "Exit 0: no errors; 3: errors found."})
 final class DoctorCommand implements Callable<Integer> {
     static final int EXIT_FINDINGS = 3;
 

@@ -18,9 +18,10 @@ final class DriverWaitOption {
     private Duration bound = Duration.ofSeconds(DEFAULT_SECONDS);
 
     @Option(names = "--wait-for-driver", paramLabel = "SECONDS", defaultValue = "" + DEFAULT_SECONDS,
-            description = {"When another driver's database session still holds the campaign (a live `run`, a stopped or",
-                    "partitioned process the server has not dropped), wait up to this long for it, printing who holds it,",
-                    "then exit 5. Default: ${DEFAULT-VALUE} s; 0 = do not wait. A driver whose session is gone is taken over at once."})
+            description = {"When another driver's database session still holds the campaign (a live `run`, a stopped or"
+                    + " partitioned process the server has not dropped), wait up to this long for it, printing who holds"
+                    + " it, then exit 5.", "Default: ${DEFAULT-VALUE} s; 0 = do not wait. A driver whose session is gone"
+                    + " is taken over at once."})
     void seconds(long seconds) {
         if (seconds < 0) {
             throw new ParameterException(command.commandLine(), "--wait-for-driver must be 0 or more seconds, got " + seconds);

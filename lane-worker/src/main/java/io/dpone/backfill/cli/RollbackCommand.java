@@ -30,8 +30,8 @@ final class RollbackCommand implements Callable<Integer> {
     @Option(names = "--reason", required = true, description = "Why: recorded in the rollback receipt.")
     String reason;
 
-    @Option(names = "--accept-writes", description = {"Roll back even though the published table was written after publication:",
-            "those writes move with it to the shadow name, and the rollback receipt records that they were accepted."})
+    @Option(names = "--accept-writes", description = {"Roll back even though the published table was written after publication.",
+            "Those writes move with it to the shadow name, and the rollback receipt records that they were accepted."})
     boolean acceptWrites;
 
     @Override

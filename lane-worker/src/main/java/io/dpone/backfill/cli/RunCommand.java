@@ -13,9 +13,10 @@ import java.util.concurrent.Callable;
 /** {@code backfill run}: the whole campaign locally, lanes as child processes. */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run a campaign to its XMin handoff without Kubernetes: lanes run as local child processes.",
-                "Exit codes: 0 handed off, 2 invalid campaign, 3 blocked, 4 recoverable (see `status`, then `resume`),",
-                "5 another driver's live session holds the campaign (after --wait-for-driver), 6 refused by pre-flight",
-                "(nothing created), 1 other failure. A driver that died (its database session is gone) is taken over at once."})
+                "Exit codes: 0 handed off, 2 invalid campaign, 3 blocked, 4 recoverable (see `status`, then `resume`),"
+                        + " 5 another driver's live session holds the campaign (after --wait-for-driver), 6 refused by"
+                        + " pre-flight (nothing created), 1 other failure.",
+                "A driver that died (its database session is gone) is taken over at once."})
 class RunCommand implements Callable<Integer> {
     @Mixin
     CampaignOptions campaign;

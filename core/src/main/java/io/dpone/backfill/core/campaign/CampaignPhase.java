@@ -5,7 +5,10 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 
-/** The campaign state machine's phases (DESIGN.md section 4) and, in one table, the transitions between them. */
+/**
+ * The campaign state machine's phases (src-docs/architecture.md section 4) and, in one table, the transitions
+ * between them.
+ */
 public enum CampaignPhase {
     Planned, Prepared, Loading, Validating, Publishing, Published, HandoffCommitted, Recoverable, Blocked, Suspended,
     /** Rejected by validation before any side effect; not a ledger phase. */

@@ -46,10 +46,10 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The campaign state machine (DESIGN.md section 4) as one step function over the ledger. Each call reads the
- * ledger afresh, does at most one phase's work, and records the result with a transition fenced by the campaign
- * lease, so it is safe to repeat after a crash at any point. The CLI's local runner and the operator's reconciler
- * both drive it; neither re-implements a phase.
+ * The campaign state machine (src-docs/architecture.md section 4) as one step function over the ledger. Each call
+ * reads the ledger afresh, does at most one phase's work, and records the result with a transition fenced by the
+ * campaign lease, so it is safe to repeat after a crash at any point. The CLI's local runner and the operator's
+ * reconciler both drive it; neither re-implements a phase.
  */
 public final class CampaignEngine {
     private static final Duration NOW = Duration.ZERO;

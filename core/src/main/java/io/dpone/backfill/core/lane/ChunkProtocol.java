@@ -7,9 +7,10 @@ import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.plan.ChunkRange;
 
 /**
- * The exactly-once chunk commit (DESIGN.md section 5), in its one order: receipt first; then the chunk's rows
- * streamed from the source into the sink with a lease check between buffers; rows extracted must equal rows
- * loaded; the receipt records the count and the rows' content digest (ADR 0018); the ledger row moves to committed fenced by owner and epoch; one commit.
+ * The exactly-once chunk commit (src-docs/architecture.md section 5), in its one order: receipt first; then the
+ * chunk's rows streamed from the source into the sink with a lease check between buffers; rows extracted must equal
+ * rows loaded; the receipt records the count and the rows' content digest (ADR 0018); the ledger row moves to
+ * committed fenced by owner and epoch; one commit.
  * A step that fails or finds the lease lost leaves the transaction to roll back whole: the chunk then has either
  * its rows, receipt and ledger row, or none of them.
  */

@@ -17,7 +17,7 @@ import static io.dpone.backfill.core.campaign.CampaignPhase.Suspended;
 import static io.dpone.backfill.core.campaign.CampaignPhase.Validating;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The state machine's legal transitions, as one table (DESIGN.md section 4). */
+/** The state machine's legal transitions, as one table (src-docs/architecture.md section 4). */
 class CampaignPhaseTest {
     @Test
     void theTransitionTableIsExactlyTheDesignsStateMachine() {

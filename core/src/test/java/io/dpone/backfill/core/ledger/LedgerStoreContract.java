@@ -32,9 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The {@link LedgerStore} contract (DESIGN.md sections 5 and 6), run against every adapter that can run here.
- * {@link #newStore()} and {@link #otherStore()} are two connections to the same, empty ledger: a driver and a lane,
- * or two lanes. Expiry is tested with a short lease and a real sleep, because leases run on the database's clock.
+ * The {@link LedgerStore} contract (src-docs/architecture.md sections 5 and 6), run against every adapter that can
+ * run here. {@link #newStore()} and {@link #otherStore()} are two connections to the same, empty ledger: a driver
+ * and a lane, or two lanes. Expiry is tested with a short lease and a real sleep, because leases run on the database's clock.
  */
 public abstract class LedgerStoreContract {
     protected static final Duration LONG_TTL = Duration.ofSeconds(60);

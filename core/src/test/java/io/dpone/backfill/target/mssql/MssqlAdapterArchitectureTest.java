@@ -7,7 +7,10 @@ import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-/** DESIGN.md section 2 for the SQL Server target: it never uses another target's package, nor the domain it. */
+/**
+ * src-docs/architecture.md section 2 for the SQL Server target: it never uses another target's package, nor the
+ * domain it.
+ */
 class MssqlAdapterArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.dpone.backfill");

@@ -18,7 +18,7 @@ import java.util.List;
 /**
  * The Babelfish tree unpacked from its tarball once per machine and tarball content: into a directory named by the
  * tarball's SHA-256, made complete elsewhere and moved into place, so JVMs that unpack at the same time never see
- * half a tree. The tarball itself (in the read-only shared/) is only read.
+ * half a tree. The tarball itself (where {@code BACKFILL_BABELFISH_DIST} points) is only read.
  */
 final class BabelfishTree {
     private static final Duration UNPACK_TIMEOUT = Duration.ofMinutes(3);

@@ -371,9 +371,9 @@ final class MssqlLedgerStatements {
      * owner, ttl, this lane's lock name, run key, chunk id, epoch read, state read, attempts read, retry failed
      * (bit), max attempts, run key. {@code owner_locked} records whether this session holds the lane's lock
      * (ADR 0021).
-     * The optimistic claim of DESIGN.md section 5: it matches only while the chunk still has the epoch, state and
-     * attempts that were read and is still claimable, and no stop is requested; OUTPUT returns the new epoch and
-     * attempt. No row-lock hints: the conditional update alone decides.
+     * The optimistic claim of src-docs/architecture.md section 5: it matches only while the chunk still has the
+     * epoch, state and attempts that were read and is still claimable, and no stop is requested; OUTPUT returns the
+     * new epoch and attempt. No row-lock hints: the conditional update alone decides.
      */
     String claim() {
         return claimWhere(CLAIMABLE);

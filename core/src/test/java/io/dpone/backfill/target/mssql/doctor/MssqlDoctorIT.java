@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The SQL Server doctor on a real PostgreSQL source and the resolved T-SQL engine: one test per family of
  * findings, and a clean bill for a good route. Which engine ran it is printed; a test that needs what Babelfish
- * lacks is skipped there, naming the gap (shared/engines/README.md), and is proven only where it ran.
+ * lacks is skipped there, naming the gap (src-docs/babelfish-gaps.md), and is proven only where it ran.
  */
 class MssqlDoctorIT {
     private static final AtomicInteger SEQUENCE = new AtomicInteger();

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 /**
  * Turns a failure into a skip only when the engine is Babelfish and the failure is Babelfish refusing a
  * documented SQL Server statement that the product needs, named here with the gap it hits
- * ({@code shared/engines/README.md}). Every other failure stays a failure; on SQL Server nothing is skipped.
+ * ({@code src-docs/babelfish-gaps.md}). Every other failure stays a failure; on SQL Server nothing is skipped.
  */
 final class BabelfishGaps implements TestExecutionExceptionHandler {
     static final String RENAME_GAP = "Feature not supported: renaming object type";
