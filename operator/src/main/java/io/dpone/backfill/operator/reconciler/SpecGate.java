@@ -12,11 +12,11 @@ import java.util.List;
  * The operator's own validation, authoritative wherever the API server's schema and CEL rules are not enforced:
  * the same rules as {@code backfill plan}, over the resource's name, namespace, labels and spec, with no I/O.
  */
-final class SpecGate {
+public final class SpecGate {
     private SpecGate() {
     }
 
-    static List<FieldError> errors(BackfillCampaign campaign) {
+    public static List<FieldError> errors(BackfillCampaign campaign) {
         CampaignDocument doc = new CampaignDocument();
         doc.setApiVersion(CampaignDocument.API_VERSION);
         doc.setKind(CampaignDocument.KIND);

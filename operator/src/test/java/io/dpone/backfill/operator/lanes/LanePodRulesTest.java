@@ -2,16 +2,14 @@ package io.dpone.backfill.operator.lanes;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignDefinition;
-import io.dpone.backfill.core.campaign.CampaignDocument;
-import io.dpone.backfill.core.campaign.CampaignMetadata;
 import io.dpone.backfill.core.campaign.ImagePullPolicy;
 import io.dpone.backfill.core.campaign.LaneResources;
 import io.dpone.backfill.core.campaign.LaneSpec;
 import io.dpone.backfill.core.campaign.ResourceAmounts;
 import io.dpone.backfill.core.campaign.SpecDefaults;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.core.validation.CampaignValidator;
 import io.dpone.backfill.operator.config.OperatorSettings;
+import io.dpone.backfill.operator.reconciler.SpecGate;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.support.PgCampaign;
 import io.dpone.backfill.operator.support.TestOperator;
@@ -109,16 +107,9 @@ class LanePodRulesTest {
         assertThat(PodRules.restricted(pod)).singleElement().asString().contains("allowPrivilegeEscalation");
     }
 
+    /** What the operator's own validation says of the campaign (the same gate the reconciler applies). */
     private static List<String> operatorErrors(BackfillCampaign campaign) {
-        CampaignDocument doc = new CampaignDocument();
-        doc.setApiVersion(CampaignDocument.API_VERSION);
-        doc.setKind(CampaignDocument.KIND);
-        CampaignMetadata metadata = new CampaignMetadata();
-        metadata.setName(campaign.getMetadata().getName());
-        metadata.setNamespace(campaign.getMetadata().getNamespace());
-        doc.setMetadata(metadata);
-        doc.setSpec(campaign.getSpec());
-        return CampaignValidator.validate(doc).stream().map(e -> e.path()).toList();
+        return SpecGate.errors(campaign).stream().map(e -> e.path()).toList();
     }
 
     private static Pod pod(OperatorSettings settings, BackfillCampaign campaign, int lane, int attempt, boolean mssql) {

@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -114,44 +115,32 @@ public final class AdmittingDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse handleUpdate(RecordedRequest request) {
-        Matcher m = resourcePath.matcher(request.getPath());
-        MockResponse down = outage(m);
-        if (down != null) {
-            return down;
-        }
-        if (m.matches() && m.group("name") != null) {
-            JsonNode old = current(request.getPath(), m);
-            if (old != null) {
-                JsonNode next = read(body(request));
-                MockResponse refused = judge(request, () -> m.group("status") != null ? admission.updateStatus(next, old) : admission.update(next, old));
-                if (refused != null) {
-                    return refused;
-                }
-            }
-        }
-        return super.handleUpdate(request);
+        MockResponse answer = admitWrite(request, old -> read(body(request)));
+        return answer != null ? answer : super.handleUpdate(request);
     }
 
     @Override
     public MockResponse handlePatch(RecordedRequest request) {
+        MockResponse answer = admitWrite(request, old -> patched(old, request));
+        return answer != null ? answer : super.handlePatch(request);
+    }
+
+    /**
+     * The answer to a write of an existing object when the outage or admission gives one, else null (the CRUD
+     * dispatcher then carries it out). {@code next} makes the written object from the old one (null: no verdict).
+     */
+    private MockResponse admitWrite(RecordedRequest request, UnaryOperator<JsonNode> next) {
         Matcher m = resourcePath.matcher(request.getPath());
         MockResponse down = outage(m);
-        if (down != null) {
+        if (down != null || !m.matches() || m.group("name") == null) {
             return down;
         }
-        if (m.matches() && m.group("name") != null) {
-            JsonNode old = current(request.getPath(), m);
-            if (old != null) {
-                JsonNode next = patched(old, request);
-                if (next != null) {
-                    MockResponse refused = judge(request, () -> m.group("status") != null ? admission.updateStatus(next, old) : admission.update(next, old));
-                    if (refused != null) {
-                        return refused;
-                    }
-                }
-            }
+        JsonNode old = current(request.getPath(), m);
+        JsonNode written = old == null ? null : next.apply(old);
+        if (written == null) {
+            return null;
         }
-        return super.handlePatch(request);
+        return judge(request, () -> m.group("status") != null ? admission.updateStatus(written, old) : admission.update(written, old));
     }
 
     private MockResponse judge(RecordedRequest request, Supplier<List<String>> verdict) {
