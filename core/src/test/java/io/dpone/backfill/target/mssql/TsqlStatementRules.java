@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * SQL Server's documented grammar and limits that a rendered statement can break, checked on its text alone (no
- * server). Each rule names its source:
+ * server). Each rule names its source (docs/... pages are MicrosoftDocs/sql-docs's):
  * <ul>
  * <li><b>quoting</b>: a text splits into code, {@code '...'} / {@code N'...'} literals, {@code "..."} and
  * {@code [...]} delimited identifiers (the closing delimiter doubled inside), and comments, exactly as
