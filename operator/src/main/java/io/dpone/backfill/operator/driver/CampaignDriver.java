@@ -24,6 +24,7 @@ import io.dpone.backfill.operator.config.OperatorSettings;
 import io.dpone.backfill.operator.lanes.LanePods;
 import io.dpone.backfill.operator.lanes.LaneReport;
 import io.dpone.backfill.operator.lanes.LaneSupervisor;
+import io.dpone.backfill.operator.kubernetes.ApiServerAnswer;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.postgres.PostgresEndpoint;
 import io.dpone.backfill.wiring.TargetAdapters;
@@ -168,7 +169,7 @@ public final class CampaignDriver {
             LOG.warnf("pass on campaign %s/%s: Kubernetes API call failed (HTTP %d): %s", namespace, campaign.getMetadata().getName(),
                     e.getCode(), e.getMessage());
             return new DriveOutcome.Waiting("KubernetesApiUnavailable", "a Kubernetes API call failed (HTTP " + e.getCode() + "): "
-                    + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage()), API_RETRY);
+                    + ApiServerAnswer.message(e), API_RETRY);
         } catch (RuntimeException e) {
             LOG.warnf(e, "pass on campaign %s/%s failed", namespace, campaign.getMetadata().getName());
             endSession(key, e);

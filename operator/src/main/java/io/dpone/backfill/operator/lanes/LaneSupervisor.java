@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.dpone.backfill.operator.kubernetes.ApiServerAnswer;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.jboss.logging.Logger;
 
@@ -84,8 +85,8 @@ public final class LaneSupervisor {
                 }
                 // The next lane would be refused the same way: stop here, keep the lease, report it; the next pass
                 // tries again (a quota may free up), without counting it against the pod failure budget.
-                LOG.warnf("lane pod %s refused by the API server (%d): %s", pod.getMetadata().getName(), e.getCode(), serverMessage(e));
-                rejected.add(pod.getMetadata().getName() + " (HTTP " + e.getCode() + "): " + serverMessage(e));
+                LOG.warnf("lane pod %s refused by the API server (%d): %s", pod.getMetadata().getName(), e.getCode(), ApiServerAnswer.message(e));
+                rejected.add(pod.getMetadata().getName() + " (HTTP " + e.getCode() + "): " + ApiServerAnswer.message(e));
             }
         }
         return new LaneReport(created, replaced, failures, budget, false, pods.active().size() + created.size(), pods.stuck(runKey, clock.instant()), rejected, disruptions);
@@ -100,10 +101,6 @@ public final class LaneSupervisor {
         return e.getCode() == 422 || e.getCode() == 403 || e.getCode() == 400;
     }
 
-    /** The server's own words (Status.message), not the client's "Failure executing: POST at: ..." wrapper. */
-    static String serverMessage(KubernetesClientException e) {
-        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : String.valueOf(e.getMessage());
-    }
 
     /**
      * Lanes stop claiming once the ledger asks them to; this gives running pods the drain timeout to finish their

@@ -1,7 +1,5 @@
 package io.dpone.backfill.operator.reconciler;
 
-import io.fabric8.kubernetes.client.KubernetesClientException;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,9 +28,4 @@ final class ApiBackoff {
         failures.remove(campaign);
     }
 
-    /** What the log and the status can say about it: the HTTP code (0 without a response) and the server's words. */
-    static String describe(KubernetesClientException e) {
-        String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : String.valueOf(e.getMessage());
-        return "HTTP " + e.getCode() + ": " + message;
-    }
 }

@@ -12,6 +12,7 @@ import io.dpone.backfill.core.validation.FieldError;
 import io.dpone.backfill.operator.driver.DriveOutcome;
 import io.dpone.backfill.operator.driver.OperatorActions;
 import io.dpone.backfill.operator.events.CampaignEvents;
+import io.dpone.backfill.operator.kubernetes.ApiServerAnswer;
 import io.dpone.backfill.operator.lanes.LaneLabels;
 import io.dpone.backfill.operator.lanes.LanePods;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
@@ -82,7 +83,7 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
             return control;
         } catch (KubernetesClientException e) {
             Duration wait = apiBackoff.next(key);
-            LOG.warnf("pass on campaign %s ended by the Kubernetes API (%s); trying again in %s", key, ApiBackoff.describe(e), wait);
+            LOG.warnf("pass on campaign %s ended by the Kubernetes API (%s); trying again in %s", key, ApiServerAnswer.describe(e), wait);
             return UpdateControl.<BackfillCampaign>noUpdate().rescheduleAfter(wait);
         }
     }
