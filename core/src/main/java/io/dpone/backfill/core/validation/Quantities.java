@@ -1,5 +1,7 @@
 package io.dpone.backfill.core.validation;
 
+import io.dpone.backfill.core.campaign.ResourceAmounts;
+
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +15,8 @@ import java.util.regex.Pattern;
  * its limit). Text in, number out, so core needs no Kubernetes types.
  */
 public final class Quantities {
-    private static final Pattern SYNTAX = Pattern.compile("^([0-9]+(?:\\.[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$");
+    /** The CRD's syntax ({@link ResourceAmounts#QUANTITY_PATTERN}): its last group is the suffix. */
+    private static final Pattern SYNTAX = Pattern.compile(ResourceAmounts.QUANTITY_PATTERN);
     private static final Map<String, BigDecimal> SUFFIX = Map.ofEntries(
             Map.entry("m", new BigDecimal("0.001")), Map.entry("k", BigDecimal.TEN.pow(3)), Map.entry("M", BigDecimal.TEN.pow(6)),
             Map.entry("G", BigDecimal.TEN.pow(9)), Map.entry("T", BigDecimal.TEN.pow(12)), Map.entry("P", BigDecimal.TEN.pow(15)),
@@ -34,8 +37,9 @@ public final class Quantities {
         if (!m.matches()) {
             return Optional.empty();
         }
-        BigDecimal number = new BigDecimal(m.group(1));
-        return Optional.of(m.group(2) == null ? number : number.multiply(SUFFIX.get(m.group(2))));
+        String suffix = m.group(m.groupCount());
+        BigDecimal number = new BigDecimal(suffix == null ? quantity : quantity.substring(0, quantity.length() - suffix.length()));
+        return Optional.of(suffix == null ? number : number.multiply(SUFFIX.get(suffix)));
     }
 
     /** True when both are quantities and the first is larger. */
