@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Builds one lane pod: {@code backfill lane} with the lane index and run key as arguments, connection settings only
@@ -112,11 +113,16 @@ public final class LanePodFactory {
         ResourceAmounts limits = given == null ? null : given.getLimits();
         Map<String, Quantity> req = new LinkedHashMap<>();
         Map<String, Quantity> lim = new LinkedHashMap<>();
-        coherent("cpu", requests == null ? null : requests.getCpu(), defaults.requests() == null ? null : defaults.requests().getCpu(),
-                limits == null ? null : limits.getCpu(), defaults.limits() == null ? null : defaults.limits().getCpu(), req, lim);
-        coherent("memory", requests == null ? null : requests.getMemory(), defaults.requests() == null ? null : defaults.requests().getMemory(),
-                limits == null ? null : limits.getMemory(), defaults.limits() == null ? null : defaults.limits().getMemory(), req, lim);
+        Map<String, Function<ResourceAmounts, String>> resources = new LinkedHashMap<>();
+        resources.put("cpu", ResourceAmounts::getCpu);
+        resources.put("memory", ResourceAmounts::getMemory);
+        resources.forEach((resource, amount) -> coherent(resource, of(requests, amount), of(defaults.requests(), amount),
+                of(limits, amount), of(defaults.limits(), amount), req, lim));
         return new ResourceRequirementsBuilder().withRequests(req).withLimits(lim).build();
+    }
+
+    private static String of(ResourceAmounts amounts, Function<ResourceAmounts, String> amount) {
+        return amounts == null ? null : amount.apply(amounts);
     }
 
     private static void coherent(String resource, String givenRequest, String defaultRequest, String givenLimit, String defaultLimit,

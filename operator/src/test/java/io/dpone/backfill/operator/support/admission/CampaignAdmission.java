@@ -54,22 +54,22 @@ public final class CampaignAdmission {
 
     /** An update of the main resource: the status cannot change through it (the old one is kept). */
     public List<String> update(JsonNode object, JsonNode old) {
-        ObjectNode next = object.deepCopy();
-        next.remove("status");
-        if (old.has("status")) {
-            next.set("status", old.get("status"));
-        }
-        return validate(next, old);
+        return validate(withStatusOf(object, old), old);
     }
 
     /** An update through {@code /status}: only the status changes; the rest is the old object's. */
     public List<String> updateStatus(JsonNode object, JsonNode old) {
-        ObjectNode next = old.deepCopy();
+        return validate(withStatusOf(old, object), old);
+    }
+
+    /** {@code body} with {@code statusFrom}'s status (none when it has none). */
+    private static ObjectNode withStatusOf(JsonNode body, JsonNode statusFrom) {
+        ObjectNode next = body.deepCopy();
         next.remove("status");
-        if (object.has("status")) {
-            next.set("status", object.get("status"));
+        if (statusFrom.has("status")) {
+            next.set("status", statusFrom.get("status"));
         }
-        return validate(next, old);
+        return next;
     }
 
     private List<String> validate(JsonNode object, JsonNode old) {
