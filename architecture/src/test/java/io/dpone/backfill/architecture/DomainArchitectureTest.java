@@ -1,0 +1,76 @@
+package io.dpone.backfill.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The dependency rule of src-docs/architecture.md section 2: the domain knows no adapter, no Kubernetes, no
+ * framework.
+ */
+class DomainArchitectureTest {
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importProductionClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.dpone.backfill");
+    }
+
+    @Test
+    void domainImportsNoAdapterPackage() {
+        ArchRule rule = noClasses().that().resideInAPackage("io.dpone.backfill.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.dpone.backfill.postgres..", "io.dpone.backfill.source..",
+                        "io.dpone.backfill.target..", "io.dpone.backfill.connect..", "io.dpone.backfill.wiring..")
+                .because("adapters and the composition roots that pick them depend on the domain, never the reverse");
+        rule.check(classes);
+    }
+
+    @Test
+    void domainImportsNoKubernetesQuarkusOrPicocliType() {
+        ArchRule rule = noClasses().that().resideInAPackage("io.dpone.backfill.core..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "io.fabric8.kubernetes..", "io.fabric8.crd..", "io.javaoperatorsdk..", "io.quarkus..",
+                        "io.quarkiverse..", "picocli..", "jakarta.enterprise..", "io.smallrye..")
+                .because("Kubernetes, operator and CLI types stay in the operator and lane-worker modules; "
+                        + "only the annotation-only io.fabric8.generator.annotation schema hints are allowed");
+        rule.check(classes);
+    }
+
+    @Test
+    void domainImportsNoVendorDriverPackage() {
+        ArchRule rule = noClasses().that().resideInAPackage("io.dpone.backfill.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "com.microsoft.sqlserver..")
+                .because("only adapters speak a database's driver API; the domain sees JDBC at most through ports");
+        rule.check(classes);
+    }
+
+    @Test
+    void domainPackagesHaveNoCycles() {
+        slices().matching("io.dpone.backfill.core.(*)..").should().beFreeOfCycles()
+                .because("shapes shared by two domain packages live in a neutral one, so each can be read alone")
+                .check(classes);
+    }
+
+    @Test
+    void aTargetAdapterNeverUsesAnotherTargetsPackage() {
+        slices().matching("io.dpone.backfill.target.(*)..").should().notDependOnEachOther()
+                .because("a target adapter may use the PostgreSQL source half and the shared helpers, never another target")
+                .check(classes);
+    }
+
+    @Test
+    void theSourceHalfAndTheSharedHelpersUseNoTarget() {
+        noClasses().that().resideInAnyPackage("io.dpone.backfill.source..", "io.dpone.backfill.postgres..")
+                .should().dependOnClassesThat().resideInAPackage("io.dpone.backfill.target..")
+                .because("every route reads its source through the source half; targets build on it, not the reverse")
+                .check(classes);
+    }
+}
