@@ -7,6 +7,7 @@ import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 
 import java.time.Duration;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,6 +25,19 @@ import java.util.TreeMap;
  * clock" of this engine). Built for unit tests of the engine and lanes; it passes {@link LedgerStoreContract}.
  */
 public final class InMemoryLedger {
+
+    /** Leases expire on this clock, as they do on the database's clock in a real ledger. */
+    private final Clock clock;
+
+    /** A ledger whose leases run on the system clock, for tests of the engine and lanes in real time. */
+    public InMemoryLedger() {
+        this(Clock.systemUTC());
+    }
+
+    /** A ledger whose leases run on {@code clock}: tests move it instead of sleeping through lease expiries. */
+    public InMemoryLedger(Clock clock) {
+        this.clock = clock;
+    }
 
     private boolean schema;
     private final Map<String, Campaign> campaigns = new LinkedHashMap<>();
@@ -117,8 +131,8 @@ public final class InMemoryLedger {
         return fenced(lease) != null;
     }
 
-    private static Instant now() {
-        return Instant.now();
+    private Instant now() {
+        return clock.instant();
     }
 
     private Campaign fenced(CampaignLease lease) {
@@ -147,7 +161,7 @@ public final class InMemoryLedger {
         return runKey + "\n" + owner;
     }
 
-    private static ChunkRecord record(Chunk c) {
+    private ChunkRecord record(Chunk c) {
         boolean expired = c.leaseExpires != null && c.leaseExpires.isBefore(now());
         return new ChunkRecord(c.id, c.lower, c.upper, c.state, c.attempts, c.owner, c.epoch, c.leaseExpires, expired,
                 c.rowsExtracted, c.rowsLoaded, c.lastError, c.rowsEstimated);
@@ -492,7 +506,7 @@ public final class InMemoryLedger {
         public List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) {
             synchronized (InMemoryLedger.this) {
                 return chunksOf(runKey).values().stream().filter(c -> isClaimable(runKey, c, retryFailed, maxAttempts, this)).limit(limit)
-                        .map(InMemoryLedger::record).toList();
+                        .map(InMemoryLedger.this::record).toList();
             }
         }
 
@@ -642,7 +656,7 @@ public final class InMemoryLedger {
         @Override
         public List<ChunkRecord> chunks(String runKey, int offset, int limit) {
             synchronized (InMemoryLedger.this) {
-                return chunksOf(runKey).values().stream().skip(offset).limit(limit).map(InMemoryLedger::record).toList();
+                return chunksOf(runKey).values().stream().skip(offset).limit(limit).map(InMemoryLedger.this::record).toList();
             }
         }
 

@@ -1,8 +1,19 @@
 package io.dpone.backfill.core.ledger;
 
-/** The ledger contract on the in-memory ledger the engine's unit tests use: it behaves as PostgreSQL's does. */
+import java.time.Duration;
+
+/**
+ * The ledger contract on the in-memory ledger the engine's unit tests use: it behaves as PostgreSQL's does, with its
+ * leases on a clock the test moves, so no test sleeps through an expiry.
+ */
 class InMemoryLedgerStoreTest extends LedgerStoreContract {
-    private final InMemoryLedger ledger = new InMemoryLedger();
+    private final MovableClock clock = new MovableClock();
+    private final InMemoryLedger ledger = new InMemoryLedger(clock);
+
+    @Override
+    protected void letLeasesRunFor(Duration duration) {
+        clock.advance(duration);
+    }
 
     @Override
     protected LedgerStore newStore() {

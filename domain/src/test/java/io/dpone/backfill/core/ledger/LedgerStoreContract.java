@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The {@link LedgerStore} contract (src-docs/architecture.md sections 5 and 6), run against every adapter that can
  * run here. {@link #newStore()} and {@link #otherStore()} are two connections to the same, empty ledger: a driver
- * and a lane, or two lanes. Expiry is tested with a short lease and a real sleep, because leases run on the database's clock.
+ * and a lane, or two lanes. Expiry is tested with a short lease and {@link #letLeasesRunFor}: a real sleep where leases
+ * run on the database's clock, an advanced clock where the store has one of its own (the in-memory ledger).
  */
 public abstract class LedgerStoreContract {
     protected static final Duration LONG_TTL = Duration.ofSeconds(60);
@@ -52,6 +53,14 @@ public abstract class LedgerStoreContract {
     protected LedgerStore other;
 
     /** A store on a new connection to this test's ledger (the same database and state schema for the whole test). */
+    /**
+     * Lets {@code duration} pass on the clock the store's leases run on. A database's own clock cannot be moved, so
+     * the default sleeps; a store with a clock of its own advances it instead.
+     */
+    protected void letLeasesRunFor(Duration duration) throws InterruptedException {
+        Thread.sleep(duration.toMillis());
+    }
+
     protected abstract LedgerStore newStore();
 
     /** A second store on its own connection to the same ledger, as another lane or driver would have. */
@@ -209,7 +218,7 @@ public abstract class LedgerStoreContract {
     void expiredLeaseIsTakenOverWithTheNextEpochAndFencesTheFormerHolder() throws InterruptedException {
         String runKey = create(blueprint(8)).runKey();
         CampaignLease former = store.acquireLease(runKey, "driver-a", SHORT_TTL).orElseThrow();
-        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+        letLeasesRunFor(Duration.ofMillis(PAST_SHORT_TTL_MILLIS));
 
         CampaignLease taken = other.acquireLease(runKey, "driver-b", LONG_TTL).orElseThrow();
 
@@ -224,7 +233,7 @@ public abstract class LedgerStoreContract {
     void expiredLeaseCannotBeRenewedEvenWhenNobodyTookItOver() throws InterruptedException {
         String runKey = create(blueprint(8)).runKey();
         CampaignLease lease = store.acquireLease(runKey, "driver-a", SHORT_TTL).orElseThrow();
-        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+        letLeasesRunFor(Duration.ofMillis(PAST_SHORT_TTL_MILLIS));
 
         assertThat(store.renewLease(lease, LONG_TTL)).isFalse();
         assertThat(store.transition(lease, CampaignPhase.Planned, CampaignPhase.Prepared, "{}")).isFalse();
@@ -274,7 +283,7 @@ public abstract class LedgerStoreContract {
     void aHeldDriverLockRefusesAnotherDriverEvenAfterTheLeaseRowExpired() throws InterruptedException {
         String runKey = create(blueprint(8)).runKey();
         taken(store.claimCampaign(runKey, "driver-a", SHORT_TTL));
-        Thread.sleep(PAST_SHORT_TTL_MILLIS);
+        letLeasesRunFor(Duration.ofMillis(PAST_SHORT_TTL_MILLIS));
 
         CampaignClaim refused = other.claimCampaign(runKey, "driver-b", LONG_TTL);
 
@@ -555,7 +564,7 @@ public abstract class LedgerStoreContract {
                 .as("a live claim is not claimable").containsExactly(1);
         assertThat(other.claim(runKey, other.chunks(runKey, 0, 1).get(0), "lane-b", LONG_TTL))
                 .as("a live claim cannot be taken even with its current epoch").isEmpty();
-        Thread.sleep(PAST_LIVE_THEN_EXPIRED_TTL_MILLIS);
+        letLeasesRunFor(Duration.ofMillis(PAST_LIVE_THEN_EXPIRED_TTL_MILLIS));
 
         ChunkRecord expired = firstClaimable(other, runKey);
         assertThat(expired.chunkId()).isZero();
@@ -987,7 +996,7 @@ public abstract class LedgerStoreContract {
         lane.claim(runKey, firstClaimable(lane, runKey), "lane-z", LIVE_THEN_EXPIRED_TTL).orElseThrow();
         assertThat(next.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId).containsExactly(1);
 
-        Thread.sleep(PAST_LIVE_THEN_EXPIRED_TTL_MILLIS);
+        letLeasesRunFor(Duration.ofMillis(PAST_LIVE_THEN_EXPIRED_TTL_MILLIS));
 
         assertThat(next.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId)
                 .as("a frozen lane's session keeps its lock; its lease still runs out").containsExactly(0, 1);
