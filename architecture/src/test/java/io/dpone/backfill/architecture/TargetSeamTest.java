@@ -34,7 +34,7 @@ class TargetSeamTest {
     private static final Set<String> STILL_NAMING_A_TARGET = Set.of(
             "io.dpone.backfill.cli.DemoData",
             "io.dpone.backfill.cli.DemoVerification",
-            "io.dpone.backfill.cli.LaneCommand",
+            "io.dpone.backfill.lane.LaneCommand",
             "io.dpone.backfill.cli.SqlServerTargetOptions",
             "io.dpone.backfill.cli.bench.PostgresBenchTarget",
             "io.dpone.backfill.cli.bench.SqlServerBenchTarget",

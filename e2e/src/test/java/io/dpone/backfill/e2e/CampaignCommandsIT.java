@@ -29,10 +29,10 @@ class CampaignCommandsIT {
     }
 
     @Test
-    void doctorReportsANullableChunkColumnWithAnActionAndExitsThree() throws Exception {
+    void doctorReportsANullableChunkColumnWithAnActionAndExitsWithPreflightErrors() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "doctor_bad", 100, 4, 1);
         f.source.execute("ALTER TABLE public.items DROP CONSTRAINT items_pkey", "ALTER TABLE public.items ALTER COLUMN id DROP NOT NULL");
-        String out = f.cli(3, withCampaign(f, "doctor"));
+        String out = f.cli(6, withCampaign(f, "doctor"));
         assertThat(out).contains("ERROR").contains("source.chunk-column").contains("->");
     }
 

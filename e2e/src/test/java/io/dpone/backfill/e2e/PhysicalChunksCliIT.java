@@ -39,7 +39,7 @@ class PhysicalChunksCliIT {
     void doctorRefusesPhysicalChunksOnAnInheritanceParentNamingWhy() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "physical_parent", 100, CampaignYaml.physicalChunks(4), 1);
         f.source.execute("CREATE TABLE public.items_archive () INHERITS (public.items)");
-        assertThat(f.cli(3, f.files.withCampaign("doctor"))).contains("source.physical.unsupported")
+        assertThat(f.cli(6, f.files.withCampaign("doctor"))).contains("source.physical.unsupported")
                 .contains("inheritance children");
     }
 

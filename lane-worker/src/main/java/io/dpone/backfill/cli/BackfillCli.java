@@ -1,21 +1,32 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.kubectl.KubectlCommand;
+import io.dpone.backfill.lane.ExitCodes;
+import io.dpone.backfill.lane.LaneCommand;
+import io.dpone.backfill.lane.LaneMain;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.util.Arrays;
 
-/** The {@code backfill} executable. Exit codes: 0 success, 1 runtime failure, 2 invalid input. */
+/** The {@code backfill} executable. Its exit codes, and every command's, are {@link ExitCodes}. */
 @Command(name = "backfill", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Resumable, shadow-published initial loads from PostgreSQL into SQL Server or PostgreSQL.",
         subcommands = {PlanCommand.class, RunCommand.class, ResumeCommand.class, StatusCommand.class, VerifyCommand.class,
                 RollbackCommand.class, DoctorCommand.class, LaneCommand.class, DemoCommand.class, BenchCommand.class,
-                CertifyCommand.class, KubectlCommand.class})
+                CertifyCommand.class, KubectlCommand.class},
+        exitCodeListHeading = "%nExit codes (every command; each code means one thing):%n",
+        exitCodeList = {
+                "0:Done: the command did what it was asked.",
+                "1:A failure the message names; rerun or resume once it is fixed.",
+                "2:Invalid input, every problem named with its field; nothing was touched.",
+                "3:The campaign is Blocked; read the reason (a resume will not help).",
+                "4:The campaign is Recoverable; fix lastError's cause, then one resume.",
+                "5:Another driver holds the campaign's lease; nothing was changed.",
+                "6:Pre-flight found errors (doctor, or run refusing before any change).",
+                "7:verify found rows that differ from the source.",
+                "8:certify ran and a scenario did not pass."})
 public final class BackfillCli implements Runnable {
-    public static final int EXIT_OK = 0;
-    public static final int EXIT_FAILURE = 1;
-    public static final int EXIT_INVALID = 2;
     private static final String LANE = "lane";
 
     @CommandLine.Spec
@@ -28,30 +39,16 @@ public final class BackfillCli implements Runnable {
     }
 
     public static CommandLine commandLine() {
-        return withFailureHandling(new CommandLine(new BackfillCli()));
-    }
-
-    /** The CLI's way of reporting failures (one line, exit codes) on any command line, e.g. the kubectl plugin's in tests. */
-    public static CommandLine withFailureHandling(CommandLine commandLine) {
-        return commandLine.setExitCodeExceptionMapper(ExitCodes::forException)
-                .setExecutionExceptionHandler(new FailureReporter());
+        return LaneMain.withFailureHandling(new CommandLine(new BackfillCli()));
     }
 
     public static void main(String[] args) {
         if (args.length > 0 && LANE.equals(args[0])) {
-            System.exit(laneCommandLine().execute(Arrays.copyOfRange(args, 1, args.length)));
+            // `backfill lane` alone: every lane start (each process, each pod) would otherwise build the whole command
+            // tree, which loads every command's classes (certify, verify, kubectl...): 0.6 s more before a lane
+            // reached its own work, with four lanes on two cores (ADR 0026). The lane jar starts the same way.
+            LaneMain.main(args);
         }
         System.exit(commandLine().execute(args));
-    }
-
-    /**
-     * {@code backfill lane} alone: every lane start (each process, each pod) would otherwise build the whole command
-     * tree, which loads every command's classes (certify, verify, kubectl...): 0.6 s more before a lane reached its
-     * own work, with four lanes on two cores (ADR 0026). Same parsing, usage, exit codes and failure reporting.
-     */
-    static CommandLine laneCommandLine() {
-        CommandLine lane = withFailureHandling(new CommandLine(new LaneCommand()));
-        lane.setCommandName("backfill " + LANE);
-        return lane;
     }
 }

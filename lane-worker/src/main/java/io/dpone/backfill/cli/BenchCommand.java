@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+
 import io.dpone.backfill.cli.bench.Bench;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.ChunkKind;
@@ -70,7 +72,7 @@ final class BenchCommand implements Callable<Integer> {
             Files.writeString(html, result.html());
             System.err.println("bench: chart written to " + html);
         }
-        return BackfillCli.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     /** Every option checked before anything starts; a bad one is named. */

@@ -1,6 +1,6 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.cli.connect.CampaignConnections;
+import io.dpone.backfill.connect.CampaignConnections;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.manifest.CampaignReader;

@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+
 import io.dpone.backfill.cli.certify.Certification;
 import io.dpone.backfill.cli.certify.CertifyReport;
 import io.dpone.backfill.connect.ConnectionSettings;
@@ -38,10 +40,9 @@ import java.util.concurrent.Callable;
                         + " live table, an older generation's shadow kept.",
                 "Writes a JSON report (src-docs/certify-report.schema.json) and a summary; drops the scratch schemas"
                         + " unless --keep.",
-                "Exit codes: 0 every scenario passed with every fault point reached, 7 a scenario failed or a point was"
+                "Exit codes: 0 every scenario passed with every fault point reached, 8 a scenario failed or a point was"
                         + " not reached (see the report), 2 invalid input (nothing created), 1 other failure."})
 final class CertifyCommand implements Callable<Integer> {
-    static final int EXIT_NOT_CERTIFIED = 7;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss");
 
     @Spec
@@ -128,7 +129,7 @@ final class CertifyCommand implements Callable<Integer> {
         result.write(reportFile);
         result.summary(System.out::println);
         System.out.println("certify: report " + reportFile);
-        return result.passed() ? BackfillCli.EXIT_OK : EXIT_NOT_CERTIFIED;
+        return result.passed() ? ExitCodes.OK : ExitCodes.NOT_CERTIFIED;
     }
 
     private void requireTable(ConnectionSettings server, String sql, String schema, String table, String field) throws Exception {

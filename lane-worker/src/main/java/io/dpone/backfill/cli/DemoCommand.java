@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+
 import io.dpone.backfill.cli.scratch.ScratchSchema;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.manifest.CampaignReader;
@@ -67,12 +69,12 @@ final class DemoCommand implements Callable<Integer> {
             }
             ConnectionSettings sourceSettings = new ConnectionSettings(pg.jdbcUrl("demo_source"), null, null, PostgresEndpoint.INSTANCE);
             int code = schema == null ? onPostgres(pg, sourceSettings) : onSqlServer(pg, sourceSettings, server, schema);
-            if (code != BackfillCli.EXIT_OK) {
+            if (code != ExitCodes.OK) {
                 return code;
             }
         }
         log(String.format("demo finished in %.1f s", (System.nanoTime() - started) / 1e9));
-        return BackfillCli.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     private int onPostgres(EmbeddedPostgres pg, ConnectionSettings source) throws Exception {
@@ -82,7 +84,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         int code = runCampaign(DemoData.campaignYaml(lanes, buckets), source,
                 new ConnectionSettings(pg.jdbcUrl("demo_target"), null, null, PostgresEndpoint.INSTANCE));
-        if (code == BackfillCli.EXIT_OK) {
+        if (code == ExitCodes.OK) {
             DemoVerification.postgres(pg).report(DemoCommand::log);
         }
         return code;
@@ -99,7 +101,7 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
             int code = runCampaign(DemoData.campaignYaml(lanes, buckets, "mssql", scratch, scratch), source, server);
-            if (code == BackfillCli.EXIT_OK) {
+            if (code == ExitCodes.OK) {
                 DemoVerification.sqlServer(pg, server, scratch).report(DemoCommand::log);
             }
             return code;
@@ -117,7 +119,7 @@ final class DemoCommand implements Callable<Integer> {
         CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.parse(campaign));
         log("campaign: " + PlanReport.summaryLine(blueprint));
         int code = DriverRun.execute(blueprint, source, target, null, false, null);
-        if (code != BackfillCli.EXIT_OK) {
+        if (code != ExitCodes.OK) {
             log("the campaign did not reach its handoff (exit " + code + ")");
         }
         return code;

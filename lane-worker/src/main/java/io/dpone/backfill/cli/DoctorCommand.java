@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.doctor.DoctorReport;
@@ -22,9 +24,8 @@ import java.util.concurrent.Callable;
         description = {"Check a campaign before running it, creating nothing.",
                 "Checks connectivity and privileges, the source key and chunk column, the target's shape, objects a swap"
                         + " would orphan or redirect, and foreign shadows.",
-                "Exit 0: no errors; 3: errors found."})
+                "Exit 0: no errors; 6: errors found (the same code `run` gives when pre-flight refuses)."})
 final class DoctorCommand implements Callable<Integer> {
-    static final int EXIT_FINDINGS = 3;
 
     @Mixin
     CampaignOptions campaign;
@@ -55,7 +56,7 @@ final class DoctorCommand implements Callable<Integer> {
             System.out.printf("doctor: %d error(s), %d warning(s)%n", report.withSeverity(Severity.ERROR).size(),
                     report.withSeverity(Severity.WARNING).size());
         }
-        return report.hasErrors() ? EXIT_FINDINGS : BackfillCli.EXIT_OK;
+        return report.hasErrors() ? ExitCodes.PREFLIGHT_ERRORS : ExitCodes.OK;
     }
 
     private static Connection connect(ConnectionSettings settings, String role) throws UnreachableException {

@@ -1,6 +1,8 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.cli.connect.CampaignConnections;
+import io.dpone.backfill.lane.DriverWatch;
+
+import io.dpone.backfill.connect.CampaignConnections;
 import io.dpone.backfill.cli.local.LaneClassArchive;
 import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;

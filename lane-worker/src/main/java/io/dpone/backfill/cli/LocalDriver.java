@@ -1,5 +1,8 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+import io.dpone.backfill.lane.HostName;
+
 import io.dpone.backfill.cli.local.LaneBudgetExceededException;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
@@ -41,10 +44,6 @@ import java.util.function.Consumer;
  * taken back under a new epoch, and stepping goes on; lanes heal by themselves meanwhile.
  */
 final class LocalDriver implements AutoCloseable {
-    static final int EXIT_BLOCKED = 3;
-    static final int EXIT_RECOVERABLE = 4;
-    static final int EXIT_LEASE_HELD = 5;
-    static final int EXIT_PREFLIGHT_REFUSED = 6;
 
     /** Failures of a statement on a live connection that a repeated step clears by itself. */
     private static final java.util.Set<String> RETRIED_IN_PLACE = java.util.Set.of("LockTimeout", "Deadlock",
@@ -64,7 +63,7 @@ final class LocalDriver implements AutoCloseable {
     private final ProgressDisplay progress;
     private final Consumer<String> log;
     private final Duration driverWait;
-    private final String owner = "driver@" + host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
+    private final String owner = "driver@" + HostName.local() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
 
     private volatile CampaignSession session;
     private volatile CampaignLease lease;
@@ -103,14 +102,14 @@ final class LocalDriver implements AutoCloseable {
             refusal = e.result();
             log.accept("pre-flight refused the campaign: nothing was created (no ledger, lock, shadow or lane)");
             PreflightReport.print(e.result(), log);
-            return EXIT_PREFLIGHT_REFUSED;
+            return ExitCodes.PREFLIGHT_ERRORS;
         }
         CampaignClaim claim = new CampaignClaimWait(session.ledger(), driverWait, log).claim(engine.runKey(), owner, timings.leaseTtl());
         if (claim instanceof CampaignClaim.Held held) {
             log.accept("another driver holds the campaign lease: " + held.owner() + " until " + held.leaseExpires()
                     + "; its database session still holds the campaign, so it is not taken over, whatever the lease says."
                     + " Stop that driver, or end its session on the server, then resume");
-            return EXIT_LEASE_HELD;
+            return ExitCodes.LEASE_HELD;
         }
         lease = ((CampaignClaim.Taken) claim).lease();
         lastRenewedNanos = System.nanoTime();
@@ -134,9 +133,9 @@ final class LocalDriver implements AutoCloseable {
                 log.accept("next: " + next);
             }
             return switch (result.phase()) {
-                case HandoffCommitted -> BackfillCli.EXIT_OK;
-                case Blocked -> EXIT_BLOCKED;
-                default -> EXIT_RECOVERABLE;
+                case HandoffCommitted -> ExitCodes.OK;
+                case Blocked -> ExitCodes.BLOCKED;
+                default -> ExitCodes.RECOVERABLE;
             };
         } finally {
             renewer.shutdownNow();
@@ -322,7 +321,7 @@ final class LocalDriver implements AutoCloseable {
         }
     }
 
-    /** The refusing pre-flight verdict when {@link #run} returned {@link #EXIT_PREFLIGHT_REFUSED}; null otherwise. */
+    /** The refusing pre-flight verdict when {@link #run} returned {@link #ExitCodes.PREFLIGHT_ERRORS}; null otherwise. */
     PreflightResult refusal() {
         return refusal;
     }
@@ -352,11 +351,4 @@ final class LocalDriver implements AutoCloseable {
         });
     }
 
-    static String host() {
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
-            return "localhost";
-        }
-    }
 }

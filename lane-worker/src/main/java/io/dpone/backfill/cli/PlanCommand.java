@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import picocli.CommandLine.Command;
@@ -30,6 +32,6 @@ final class PlanCommand implements Callable<Integer> {
         } else {
             System.out.println(PlanReport.summaryLine(blueprint));
         }
-        return BackfillCli.EXIT_OK;
+        return ExitCodes.OK;
     }
 }

@@ -1,5 +1,8 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+import io.dpone.backfill.lane.HostName;
+
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.CampaignClaim;
@@ -42,13 +45,13 @@ final class RollbackCommand implements Callable<Integer> {
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         try (CampaignSession session = CampaignSession.open(blueprint, campaign.source(spec)::open, campaign.target(spec)::open,
                 timings, "backfill-rollback")) {
-            String owner = "rollback@" + LocalDriver.host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
+            String owner = "rollback@" + HostName.local() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
             // Like a driver (ADR 0016): a dead driver's campaign is taken over at once, a live one is waited for.
             CampaignClaim claim = new CampaignClaimWait(session.ledger(), driverWait.bound(), line -> System.err.println("backfill: " + line))
                     .claim(blueprint.identity().runKey(), owner, timings.leaseTtl());
             if (claim instanceof CampaignClaim.Held held) {
                 System.err.println("backfill: another driver holds the campaign lease (" + held.summary() + "); stop it first");
-                return LocalDriver.EXIT_LEASE_HELD;
+                return ExitCodes.LEASE_HELD;
             }
             CampaignLease lease = ((CampaignClaim.Taken) claim).lease();
             try {
@@ -57,10 +60,10 @@ final class RollbackCommand implements Callable<Integer> {
                 System.out.println("rolled back: " + blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
                         + " is the previous table again; receipt " + receipt.receiptId()
                         + (receipt.acceptedWrites() == null ? "" : "; " + receipt.acceptedWrites()));
-                return BackfillCli.EXIT_OK;
+                return ExitCodes.OK;
             } catch (PublishedTableWrittenException e) {
                 System.err.println("backfill: rollback refused: " + e.getMessage());
-                return LocalDriver.EXIT_BLOCKED;
+                return ExitCodes.BLOCKED;
             } finally {
                 session.ledger().releaseLease(lease);
             }

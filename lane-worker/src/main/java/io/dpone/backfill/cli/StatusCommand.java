@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.connect.ConnectionSettings;
@@ -44,7 +46,7 @@ final class StatusCommand implements Callable<Integer> {
                 System.out.println(format == OutputFormat.json
                         ? "{\"phase\": \"NotStarted\", \"runKey\": \"" + blueprint.identity().runKey() + "\"}"
                         : "not started: run key " + blueprint.identity().runKey() + " is not in the ledger (next: backfill run)");
-                return BackfillCli.EXIT_OK;
+                return ExitCodes.OK;
             }
             if (format == OutputFormat.json) {
                 ObjectNode root = PrettyJson.MAPPER.valueToTree(status.get());
@@ -64,7 +66,7 @@ final class StatusCommand implements Callable<Integer> {
                 verification(ledger, blueprint).ifPresent(v -> System.out.println("verification: " + line(v)));
                 System.out.println("next: " + s.getRecommendedAction());
             }
-            return BackfillCli.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 

@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.connect.ConnectionSettings;
@@ -33,7 +35,6 @@ import java.util.concurrent.Callable;
                 "Exit 0: every chunk agrees (chunks changed at the source since the anchor are named, and pass);"
                         + " exit 7: at least one chunk differs; exit 1: the campaign cannot be verified (not published, rolled back)."})
 final class VerifyCommand implements Callable<Integer> {
-    static final int EXIT_DIFFERENCES = 7;
     /** Chunks listed in the text output; the JSON lists up to {@link #MAX_JSON_CHUNKS}. */
     static final int MAX_TEXT_CHUNKS = 100;
     static final int MAX_JSON_CHUNKS = 1000;
@@ -61,7 +62,7 @@ final class VerifyCommand implements Callable<Integer> {
                         line -> System.err.println("backfill: verify: " + line));
             } catch (CampaignVerifier.NotVerifiableException e) {
                 System.err.println("backfill: cannot verify: " + e.getMessage());
-                return BackfillCli.EXIT_FAILURE;
+                return ExitCodes.FAILURE;
             }
             ObjectNode summary = VerificationSummary.of(v, Instant.now());
             ledger.recordVerification(blueprint.identity().runKey(), summary.toString());
@@ -81,7 +82,7 @@ final class VerifyCommand implements Callable<Integer> {
             } else {
                 text(blueprint, v);
             }
-            return v.passed() ? BackfillCli.EXIT_OK : EXIT_DIFFERENCES;
+            return v.passed() ? ExitCodes.OK : ExitCodes.DIFFERENCES;
         }
     }
 
@@ -107,7 +108,7 @@ final class VerifyCommand implements Callable<Integer> {
                     + v.publishedTotal().rows() + " rows) with the sum of the receipts (" + v.receiptsTotal().rows() + " rows): "
                     + (v.tableTotalsAgree() ? "they agree" : "they DIFFER"));
         }
-        System.out.println("result: " + (v.passed() ? "passed" : "differences found (exit " + EXIT_DIFFERENCES + ")")
+        System.out.println("result: " + (v.passed() ? "passed" : "differences found (exit " + ExitCodes.DIFFERENCES + ")")
                 + "; recorded in the ledger (backfill status shows it)");
     }
 

@@ -1,5 +1,8 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.ExitCodes;
+import io.dpone.backfill.lane.LaneMain;
+
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -14,7 +17,7 @@ class BackfillCliLaneTest {
     void theLanesOwnCommandLinePrintsTheSameUsageAsTheWholeTree() {
         CommandLine tree = BackfillCli.commandLine().getSubcommands().get("lane");
 
-        assertThat(BackfillCli.laneCommandLine().getUsageMessage(CommandLine.Help.Ansi.OFF))
+        assertThat(LaneMain.commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF))
                 .startsWith("Usage: backfill lane ")
                 .isEqualTo(tree.getUsageMessage(CommandLine.Help.Ansi.OFF));
     }
@@ -23,22 +26,22 @@ class BackfillCliLaneTest {
     void aMissingOptionExitsAsInvalidInputNamingTheOptionsOnBothCommandLines() {
         String[] arguments = {"--run-key", "rk-1", "--lane", "0"};
 
-        Outcome alone = run(BackfillCli.laneCommandLine(), arguments);
+        Outcome alone = run(LaneMain.commandLine(), arguments);
         String[] withCommand = new String[arguments.length + 1];
         withCommand[0] = "lane";
         System.arraycopy(arguments, 0, withCommand, 1, arguments.length);
         Outcome tree = run(BackfillCli.commandLine(), withCommand);
 
-        assertThat(alone.code()).isEqualTo(BackfillCli.EXIT_INVALID).isEqualTo(tree.code());
+        assertThat(alone.code()).isEqualTo(ExitCodes.INVALID).isEqualTo(tree.code());
         assertThat(alone.err()).contains("--state-schema", "--target-type").isEqualTo(tree.err());
     }
 
     @Test
     void aFailureIsReportedOnOneLineWithTheLanesFailureExitCode() {
-        Outcome alone = run(BackfillCli.laneCommandLine(),
+        Outcome alone = run(LaneMain.commandLine(),
                 "--run-key", "rk-1", "--lane", "0", "--state-schema", "backfill_state", "--target-type", "oracle");
 
-        assertThat(alone.code()).isEqualTo(BackfillCli.EXIT_FAILURE);
+        assertThat(alone.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(alone.err()).isEqualTo("error: --target-type must be mssql or postgres" + System.lineSeparator());
     }
 

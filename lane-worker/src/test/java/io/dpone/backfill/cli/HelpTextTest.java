@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.lane.LaneMain;
+
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
@@ -53,7 +55,7 @@ class HelpTextTest {
 
     @Test
     void theLaneCommandLineAloneHasTheSameWholeSentence() {
-        String[] description = BackfillCli.laneCommandLine().getCommandSpec().usageMessage().description();
+        String[] description = LaneMain.commandLine().getCommandSpec().usageMessage().description();
         assertThat(description).isNotEmpty().allMatch(HelpTextTest::wholeSentence);
     }
 

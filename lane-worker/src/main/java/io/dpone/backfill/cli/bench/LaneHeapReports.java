@@ -1,6 +1,6 @@
 package io.dpone.backfill.cli.bench;
 
-import io.dpone.backfill.cli.local.LaneHeapWatch;
+import io.dpone.backfill.lane.LaneHeapWatch;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

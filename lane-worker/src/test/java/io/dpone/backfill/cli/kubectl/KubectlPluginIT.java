@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli.kubectl;
 
+import io.dpone.backfill.lane.LaneMain;
+
 import io.dpone.backfill.cli.BackfillCli;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -97,7 +99,7 @@ class KubectlPluginIT {
     Run kubectlBackfill(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = BackfillCli.withFailureHandling(new CommandLine(new KubectlCommand(context -> server.createClient())));
+        CommandLine cli = LaneMain.withFailureHandling(new CommandLine(new KubectlCommand(context -> server.createClient())));
         cli.setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
         int exit = cli.execute(args);
         return new Run(exit, out.toString(), err.toString());

@@ -1,5 +1,7 @@
 package io.dpone.backfill.operator.driver;
 
+import io.dpone.backfill.lane.LaneMain;
+
 import io.dpone.backfill.cli.BackfillCli;
 import io.dpone.backfill.cli.kubectl.KubectlCommand;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
@@ -30,7 +32,7 @@ class KubectlPluginActionsIT {
 
     private void kubectlBackfill(String... args) {
         StringWriter err = new StringWriter();
-        CommandLine cli = BackfillCli.withFailureHandling(new CommandLine(new KubectlCommand(context -> cluster.server.createClient())));
+        CommandLine cli = LaneMain.withFailureHandling(new CommandLine(new KubectlCommand(context -> cluster.server.createClient())));
         cli.setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err));
         assertThat(cli.execute(args)).as(err.toString()).isZero();
     }

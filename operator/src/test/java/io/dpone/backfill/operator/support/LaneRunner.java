@@ -31,12 +31,12 @@ import java.util.regex.Pattern;
 
 /**
  * Plays the kubelet for lane pods in the mock API server: every new lane pod's container runs as a local
- * {@code backfill lane} process (the packaged CLI) with that pod's arguments and environment, resolving
+ * {@code backfill lane} process (the lane jar the lane image ships) with that pod's arguments and environment, resolving
  * {@code secretKeyRef}s from Secrets in the mock and {@code $(VAR)} references as the kubelet does. The pod's phase
  * is written back (Running, then Succeeded or Failed with the exit code); a deleted pod's process is terminated.
  */
 public final class LaneRunner implements AutoCloseable {
-    public static final Path JAR = Path.of("..", "lane-worker", "target", "backfill.jar").toAbsolutePath().normalize();
+    public static final Path JAR = Path.of("..", "lane", "target", "backfill-lane.jar").toAbsolutePath().normalize();
     private static final Pattern VAR = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
 
     private record Lane(Pod pod, Process process, Path log) {
@@ -58,7 +58,7 @@ public final class LaneRunner implements AutoCloseable {
 
     public LaneRunner(KubernetesClient client, String namespace, Path logDir) {
         if (!Files.isRegularFile(JAR)) {
-            throw new IllegalStateException("missing " + JAR + ": the reactor packages lane-worker before operator");
+            throw new IllegalStateException("missing " + JAR + ": the reactor packages the lane module before operator");
         }
         this.client = client;
         this.namespace = namespace;

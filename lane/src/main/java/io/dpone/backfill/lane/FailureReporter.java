@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.lane;
 
 import io.dpone.backfill.core.validation.CampaignRejectedException;
 import io.dpone.backfill.core.validation.FieldError;
@@ -7,7 +7,7 @@ import picocli.CommandLine;
 import java.io.PrintWriter;
 
 /** Prints a failure for a person: field errors one per line, other failures as one line without a stack trace. */
-final class FailureReporter implements CommandLine.IExecutionExceptionHandler {
+public final class FailureReporter implements CommandLine.IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
         PrintWriter err = cmd.getErr();

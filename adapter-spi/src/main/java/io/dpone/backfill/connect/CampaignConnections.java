@@ -1,8 +1,5 @@
-package io.dpone.backfill.cli.connect;
+package io.dpone.backfill.connect;
 
-import io.dpone.backfill.connect.ConnectionSettings;
-import io.dpone.backfill.connect.DatabaseEndpoint;
-import io.dpone.backfill.connect.SecretConnection;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.lane;
 
 import java.util.function.BooleanSupplier;
 
@@ -6,13 +6,13 @@ import java.util.function.BooleanSupplier;
  * For lanes started by a local driver (BACKFILL_DRIVER_PID is set): true while that driver process lives. Pods have
  * no such variable; Kubernetes supervises them.
  */
-final class DriverWatch {
-    static final String VARIABLE = "BACKFILL_DRIVER_PID";
+public final class DriverWatch {
+    public static final String VARIABLE = "BACKFILL_DRIVER_PID";
 
     private DriverWatch() {
     }
 
-    static BooleanSupplier fromEnvironment() {
+    public static BooleanSupplier fromEnvironment() {
         String pid = System.getenv(VARIABLE);
         if (pid == null || pid.isBlank()) {
             return () -> true;

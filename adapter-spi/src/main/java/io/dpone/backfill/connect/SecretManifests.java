@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli.connect;
+package io.dpone.backfill.connect;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;

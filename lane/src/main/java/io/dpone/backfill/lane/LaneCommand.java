@@ -1,7 +1,6 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.lane;
 
-import io.dpone.backfill.cli.connect.CampaignConnections;
-import io.dpone.backfill.cli.local.LaneHeapWatch;
+import io.dpone.backfill.connect.CampaignConnections;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.engine.EngineTimings;
@@ -26,8 +25,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "lane", mixinStandardHelpOptions = true,
         description = {"Run one lane of a planned campaign until no chunk is left or a stop is requested.",
-                "Exit codes: 0 done or stopped, 3 schema drift, 1 failure."})
-final class LaneCommand implements Callable<Integer> {
+                "Exit codes: 0 done or stopped, 3 schema drift (the engine blocks the campaign), 1 failure."})
+public final class LaneCommand implements Callable<Integer> {
     @Option(names = "--run-key", required = true, description = "The campaign's run key (from `backfill plan`).")
     String runKey;
 
@@ -50,7 +49,7 @@ final class LaneCommand implements Callable<Integer> {
                 PostgresEndpoint.INSTANCE);
         ConnectionSettings target = CampaignConnections.resolve(CampaignConnections.TARGET, "target", List.of(), System.getenv(),
                 TargetAdapters.of(type).endpoint());
-        String owner = "lane-" + lane + "@" + LocalDriver.host() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
+        String owner = "lane-" + lane + "@" + HostName.local() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         LaneHeapWatch heap = LaneHeapWatch.startIfRequested();
         // Lost connections heal inside the lane (ADR 0020): the pod or process only ends when the outage outlasts its budget.

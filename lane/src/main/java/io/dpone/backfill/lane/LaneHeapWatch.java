@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli.local;
+package io.dpone.backfill.lane;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 
