@@ -6,7 +6,7 @@ import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.testsupport.postgres.CampaignYaml;
 import io.dpone.backfill.testsupport.postgres.ItemsTable;
 import io.dpone.backfill.testsupport.postgres.PostgresDatabase;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.CampaignRuntime;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -89,7 +89,7 @@ final class CampaignFixture {
 
     /** Takes the campaign from nothing to Loading in this JVM, then lets go of the lease for the next driver. */
     void prepareToLoading() throws Exception {
-        try (CampaignSession s = CampaignSession.open(blueprint, app -> source.connect(), app -> target.connect(), TIMINGS, "e2e-prep")) {
+        try (CampaignRuntime s = CampaignRuntime.open(blueprint, app -> source.connect(), app -> target.connect(), TIMINGS, "e2e-prep")) {
             CampaignPreparation.toLoading(s, blueprint, TIMINGS);
         }
     }

@@ -4,7 +4,7 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.CampaignRuntime;
 
 import java.time.Duration;
 
@@ -15,7 +15,7 @@ final class CampaignPreparation {
     private CampaignPreparation() {
     }
 
-    static void toLoading(CampaignSession s, CampaignBlueprint blueprint, EngineTimings timings) {
+    static void toLoading(CampaignRuntime s, CampaignBlueprint blueprint, EngineTimings timings) {
         s.engine().open(s.preflight(blueprint, null));
         // The suites' short leases are for the processes that come after (takeovers within seconds). This driver
         // renews nothing between its steps and releases its lease at the end, so it takes one long enough for a

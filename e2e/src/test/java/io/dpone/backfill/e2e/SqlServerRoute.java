@@ -5,7 +5,7 @@ import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import io.dpone.backfill.testsupport.postgres.PostgresDatabase;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.CampaignRuntime;
 
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -166,7 +166,7 @@ final class SqlServerRoute {
     void prepareToLoading() throws Exception {
         EngineTimings timings = new EngineTimings(Duration.ofSeconds(leaseSeconds), Duration.ofSeconds(1),
                 Duration.ofSeconds(10), Duration.ofSeconds(10));
-        try (CampaignSession s = CampaignSession.open(blueprint, app -> source.connect(), app -> engine.connect(database),
+        try (CampaignRuntime s = CampaignRuntime.open(blueprint, app -> source.connect(), app -> engine.connect(database),
                 timings, "e2e-prep")) {
             CampaignPreparation.toLoading(s, blueprint, timings);
         }

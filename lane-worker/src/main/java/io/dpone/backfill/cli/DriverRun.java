@@ -10,7 +10,7 @@ import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.CampaignRuntime;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,7 +62,7 @@ final class DriverRun {
             System.err.println("backfill: campaign " + blueprint.definition().name() + " run key " + runKey + ", lane logs in " + logs);
             // Without the evidence on stdout (bench), stdout is another report's: progress goes to stderr.
             try (LocalDriver driver = new LocalDriver(blueprint,
-                    () -> CampaignSession.open(blueprint, source::open, target::open, timings, "backfill-driver"), timings,
+                    () -> CampaignRuntime.open(blueprint, source::open, target::open, timings, "backfill-driver"), timings,
                     HealingTimings.fromEnvironment(System.getenv()), launcher,
                     printEvidence ? ProgressDisplay.forStdout() : ProgressDisplay.forStderr(),
                     line -> System.err.println("backfill: " + line), driverWait)) {

@@ -22,7 +22,7 @@ import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.CampaignRuntime;
 import io.dpone.backfill.wiring.StaleSessionIds;
 
 import java.io.IOException;
@@ -52,7 +52,7 @@ final class LocalDriver implements AutoCloseable {
     /** Opens the driver's connections; called again after each lost connection. */
     @FunctionalInterface
     interface SessionOpener {
-        CampaignSession open() throws SQLException;
+        CampaignRuntime open() throws SQLException;
     }
 
     private final CampaignBlueprint blueprint;
@@ -65,7 +65,7 @@ final class LocalDriver implements AutoCloseable {
     private final Duration driverWait;
     private final String owner = "driver@" + HostName.local() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
 
-    private volatile CampaignSession session;
+    private volatile CampaignRuntime session;
     private volatile CampaignLease lease;
     private volatile long lastRenewedNanos = System.nanoTime();
     private final AtomicBoolean leaseLost = new AtomicBoolean();
@@ -236,7 +236,7 @@ final class LocalDriver implements AutoCloseable {
     }
 
     private void reconnectOnce(ReconnectBackoff backoff, RuntimeException cause, String skipPreflightBy) throws Exception {
-        CampaignSession lost = session;
+        CampaignRuntime lost = session;
         StaleSessionIds stale = lost.sessionIds();
         lost.abortConnections();
         lost.close();
@@ -252,7 +252,7 @@ final class LocalDriver implements AutoCloseable {
                             + " reconnect budget left)", ConnectionLoss.describe(last), wait.get().toMillis() / 1000.0,
                     backoff.attempts(), backoff.remaining().toSeconds()));
             Thread.sleep(wait.get().toMillis());
-            CampaignSession fresh;
+            CampaignRuntime fresh;
             try {
                 fresh = opener.open();
             } catch (SQLException | RuntimeException e) {
@@ -292,7 +292,7 @@ final class LocalDriver implements AutoCloseable {
         if (reconnecting) {
             return;
         }
-        CampaignSession current = session;
+        CampaignRuntime current = session;
         CampaignLease held = lease;
         try {
             if (current.ledger().renewLease(held, timings.leaseTtl())) {
@@ -327,7 +327,7 @@ final class LocalDriver implements AutoCloseable {
     }
 
     /** The session the driver holds now (a new one after each reconnect). */
-    CampaignSession session() {
+    CampaignRuntime session() {
         return session;
     }
 
@@ -337,7 +337,7 @@ final class LocalDriver implements AutoCloseable {
 
     @Override
     public void close() {
-        CampaignSession current = session;
+        CampaignRuntime current = session;
         if (current != null) {
             current.close();
         }

@@ -10,7 +10,7 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.target.PublishedTableWrittenException;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.CampaignRuntime;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,7 +43,7 @@ final class RollbackCommand implements Callable<Integer> {
         BackfillCampaignSpec spec = blueprint.definition().spec();
         TargetAdapters.of(spec.getTarget().getType());
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
-        try (CampaignSession session = CampaignSession.open(blueprint, campaign.source(spec)::open, campaign.target(spec)::open,
+        try (CampaignRuntime session = CampaignRuntime.open(blueprint, campaign.source(spec)::open, campaign.target(spec)::open,
                 timings, "backfill-rollback")) {
             String owner = "rollback@" + HostName.local() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
             // Like a driver (ADR 0016): a dead driver's campaign is taken over at once, a live one is waited for.

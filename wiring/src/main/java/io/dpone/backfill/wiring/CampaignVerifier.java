@@ -77,7 +77,7 @@ public final class CampaignVerifier {
         String live = spec.getTarget().getTable();
         List<String> columns = adapter.catalog(target).shape(schema, live)
                 .loadColumnsFrom(new PostgresSourceCatalog(source).shape(sourceSchema, sourceTable));
-        List<String> keys = LaneSession.digestKey(columns, spec.getUniqueKey());
+        List<String> keys = LaneRuntime.digestKey(columns, spec.getUniqueKey());
         if (keys == null) {
             throw new NotVerifiableException("the unique key " + spec.getUniqueKey() + " is not among the published columns "
                     + columns + ": no content digest can be computed");

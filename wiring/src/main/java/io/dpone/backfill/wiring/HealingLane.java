@@ -57,12 +57,12 @@ public final class HealingLane {
         StaleSessionIds stale = StaleSessionIds.NONE;
         ChunkClaim orphan = null;
         while (true) {
-            LaneSession session;
+            LaneRuntime runtime;
             try {
                 // A lane started during preparation waits for Loading inside, on its state connection (ADR 0023).
-                session = LaneSession.openWhenLoading(targetType, sourceConnector, targetConnector, runKey, laneIndex,
+                runtime = LaneRuntime.openWhenLoading(targetType, sourceConnector, targetConnector, runKey, laneIndex,
                         owner, stateSchema, timings, healing, faults, log, supervised);
-                if (session == null) {
+                if (runtime == null) {
                     return LaneExit.STOP_REQUESTED;
                 }
             } catch (Exception e) {
@@ -73,29 +73,29 @@ public final class HealingLane {
                 pause(backoff, e, "reconnecting");
                 continue;
             }
-            try (session) {
+            try (runtime) {
                 if (!stale.isEmpty()) {
-                    int ended = session.endStale(stale);
+                    int ended = runtime.endStale(stale);
                     log.accept("reconnected; ended " + ended + " stale session(s) of the lost connection(s)");
                     stale = StaleSessionIds.NONE;
                 }
                 if (orphan != null) {
-                    boolean given = session.ledger().abandonChunk(orphan, "lane lost its connection; chunk given back");
+                    boolean given = runtime.ledger().abandonChunk(orphan, "lane lost its connection; chunk given back");
                     log.accept("chunk " + orphan.chunkId() + ": " + (given ? "given back for a new claim (its open"
                             + " transaction went with the connection)" : "already moved on (committed, or taken by another lane)"));
                     orphan = null;
                 }
                 backoff.healed();
-                return session.worker().run(supervised);
+                return runtime.worker().run(supervised);
             } catch (LaneConnectionLostException e) {
                 orphan = e.claim();
-                stale = session.sessionIds();
+                stale = runtime.sessionIds();
                 pause(backoff, e, "connection lost while loading " + e.getMessage());
             } catch (RuntimeException e) {
                 if (!ConnectionLoss.is(e)) {
                     throw e;
                 }
-                stale = session.sessionIds();
+                stale = runtime.sessionIds();
                 pause(backoff, e, "connection lost");
             }
         }

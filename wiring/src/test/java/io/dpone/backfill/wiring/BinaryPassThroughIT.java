@@ -85,7 +85,7 @@ class BinaryPassThroughIT {
     private String run(String backfillId) throws Exception {
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign(backfillId, CHUNKS, "  publication: {mode: shadow_swap}\n")
                 .uniqueKey("id"));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             s.engine().open(s.preflight(b, null));
             CampaignLease lease = s.ledger().acquireLease(b.identity().runKey(), "driver", CampaignHarness.FAST.leaseTtl()).orElseThrow();
             StepResult r = h.runToSettled(b, s, lease);

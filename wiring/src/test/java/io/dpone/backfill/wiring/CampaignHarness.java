@@ -49,15 +49,15 @@ final class CampaignHarness implements AutoCloseable {
         return CampaignBlueprint.of(CampaignReader.parse(yaml.render()));
     }
 
-    CampaignSession session(CampaignBlueprint b) throws SQLException {
-        return CampaignSession.open(b, sourceConnector, targetConnector, FAST, "test-driver");
+    CampaignRuntime session(CampaignBlueprint b) throws SQLException {
+        return CampaignRuntime.open(b, sourceConnector, targetConnector, FAST, "test-driver");
     }
 
     void startLanes(CampaignBlueprint b, int count) {
         for (int i = lanes.size(); i < count; i++) {
             int index = i;
             lanes.add(laneThreads.submit(() -> {
-                try (LaneSession lane = LaneSession.open(b.definition().spec().getTarget().getType(), sourceConnector,
+                try (LaneRuntime lane = LaneRuntime.open(b.definition().spec().getTarget().getType(), sourceConnector,
                         targetConnector, b.identity().runKey(), index, "lane-" + index + "-" + System.nanoTime(),
                         b.definition().spec().getState().getSchema(), FAST, laneFaults,
                         line -> laneLog.add("lane " + index + ": " + line))) {
@@ -77,13 +77,13 @@ final class CampaignHarness implements AutoCloseable {
     }
 
     /** Opens the campaign (pre-flight checked, as drivers do) and takes its lease as a fresh driver. */
-    static CampaignLease openAndLease(CampaignSession s, CampaignBlueprint b) {
+    static CampaignLease openAndLease(CampaignRuntime s, CampaignBlueprint b) {
         s.engine().open(s.preflight(b, null));
         return s.ledger().acquireLease(b.identity().runKey(), "driver-" + System.nanoTime(), FAST.leaseTtl()).orElseThrow();
     }
 
     /** Steps the engine until it reaches {@code phase}; fails instead of spinning if the campaign settles elsewhere. */
-    static StepResult stepUntil(CampaignSession session, CampaignLease lease, io.dpone.backfill.core.campaign.CampaignPhase phase) {
+    static StepResult stepUntil(CampaignRuntime session, CampaignLease lease, io.dpone.backfill.core.campaign.CampaignPhase phase) {
         for (int i = 0; i < 20; i++) {
             StepResult r = session.engine().step(lease);
             if (r.phase() == phase) {
@@ -97,7 +97,7 @@ final class CampaignHarness implements AutoCloseable {
     }
 
     /** Steps the engine like a driver would, running lanes as threads, until the campaign settles. */
-    StepResult runToSettled(CampaignBlueprint b, CampaignSession session, CampaignLease lease) throws Exception {
+    StepResult runToSettled(CampaignBlueprint b, CampaignRuntime session, CampaignLease lease) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             // As a driver's renewer does: a load longer than the lease TTL must not lose the campaign.

@@ -47,7 +47,7 @@ class CampaignVerifyIT {
         h.source.execute(ITEMS, ROWS);
         h.target.execute(targetTable);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign(backfillId, chunks, "  publication: {mode: shadow_swap}\n"));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = CampaignHarness.openAndLease(s, b);
             StepResult r = h.runToSettled(b, s, lease);
             assertThat(r.phase()).as(r + " " + h.laneLog).isEqualTo(CampaignPhase.HandoffCommitted);
@@ -56,13 +56,13 @@ class CampaignVerifyIT {
     }
 
     private Verification verify(CampaignBlueprint b) throws Exception {
-        try (CampaignSession s = h.session(b); Connection source = h.source.connect(); Connection target = h.target.connect()) {
+        try (CampaignRuntime s = h.session(b); Connection source = h.source.connect(); Connection target = h.target.connect()) {
             return CampaignVerifier.verify(b, s.ledger(), source, target, line -> { });
         }
     }
 
     private Map<Integer, String> receiptDigests(CampaignBlueprint b) throws Exception {
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             return s.ledger().chunkDigests(b.identity().runKey());
         }
     }
@@ -143,7 +143,7 @@ class CampaignVerifyIT {
     @Test
     void textRouteIntoWiderTargetTypesVerifiesEqual() throws Exception {
         CampaignBlueprint b = published("digest_text", CHUNKS, ITEMS.replace("numeric(12,2)", "numeric(20,6)").replace("bigint", "bigint"));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             assertThat(s.ledger().findByRunKey(b.identity().runKey()).orElseThrow().rowEncoding()).isEqualTo("postgres_copy_text");
         }
         assertThat(verify(b).passed()).isTrue();

@@ -50,7 +50,7 @@ class NothingLostSilentlyIT {
                 .table(table));
     }
 
-    private CampaignLease open(CampaignSession s, CampaignBlueprint b, String skippedBy) {
+    private CampaignLease open(CampaignRuntime s, CampaignBlueprint b, String skippedBy) {
         s.engine().open(s.preflight(b, skippedBy));
         return s.ledger().acquireLease(b.identity().runKey(), "driver-" + System.nanoTime(), CampaignHarness.FAST.leaseTtl()).orElseThrow();
     }
@@ -67,7 +67,7 @@ class NothingLostSilentlyIT {
                 "INSERT INTO public.null_t VALUES (NULL, 'lost')");
         h.target.execute(NULL_T_TARGET);
         CampaignBlueprint b = campaign("null_t_v1", "null_t", INTEGER_CHUNKS);
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(b, null)))
                     .isInstanceOfSatisfying(PreflightRefusedException.class, e -> assertThat(e.result().errors())
                             .extracting(f -> f.code()).contains("source.chunk-column.nullable", "source.unique-key.nullable"));
@@ -81,7 +81,7 @@ class NothingLostSilentlyIT {
                 "INSERT INTO public.null_t VALUES (NULL, 'lost')");
         h.target.execute(NULL_T_TARGET);
         CampaignBlueprint b = campaign("null_t_skip", "null_t", INTEGER_CHUNKS);
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, open(s, b, "--skip-preflight"));
 
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
@@ -101,7 +101,7 @@ class NothingLostSilentlyIT {
                 "INSERT INTO public.null_t SELECT i, 'v' || i FROM generate_series(1, 900) i");
         h.target.execute(NULL_T_TARGET);
         CampaignBlueprint b = campaign("null_t_mid", "null_t", INTEGER_CHUNKS);
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             h.source.execute("ALTER TABLE public.null_t ALTER COLUMN id DROP NOT NULL", "INSERT INTO public.null_t VALUES (NULL, 'late')");
@@ -120,7 +120,7 @@ class NothingLostSilentlyIT {
                 "INSERT INTO public.null_t SELECT i, 'v' || i FROM generate_series(1, 900) i");
         h.target.execute(NULL_T_TARGET);
         CampaignBlueprint b = campaign("null_t_ok", "null_t", INTEGER_CHUNKS);
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             assertThat(h.runToSettled(b, s, open(s, b, null)).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
             PhaseDetail detail = PhaseDetail.parse(s.ledger().findByRunKey(b.identity().runKey()).orElseThrow().detail());
             assertThat(detail.coverage().uncoveredRows()).isNull();
@@ -138,7 +138,7 @@ class NothingLostSilentlyIT {
                 "CREATE VIEW public.orders_v AS SELECT * FROM public.orders",
                 "CREATE TABLE public.lines (id bigint PRIMARY KEY, order_id bigint REFERENCES public.orders (id))");
         CampaignBlueprint b = campaign("orders_v1", "orders", INTEGER_CHUNKS);
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(b, null)))
                     .isInstanceOfSatisfying(PreflightRefusedException.class, e -> assertThat(e.result().errors())
                             .extracting(f -> f.code()).contains("target.binding.view", "target.binding.inbound-foreign-key"));
@@ -159,7 +159,7 @@ class NothingLostSilentlyIT {
         h.target.execute("CREATE TABLE public.t (id bigint PRIMARY KEY, tenant int NOT NULL)");
         CampaignBlueprint b = campaign("t_rls", "t", INTEGER_CHUNKS);
         Connector asLoader = app -> DriverManager.getConnection(h.source.jdbcUrl().replace("user=postgres", "user=loader"));
-        try (CampaignSession s = CampaignSession.open(b, asLoader, h.targetConnector, CampaignHarness.FAST, "rls")) {
+        try (CampaignRuntime s = CampaignRuntime.open(b, asLoader, h.targetConnector, CampaignHarness.FAST, "rls")) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(b, null)))
                     .isInstanceOfSatisfying(PreflightRefusedException.class, e -> assertThat(e.result().errors())
                             .extracting(f -> f.code()).contains("source.table.row-security"));
@@ -174,7 +174,7 @@ class NothingLostSilentlyIT {
         h.target.execute("CREATE TABLE public.gen (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, price numeric(10,2),"
                 + " qty int, total numeric(12,2) GENERATED ALWAYS AS (price * qty) STORED)");
         CampaignBlueprint b = campaign("gen_v1", "gen", INTEGER_CHUNKS);
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             assertThat(h.runToSettled(b, s, open(s, b, null)).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
         }
         assertThat(h.target.queryForLong("SELECT count(*) FROM public.gen")).isEqualTo(900);
@@ -189,7 +189,7 @@ class NothingLostSilentlyIT {
         itemsSource(20_000);
         h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_write", "items", "{column: id, kind: integer, buckets: 64, lowerBound: 1, upperBound: 20001}");
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             h.target.execute("INSERT INTO public.items VALUES (999999, 'written by the application')");
@@ -210,7 +210,7 @@ class NothingLostSilentlyIT {
         itemsSource(20_000);
         h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_alter", "items", "{column: id, kind: integer, buckets: 64, lowerBound: 1, upperBound: 20001}");
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             h.target.execute("ALTER TABLE public.items ADD COLUMN audit_note text DEFAULT 'x'");
@@ -234,7 +234,7 @@ class NothingLostSilentlyIT {
         itemsSource(2_000);
         h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_rb", "items", "{column: id, kind: integer, buckets: 8, lowerBound: 1, upperBound: 2001}");
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             assertThat(h.runToSettled(b, s, lease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
             h.target.execute("INSERT INTO public.items VALUES (5000, 'written by incremental sync')");
@@ -264,7 +264,7 @@ class NothingLostSilentlyIT {
         itemsSource(2_000);
         h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_rd", "items", "{column: id, kind: integer, buckets: 8, lowerBound: 1, upperBound: 2001}");
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             assertThat(h.runToSettled(b, s, lease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
             CampaignRecord published = s.ledger().findByRunKey(b.identity().runKey()).orElseThrow();
@@ -290,7 +290,7 @@ class NothingLostSilentlyIT {
                 "INSERT INTO public.items SELECT i, 'v' || i FROM generate_series(1, 500) i");
         h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_text_fp", "items", "{column: id, kind: integer, buckets: 4, lowerBound: 1, upperBound: 501}");
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             assertThat(h.runToSettled(b, s, lease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
             CampaignRecord published = s.ledger().findByRunKey(b.identity().runKey()).orElseThrow();
@@ -304,7 +304,7 @@ class NothingLostSilentlyIT {
         itemsSource(100);
         h.target.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, v text)");
         CampaignBlueprint b = campaign("items_base", "items", "{column: id, kind: integer, buckets: 2, lowerBound: 1, upperBound: 101}");
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = open(s, b, null);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Prepared);
             CampaignRecord prepared = s.ledger().findByRunKey(b.identity().runKey()).orElseThrow();

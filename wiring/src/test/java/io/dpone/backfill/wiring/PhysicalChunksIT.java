@@ -54,7 +54,7 @@ class PhysicalChunksIT {
         return ItemsTable.CREATE + " WITH (" + storage + ")";
     }
 
-    private CampaignLease lease(CampaignSession s, CampaignBlueprint b) {
+    private CampaignLease lease(CampaignRuntime s, CampaignBlueprint b) {
         return CampaignHarness.openAndLease(s, b);
     }
 
@@ -110,7 +110,7 @@ class PhysicalChunksIT {
             background.start();
             StepResult r;
             String anchor;
-            try (CampaignSession s = h.session(b)) {
+            try (CampaignRuntime s = h.session(b)) {
                 r = h.runToSettled(b, s, lease(s, b));
                 CampaignRecord c = s.ledger().findByRunKey(b.identity().runKey()).orElseThrow();
                 anchor = c.anchorXmin();
@@ -178,7 +178,7 @@ class PhysicalChunksIT {
             long pages = run.source.queryForLong("SELECT relpages FROM pg_class WHERE relname = 'items'");
             long before = heapPagesVisited(run.source);
             CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign(backfillId, chunk, SHADOW));
-            try (CampaignSession s = run.session(b)) {
+            try (CampaignRuntime s = run.session(b)) {
                 assertThat(run.runToSettled(b, s, CampaignHarness.openAndLease(s, b)).phase()).as(run.laneLog.toString()).isEqualTo(CampaignPhase.HandoffCommitted);
             }
             // Counted before the comparison below, whose ORDER BY id reads the heap once per row through the index.

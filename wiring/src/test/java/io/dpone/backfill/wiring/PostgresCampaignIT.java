@@ -53,7 +53,7 @@ class PostgresCampaignIT {
         h.source.execute("INSERT INTO public.items SELECT gen_random_uuid(), 'c' || i, i, 'n ✓ ' || i FROM generate_series(1, " + rows + ") i");
     }
 
-    private CampaignLease lease(CampaignSession s, CampaignBlueprint b) {
+    private CampaignLease lease(CampaignRuntime s, CampaignBlueprint b) {
         return CampaignHarness.openAndLease(s, b);
     }
 
@@ -63,7 +63,7 @@ class PostgresCampaignIT {
         sourceRows(20_000);
         h.target.execute(ITEMS, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000001', 'old', 1, 'old table')");
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_v1", UUID_CHUNKS, SHADOW));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, lease(s, b));
             assertThat(r.phase()).as(h.laneLog.toString()).isEqualTo(CampaignPhase.HandoffCommitted);
             assertThat(ItemsTable.keys(h.target)).isEqualTo(ItemsTable.keys(h.source));
@@ -91,7 +91,7 @@ class PostgresCampaignIT {
                 "INSERT INTO public.items VALUES (-7, 'existing', 1, 'kept')");
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_direct",
                 "{column: id, kind: integer, buckets: 10, lowerBound: 1, upperBound: 4000}", ""));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, lease(s, b));
             assertThat(r.phase()).isEqualTo(CampaignPhase.HandoffCommitted);
             assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(5001);
@@ -107,7 +107,7 @@ class PostgresCampaignIT {
         h.source.execute("INSERT INTO public.items SELECT id, 'dup', 1, 'dup' FROM public.items LIMIT 1");
         h.target.execute(ITEMS, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000001', 'old', 1, 'old table')");
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_dup", UUID_CHUNKS, SHADOW));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, lease(s, b));
             assertThat(r.phase()).isEqualTo(CampaignPhase.Blocked);
             assertThat(r.message()).contains("1 duplicate keys")
@@ -126,7 +126,7 @@ class PostgresCampaignIT {
         h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_null", UUID_CHUNKS, SHADOW)
                 .uniqueKey("code"));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(b, null))).as("pre-flight is the first line")
                     .isInstanceOf(PreflightRefusedException.class).hasMessageContaining("source.unique-key.nullable");
             // Validation is the last line: with pre-flight skipped by an expert it still blocks.
@@ -144,7 +144,7 @@ class PostgresCampaignIT {
         h.source.execute(ITEMS);
         h.target.execute(ITEMS, "INSERT INTO public.items VALUES ('00000000-0000-0000-0000-000000000001', 'old', 1, 'old table')");
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_empty", UUID_CHUNKS, SHADOW));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             StepResult r = h.runToSettled(b, s, lease(s, b));
             assertThat(r.phase()).isEqualTo(CampaignPhase.HandoffCommitted);
             assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isZero();
@@ -158,7 +158,7 @@ class PostgresCampaignIT {
         sourceRows(2000);
         h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_drift", UUID_CHUNKS, SHADOW));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = lease(s, b);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             h.source.execute("ALTER TABLE public.items ADD COLUMN extra text");
@@ -177,7 +177,7 @@ class PostgresCampaignIT {
         sourceRows(500);
         h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_drift2", UUID_CHUNKS, SHADOW));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = lease(s, b);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             h.target.execute("ALTER TABLE public.items__bf_shadow ADD COLUMN extra text");
@@ -193,7 +193,7 @@ class PostgresCampaignIT {
         sourceRows(1000);
         h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_suspend", UUID_CHUNKS, SHADOW + "  suspend: true\n"));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = lease(s, b);
             StepResult r = CampaignHarness.stepUntil(s, lease, CampaignPhase.Suspended);
             assertThat(r.stopsLanes()).isTrue();
@@ -205,7 +205,7 @@ class PostgresCampaignIT {
         // The same campaign without suspend resumes loading to the end (suspend is not part of the identity).
         CampaignBlueprint resumed = CampaignHarness.blueprint(CampaignHarness.campaign("items_suspend", UUID_CHUNKS, SHADOW));
         assertThat(resumed.identity()).isEqualTo(b.identity());
-        try (CampaignSession s = h.session(resumed)) {
+        try (CampaignRuntime s = h.session(resumed)) {
             assertThat(h.runToSettled(resumed, s, lease(s, resumed)).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
             assertThat(h.target.queryForLong("SELECT count(*) FROM public.items")).isEqualTo(1000);
         }
@@ -218,7 +218,7 @@ class PostgresCampaignIT {
         h.source.execute("UPDATE public.items SET note = 'boom' WHERE qty = 1234");
         h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_recover", UUID_CHUNKS, SHADOW));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             CampaignLease lease = lease(s, b);
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
             // A trigger does not change the table's shape, so it fails one chunk without looking like drift.
@@ -248,7 +248,7 @@ class PostgresCampaignIT {
         sourceRows(1000);
         h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_race", UUID_CHUNKS, SHADOW));
-        try (CampaignSession first = h.session(b); CampaignSession second = h.session(b)) {
+        try (CampaignRuntime first = h.session(b); CampaignRuntime second = h.session(b)) {
             first.engine().open(first.preflight(b, null));
             second.engine().open(second.preflight(b, null));
             Duration ttl = Duration.ofSeconds(1);
@@ -276,10 +276,10 @@ class PostgresCampaignIT {
         h.target.execute(ITEMS);
         CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_same", UUID_CHUNKS, SHADOW));
         CampaignBlueprint changed = CampaignHarness.blueprint(CampaignHarness.campaign("items_same", "{column: id, kind: uuid, buckets: 17}", SHADOW));
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             s.engine().open(s.preflight(b, null));
         }
-        try (CampaignSession s = h.session(changed)) {
+        try (CampaignRuntime s = h.session(changed)) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(changed, null))).isInstanceOf(LedgerConflictException.class).hasMessageContaining("items_same");
         }
         assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.campaign")).isEqualTo(1);

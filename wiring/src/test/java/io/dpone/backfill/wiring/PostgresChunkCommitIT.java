@@ -31,7 +31,7 @@ class PostgresChunkCommitIT {
     private static final String ITEMS = "CREATE TABLE public.items (id uuid NOT NULL PRIMARY KEY, code text, qty integer NOT NULL DEFAULT 0, note text)";
     private CampaignHarness h;
     private CampaignBlueprint b;
-    private CampaignSession session;
+    private CampaignRuntime session;
     private Connection source;
     private Connection sink;
 
@@ -161,7 +161,7 @@ class PostgresChunkCommitIT {
     void lanesWaitForAZombiesReceiptForOneChunkLeaseNotThePublishersLockTimeout() {
         EngineTimings timings = new EngineTimings(Duration.ofSeconds(90), Duration.ofSeconds(30), Duration.ofSeconds(120),
                 Duration.ofSeconds(7));
-        assertThat(LaneSession.receiptWait(timings)).isEqualTo(Duration.ofSeconds(90));
+        assertThat(LaneRuntime.receiptWait(timings)).isEqualTo(Duration.ofSeconds(90));
     }
 
     @Test

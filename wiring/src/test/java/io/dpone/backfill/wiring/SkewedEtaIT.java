@@ -78,7 +78,7 @@ class SkewedEtaIT {
                 .parallelWorkers(4));
 
         List<Sample> samples = new ArrayList<>();
-        try (CampaignSession s = h.session(b)) {
+        try (CampaignRuntime s = h.session(b)) {
             s.engine().open(s.preflight(b, null));
             CampaignLease lease = s.ledger().acquireLease(b.identity().runKey(), "driver", CampaignHarness.FAST.leaseTtl()).orElseThrow();
             CampaignHarness.stepUntil(s, lease, CampaignPhase.Prepared);

@@ -40,7 +40,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One pass on the campaign engine for one campaign: connect (Secrets, session), open the ledger, hold the campaign
+ * One pass on the campaign engine for one campaign: connect (Secrets, hold), open the ledger, hold the campaign
  * lease, carry out operator-authorised actions, step the engine until it waits, map its lane actions to pods, and
  * project the ledger into a status. It implements no phase: every decision about the campaign is the engine's.
  */
@@ -52,16 +52,16 @@ public final class CampaignDriver {
     private static final Duration API_RETRY = Duration.ofSeconds(5);
 
     private final OperatorSettings settings;
-    private final CampaignSessions sessions;
+    private final CampaignHolds holds;
     private final SecretResolver secrets;
     private final LaneSupervisor lanes;
     private final Clock clock;
     private final ChunkWatch chunkWatch = new ChunkWatch();
 
-    public CampaignDriver(OperatorSettings settings, CampaignSessions sessions, SecretResolver secrets, LaneSupervisor lanes,
+    public CampaignDriver(OperatorSettings settings, CampaignHolds holds, SecretResolver secrets, LaneSupervisor lanes,
                           Clock clock) {
         this.settings = settings;
-        this.sessions = sessions;
+        this.holds = holds;
         this.secrets = secrets;
         this.lanes = lanes;
         this.clock = clock;
@@ -81,25 +81,25 @@ public final class CampaignDriver {
         } catch (SecretUnavailableException e) {
             return new DriveOutcome.Waiting(e.reason(), e.getMessage(), SECRET_RETRY);
         }
-        DriverSession session;
+        CampaignHold hold;
         try {
-            session = sessions.open(key, blueprint, source.settings(), target.settings());
+            hold = holds.open(key, blueprint, source.settings(), target.settings());
         } catch (SQLException e) {
             return new DriveOutcome.Waiting("DatabaseUnavailable", e.getMessage(), DATABASE_RETRY);
         }
         try {
-            CampaignEngine engine = session.engine(blueprint);
+            CampaignEngine engine = hold.engine(blueprint);
             try {
-                engine.open(session.session().preflight(blueprint, OperatorActions.skipPreflight(campaign)));
+                engine.open(hold.runtime().preflight(blueprint, OperatorActions.skipPreflight(campaign)));
             } catch (PreflightRefusedException e) {
-                sessions.release(key); // nothing was created: no lease, no connection held for a refused start
+                holds.release(key); // nothing was created: no lease, no connection held for a refused start
                 OperatorActions.markRetriesHandled(client, campaign);
                 return new DriveOutcome.PreflightRefused(e.result(), blueprint.identity().runKey());
             }
             OperatorActions.markRetriesHandled(client, campaign);
-            CampaignClaim claim = session.acquire(settings.instanceId(), settings.timings().leaseTtl());
+            CampaignClaim claim = hold.acquire(settings.instanceId(), settings.timings().leaseTtl());
             if (claim instanceof CampaignClaim.Held held) {
-                sessions.release(key); // no connections held while another driver owns the campaign
+                holds.release(key); // no connections held while another driver owns the campaign
                 return new DriveOutcome.Waiting("LeaseHeldElsewhere", "the campaign is held by " + held.summary()
                         + " (another operator or a `backfill run`) whose database session is still open; this operator"
                         + " takes over as soon as that session ends", settings.timings().leaseTtl().dividedBy(3));
@@ -112,7 +112,7 @@ public final class CampaignDriver {
                         + " at once: its database session is gone; lease epoch " + lease.epoch() + " fences anything it still writes", false));
             }
             LanePods pods = requeueFailed(client, campaign, engine, lease, observed, notes);
-            LaneReport early = lanesDuringPreparation(client, campaign, spec, session, engine.runKey(), pods, source, target);
+            LaneReport early = lanesDuringPreparation(client, campaign, spec, hold, engine.runKey(), pods, source, target);
             List<StepResult> steps = stepUntilWaiting(engine, lease);
             StepResult step = steps.get(steps.size() - 1);
             LaneReport report = early != null ? early : LaneReport.idle(pods.failures(engine.runKey()),
@@ -140,23 +140,23 @@ public final class CampaignDriver {
                     lanes.drain(client, pods);
                 }
             }
-            Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, session, lease, step, notes);
-            BackfillCampaignStatus projection = project(blueprint, session.ledger(), engine.runKey());
+            Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, hold, lease, step, notes);
+            BackfillCampaignStatus projection = project(blueprint, hold.ledger(), engine.runKey());
             DriveOutcome.ChunkActivity activity = step.phase() == CampaignPhase.Loading
-                    ? chunkWatch.observe(session.ledger(), engine.runKey(), clock.instant()) : DriveOutcome.ChunkActivity.NONE;
+                    ? chunkWatch.observe(hold.ledger(), engine.runKey(), clock.instant()) : DriveOutcome.ChunkActivity.NONE;
             if (step.settled()) {
                 // Nothing moves without a person now: no connection and no lease is held for a settled campaign.
-                sessions.release(key);
+                holds.release(key);
                 chunkWatch.forget(engine.runKey());
             }
             return new DriveOutcome.Stepped(steps, projection, report, rollback, notes, activity);
         } catch (LedgerConflictException e) {
-            sessions.release(key);
+            holds.release(key);
             return new DriveOutcome.Refused("NewBackfillIdRequired", "the ledger already holds backfillId "
                     + spec.getBackfillId() + " with another plan or policy: " + e.getMessage(),
                     "a changed spec needs a new campaign: create a new BackfillCampaign with a new backfillId (or revert the change)");
         } catch (LeaseLostException e) {
-            session.markLeaseLost();
+            hold.markLeaseLost();
             return new DriveOutcome.Waiting("LeaseLost", e.getMessage(), Duration.ofSeconds(1));
         } catch (DatabaseFailureException e) {
             LOG.warnf("pass on campaign %s/%s failed (%s, %s): %s", namespace, campaign.getMetadata().getName(), e.kind(),
@@ -177,18 +177,18 @@ public final class CampaignDriver {
         }
     }
 
-    /** A lost connection abandons the session (its server sessions ended by the next); any other failure releases it. */
+    /** A lost connection abandons the hold (its server holds ended by the next); any other failure releases it. */
     private void endSession(String key, RuntimeException failure) {
         if (ConnectionLoss.is(failure)) {
-            sessions.abandon(key);
+            holds.abandon(key);
         } else {
-            sessions.release(key);
+            holds.release(key);
         }
     }
 
-    /** Forgets a campaign (deleted, refused): closes its session and releases its lease. */
+    /** Forgets a campaign (deleted, refused): closes its hold and releases its lease. */
     public void forget(BackfillCampaign campaign) {
-        sessions.release(key(campaign));
+        holds.release(key(campaign));
         if (campaign.getStatus() != null && campaign.getStatus().getRunKey() != null) {
             chunkWatch.forget(campaign.getStatus().getRunKey());
         }
@@ -218,12 +218,12 @@ public final class CampaignDriver {
      * is spent (the loading step reports that).
      */
     private LaneReport lanesDuringPreparation(KubernetesClient client, BackfillCampaign campaign, BackfillCampaignSpec spec,
-                                              DriverSession session, String runKey, LanePods pods,
+                                              CampaignHold hold, String runKey, LanePods pods,
                                               SecretResolver.Resolved source, SecretResolver.Resolved target) {
         if (Boolean.TRUE.equals(spec.getSuspend())) {
             return null;
         }
-        CampaignPhase phase = session.ledger().findByRunKey(runKey).map(CampaignRecord::phase).orElse(null);
+        CampaignPhase phase = hold.ledger().findByRunKey(runKey).map(CampaignRecord::phase).orElse(null);
         if (phase == null || !phase.preparing()) {
             return null;
         }
@@ -250,9 +250,9 @@ public final class CampaignDriver {
     }
 
     private Optional<RollbackReceipt> rollback(KubernetesClient client, BackfillCampaign campaign, CampaignBlueprint blueprint,
-                                               DriverSession session, CampaignLease lease, StepResult step,
+                                               CampaignHold hold, CampaignLease lease, StepResult step,
                                                List<DriveOutcome.Note> notes) {
-        LedgerStore ledger = session.ledger();
+        LedgerStore ledger = hold.ledger();
         String runKey = blueprint.identity().runKey();
         String reason = OperatorActions.rollbackReason(campaign);
         if (reason != null) {
@@ -265,7 +265,7 @@ public final class CampaignDriver {
                         + " the phase is " + step.phase() + ": set the annotation again once it is", true));
             } else {
                 try {
-                    RollbackReceipt receipt = session.session().publisher().rollback(lease, blueprint.artifacts(),
+                    RollbackReceipt receipt = hold.runtime().publisher().rollback(lease, blueprint.artifacts(),
                             spec.getTarget().getTable(), reason, OperatorActions.rollbackAcceptsWrites(campaign));
                     notes.add(new DriveOutcome.Note("RolledBack", blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
                             + " is the previous table again (rollback receipt " + receipt.receiptId() + "): " + reason

@@ -27,8 +27,8 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Duration renewEvery;
     private final AtomicLong lastTick = new AtomicLong();
 
-    public LeaseKeeper(Supplier<Collection<DriverSession>> sessions, Duration renewEvery, Duration ttl, Clock clock,
-                       Consumer<DriverSession> onLost) {
+    public LeaseKeeper(Supplier<Collection<CampaignHold>> sessions, Duration renewEvery, Duration ttl, Clock clock,
+                       Consumer<CampaignHold> onLost) {
         this.clock = clock;
         this.renewEvery = renewEvery;
         this.lastTick.set(clock.millis());
@@ -40,7 +40,7 @@ public final class LeaseKeeper implements AutoCloseable {
         long every = Math.max(100, renewEvery.toMillis());
         scheduler.scheduleWithFixedDelay(() -> {
             lastTick.set(clock.millis());
-            for (DriverSession s : sessions.get()) {
+            for (CampaignHold s : sessions.get()) {
                 try {
                     if (!s.renew(ttl)) {
                         LOG.warnf("campaign lease of %s was taken over by another driver; this operator stops driving it", s.runKey());
@@ -52,7 +52,7 @@ public final class LeaseKeeper implements AutoCloseable {
                 // A state connection that stopped answering: the pass blocked on it fails, and the next one reconnects.
                 if (s.renewalSilentFor(ttl.multipliedBy(8).dividedBy(10))) {
                     LOG.warnf("no lease renewal of %s succeeded for most of its TTL: aborting its connections", s.runKey());
-                    s.session().abortConnections();
+                    s.runtime().abortConnections();
                 }
             }
         }, every, every, TimeUnit.MILLISECONDS);

@@ -21,10 +21,10 @@ public class LeaseKeeperLiveness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        boolean alive = components.sessions().keeper().alive();
+        boolean alive = components.holds().keeper().alive();
         return HealthCheckResponse.named("backfill-lease-keeper")
                 .status(alive)
-                .withData("campaignsHeld", components.sessions().openKeys().size())
+                .withData("campaignsHeld", components.holds().openKeys().size())
                 .build();
     }
 }

@@ -2,7 +2,7 @@ package io.dpone.backfill.operator.reconciler;
 
 import io.dpone.backfill.operator.config.OperatorSettings;
 import io.dpone.backfill.operator.driver.CampaignDriver;
-import io.dpone.backfill.operator.driver.CampaignSessions;
+import io.dpone.backfill.operator.driver.CampaignHolds;
 import io.dpone.backfill.operator.driver.SecretResolver;
 import io.dpone.backfill.operator.events.CampaignEvents;
 import io.dpone.backfill.operator.lanes.LanePodFactory;
@@ -18,21 +18,21 @@ import java.time.Clock;
  * The reconciler's collaborators, wired once: by the Quarkus producer in the application, by hand in the plain
  * JOSDK tests. Closing it releases every campaign lease the operator holds.
  */
-public record OperatorComponents(OperatorSettings settings, CampaignSessions sessions, CampaignDriver driver,
+public record OperatorComponents(OperatorSettings settings, CampaignHolds holds, CampaignDriver driver,
                                  LaneSupervisor lanes, StatusAssembler assembler, StatusWriter statusWriter,
                                  CampaignEvents events, CampaignMetrics metrics) implements AutoCloseable {
 
     public static OperatorComponents create(OperatorSettings settings, MeterRegistry registry, Clock clock) {
-        CampaignSessions sessions = new CampaignSessions(settings.timings(), clock);
+        CampaignHolds holds = new CampaignHolds(settings.timings(), clock);
         LaneSupervisor lanes = new LaneSupervisor(new LanePodFactory(settings), settings.timings().drainTimeout(), clock);
-        CampaignDriver driver = new CampaignDriver(settings, sessions, new SecretResolver(), lanes, clock);
-        return new OperatorComponents(settings, sessions, driver, lanes, new StatusAssembler(clock),
+        CampaignDriver driver = new CampaignDriver(settings, holds, new SecretResolver(), lanes, clock);
+        return new OperatorComponents(settings, holds, driver, lanes, new StatusAssembler(clock),
                 new StatusWriter(clock, settings.progressInterval()), new CampaignEvents(clock, settings.instanceId()),
                 new CampaignMetrics(registry));
     }
 
     @Override
     public void close() {
-        sessions.close();
+        holds.close();
     }
 }

@@ -37,20 +37,20 @@ class AbandonedSessionIT {
         CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.parse(CampaignYaml.campaign("abandoned_session")
                 .chunk(CampaignYaml.uuidChunks(4)).parallelWorkers(1).shadowSwap().render()));
         try (FaultyTcpProxy proxy = new FaultyTcpProxy("127.0.0.1", target.server().port());
-             CampaignSessions sessions = new CampaignSessions(TIMINGS, Clock.systemUTC())) {
+             CampaignHolds holds = new CampaignHolds(TIMINGS, Clock.systemUTC())) {
             ConnectionSettings src = new ConnectionSettings(source.jdbcUrl(), null, null, PostgresEndpoint.INSTANCE);
             ConnectionSettings tgt = new ConnectionSettings(target.jdbcUrl().replace(":" + target.server().port() + "/",
                     ":" + proxy.port() + "/"), null, null, PostgresEndpoint.INSTANCE);
-            DriverSession first = sessions.open("uid-1", blueprint, src, tgt);
+            CampaignHold first = holds.open("uid-1", blueprint, src, tgt);
             first.engine(blueprint).open(Preflight.skipped("test"));
             CampaignClaim.Taken taken = (CampaignClaim.Taken) first.acquire("operator-a", TIMINGS.leaseTtl());
 
             assertThat(proxy.stallExisting()).as("its state and target connections go half-open").isEqualTo(2);
-            sessions.abandon("uid-1");
+            holds.abandon("uid-1");
             assertThat(operatorBackends(target)).as("the server still holds the abandoned sessions").isEqualTo(2);
 
             long started = System.nanoTime();
-            DriverSession second = sessions.open("uid-1", blueprint, src, tgt);
+            CampaignHold second = holds.open("uid-1", blueprint, src, tgt);
             CampaignClaim again = second.acquire("operator-a", TIMINGS.leaseTtl());
             assertThat(again).as("taken back, not held by its own stale session").isInstanceOf(CampaignClaim.Taken.class);
             assertThat(((CampaignClaim.Taken) again).lease().epoch()).isEqualTo(taken.lease().epoch() + 1);

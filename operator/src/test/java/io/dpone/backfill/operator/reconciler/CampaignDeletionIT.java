@@ -30,6 +30,6 @@ class CampaignDeletionIT extends OperatorSuite {
                 .as("campaign lease released").isEqualTo(1);
         assertThat(h.db.target.queryForLong("SELECT count(*) FROM pg_class WHERE relname = 'items__bf_shadow'")).as("shadow kept").isEqualTo(1);
         assertThat(h.db.target.queryForLong("SELECT count(*) FROM public.items")).as("live table untouched").isEqualTo(1);
-        assertThat(operator.components.sessions().openKeys()).isEmpty();
+        assertThat(operator.components.holds().openKeys()).isEmpty();
     }
 }

@@ -42,6 +42,6 @@ class OperatorRestartIT extends OperatorSuite {
                 .isZero();
         assertThat(h.events().stream().filter(e -> "LanePodReplaced".equals(e.getReason()))).isEmpty();
         assertThat(lanesBefore).as("lanes existed before the restart").isNotEmpty();
-        assertThat(second.components.sessions().openKeys()).as("a settled campaign holds no session").isEmpty();
+        assertThat(second.components.holds().openKeys()).as("a settled campaign holds no session").isEmpty();
     }
 }

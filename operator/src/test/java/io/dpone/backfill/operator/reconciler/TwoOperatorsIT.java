@@ -32,7 +32,7 @@ class TwoOperatorsIT extends OperatorSuite {
         assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.chunk_receipt")).isEqualTo(16);
         assertThat(h.db.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE epoch > 1")).isZero();
         assertThat(h.events().stream().filter(e -> "LanePodReplaced".equals(e.getReason()))).isEmpty();
-        Await.until(Duration.ofSeconds(10), () -> a.components.sessions().openKeys().isEmpty() && b.components.sessions().openKeys().isEmpty(),
+        Await.until(Duration.ofSeconds(10), () -> a.components.holds().openKeys().isEmpty() && b.components.holds().openKeys().isEmpty(),
                 () -> "a settled campaign holds no session in either operator");
     }
 }

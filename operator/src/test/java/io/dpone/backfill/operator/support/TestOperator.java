@@ -79,7 +79,7 @@ public final class TestOperator implements AutoCloseable {
      */
     public void crash() {
         operator.stop();
-        components.sessions().keeper().close();
+        components.holds().keeper().close();
         operatorClient.close();
     }
 

@@ -41,7 +41,7 @@ import java.util.function.Consumer;
  * A lane's composition root: its own source, sink and state connections, held for the lane's life. The lane reads
  * its plan from the ledger (never from Kubernetes) and refuses to run if the plan does not reproduce the run key.
  */
-public final class LaneSession implements AutoCloseable {
+public final class LaneRuntime implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final Connection source;
@@ -53,7 +53,7 @@ public final class LaneSession implements AutoCloseable {
     /** Each connection's server session, named at open: what a later session of this lane ends if it went stale. */
     private final StaleSessionIds sessionIds;
 
-    private LaneSession(TargetAdapter adapter, Connection source, Connection sink, Connection state, LedgerStore ledger,
+    private LaneRuntime(TargetAdapter adapter, Connection source, Connection sink, Connection state, LedgerStore ledger,
                         String runKey, int laneIndex, String owner, String stateSchema, EngineTimings timings,
                         HealingTimings healing, FaultPoints faults, Consumer<String> log) {
         this.adapter = adapter;
@@ -152,14 +152,14 @@ public final class LaneSession implements AutoCloseable {
         return timings.leaseTtl();
     }
 
-    public static LaneSession open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
+    public static LaneRuntime open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
                                    int laneIndex, String owner, String stateSchema, EngineTimings timings, FaultPoints faults,
                                    Consumer<String> log) throws SQLException {
         return open(targetType, sourceConnector, targetConnector, runKey, laneIndex, owner, stateSchema, timings,
                 HealingTimings.DEFAULTS, faults, log);
     }
 
-    public static LaneSession open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
+    public static LaneRuntime open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
                                    int laneIndex, String owner, String stateSchema, EngineTimings timings,
                                    HealingTimings healing, FaultPoints faults, Consumer<String> log) throws SQLException {
         try {
@@ -177,7 +177,7 @@ public final class LaneSession implements AutoCloseable {
      * Waiting here, not on a connection of its own, saves the lane a login, and its logins overlap preparation.
      * Returns null, its connections closed, when {@code supervised} turned false while waiting.
      */
-    public static LaneSession openWhenLoading(TargetType targetType, Connector sourceConnector, Connector targetConnector,
+    public static LaneRuntime openWhenLoading(TargetType targetType, Connector sourceConnector, Connector targetConnector,
                                               String runKey, int laneIndex, String owner, String stateSchema,
                                               EngineTimings timings, HealingTimings healing, FaultPoints faults,
                                               Consumer<String> log, BooleanSupplier supervised)
@@ -200,7 +200,7 @@ public final class LaneSession implements AutoCloseable {
                 closeAll(state, sink, source);
                 return null;
             }
-            return new LaneSession(adapter, source, sink, state, ledger, runKey, laneIndex, owner, stateSchema, timings,
+            return new LaneRuntime(adapter, source, sink, state, ledger, runKey, laneIndex, owner, stateSchema, timings,
                     healing, faults, log);
         } catch (SQLException | RuntimeException | InterruptedException e) {
             closeAll(state, sink, source);

@@ -5,40 +5,40 @@ import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.wiring.CampaignSession;
+import io.dpone.backfill.wiring.CampaignRuntime;
 
 import java.time.Duration;
 
 /**
- * The operator's hold on one campaign: its database session (source, state and target connections, kept between
+ * The operator's hold on one campaign: its connections (source, state and target connections, kept between
  * passes), the campaign's driver lock on the state connection, and the campaign lease, renewed by the
  * {@link LeaseKeeper}; a renewal that finds the lock gone (the connection was lost) is a lost lease. The engine is rebuilt every pass from the
  * current blueprint, so a changed {@code suspend} or lane setting (outside the run key) takes effect at once.
  */
-public final class DriverSession implements AutoCloseable {
-    private final CampaignSession session;
+public final class CampaignHold implements AutoCloseable {
+    private final CampaignRuntime runtime;
     private final String runKey;
     private final String connectionFingerprint;
     private volatile CampaignLease lease;
     private volatile boolean leaseLost;
     private volatile long lastRenewedNanos = System.nanoTime();
 
-    DriverSession(CampaignSession session, String runKey, String connectionFingerprint) {
-        this.session = session;
+    CampaignHold(CampaignRuntime runtime, String runKey, String connectionFingerprint) {
+        this.runtime = runtime;
         this.runKey = runKey;
         this.connectionFingerprint = connectionFingerprint;
     }
 
     public CampaignEngine engine(CampaignBlueprint blueprint) {
-        return session.newEngine(blueprint);
+        return runtime.newEngine(blueprint);
     }
 
-    public CampaignSession session() {
-        return session;
+    public CampaignRuntime runtime() {
+        return runtime;
     }
 
     public LedgerStore ledger() {
-        return session.ledger();
+        return runtime.ledger();
     }
 
     public String runKey() {
@@ -50,12 +50,12 @@ public final class DriverSession implements AutoCloseable {
     }
 
     /**
-     * Claims the campaign on this session's state connection (ADR 0016): its driver lock, held by the connection for
-     * the session's life, and the lease, taken over at once (new epoch) from a driver whose session is gone, renewed
-     * when this session already holds it. A restarted or newly elected operator therefore takes over at once.
+     * Claims the campaign on this hold's state connection (ADR 0016): its driver lock, held by the connection for
+     * the hold's life, and the lease, taken over at once (new epoch) from a driver whose database session is gone, renewed
+     * when this hold already has it. A restarted or newly elected operator therefore takes over at once.
      */
     public CampaignClaim acquire(String owner, Duration ttl) {
-        CampaignClaim claim = session.ledger().claimCampaign(runKey, owner, ttl);
+        CampaignClaim claim = runtime.ledger().claimCampaign(runKey, owner, ttl);
         lease = claim instanceof CampaignClaim.Taken taken ? taken.lease() : null;
         leaseLost = false;
         lastRenewedNanos = System.nanoTime();
@@ -68,7 +68,7 @@ public final class DriverSession implements AutoCloseable {
         if (held == null || leaseLost) {
             return true;
         }
-        if (!session.ledger().renewLease(held, ttl)) {
+        if (!runtime.ledger().renewLease(held, ttl)) {
             leaseLost = true;
             lease = null;
             return false;
@@ -77,7 +77,7 @@ public final class DriverSession implements AutoCloseable {
         return true;
     }
 
-    /** True when this session holds a lease that no renewal could prove for longer than {@code silence}. */
+    /** True when this hold has a lease that no renewal could prove for longer than {@code silence}. */
     boolean renewalSilentFor(Duration silence) {
         return lease != null && !leaseLost && System.nanoTime() - lastRenewedNanos > silence.toNanos();
     }
@@ -93,12 +93,12 @@ public final class DriverSession implements AutoCloseable {
 
     /**
      * After a lost connection (ADR 0020): the sockets are aborted at once, nothing more is asked of a server that
-     * may not answer; the lease is left to the next session of this operator, which ends this one's server sessions
+     * may not answer; the lease is left to the next hold of this operator, which ends this one's server sessions
      * and takes the campaign back under a new epoch.
      */
     public void abandon() {
-        session.abortConnections();
-        session.close();
+        runtime.abortConnections();
+        runtime.close();
     }
 
     /** Gives the lease back (so a successor need not wait for its expiry) and closes the connections. */
@@ -108,12 +108,12 @@ public final class DriverSession implements AutoCloseable {
         lease = null;
         try {
             if (held != null && !leaseLost) {
-                session.ledger().releaseLease(held);
+                runtime.ledger().releaseLease(held);
             }
         } catch (RuntimeException ignored) {
             // The lease expires by itself.
         } finally {
-            session.close();
+            runtime.close();
         }
     }
 }

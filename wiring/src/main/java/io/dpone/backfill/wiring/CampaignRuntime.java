@@ -17,10 +17,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * The driver's composition root: one source connection and two target connections (ledger state, publication),
+ * The driver's composition root (a runtime, not a database session): one source connection and two target connections (ledger state, publication),
  * the adapters for the campaign's target engine, and the engine over them. Held for the driver's life.
  */
-public final class CampaignSession implements AutoCloseable {
+public final class CampaignRuntime implements AutoCloseable {
     private final Connection source;
     private final Connection state;
     private final Connection target;
@@ -33,7 +33,7 @@ public final class CampaignSession implements AutoCloseable {
     private final TargetAdapter adapter;
     private final StaleSessionIds sessionIds;
 
-    private CampaignSession(TargetAdapter adapter, CampaignBlueprint blueprint, Connection source, Connection state, Connection target,
+    private CampaignRuntime(TargetAdapter adapter, CampaignBlueprint blueprint, Connection source, Connection state, Connection target,
                             EngineTimings timings, FaultPoints faults) {
         this.adapter = adapter;
         this.faults = faults;
@@ -57,7 +57,7 @@ public final class CampaignSession implements AutoCloseable {
                         blueprint.artifacts().schema(), blueprint.loadTable(), columns));
     }
 
-    public static CampaignSession open(CampaignBlueprint blueprint, Connector sourceConnector, Connector targetConnector,
+    public static CampaignRuntime open(CampaignBlueprint blueprint, Connector sourceConnector, Connector targetConnector,
                                        EngineTimings timings, String applicationName) throws SQLException {
         TargetAdapter adapter = TargetAdapters.of(blueprint.definition().spec().getTarget().getType());
         Connection source = sourceConnector.open(applicationName + "-source");
@@ -68,7 +68,7 @@ public final class CampaignSession implements AutoCloseable {
                 state.setNetworkTimeout(Runnable::run, (int) Math.max(timings.leaseTtl().multipliedBy(2).toMillis(), 60_000));
                 Connection target = targetConnector.open(applicationName + "-target");
                 // Crash-test points come from the environment (BACKFILL_FAULT) for every driver; none in production.
-                return new CampaignSession(adapter, blueprint, source, state, target, timings, EnvironmentFaultPoints.fromEnvironment());
+                return new CampaignRuntime(adapter, blueprint, source, state, target, timings, EnvironmentFaultPoints.fromEnvironment());
             } catch (SQLException | RuntimeException e) {
                 state.close();
                 throw e;
