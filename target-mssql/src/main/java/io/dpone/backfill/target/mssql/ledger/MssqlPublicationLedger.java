@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.ledger;
 
+import io.dpone.backfill.core.target.PublicationLedger;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
@@ -17,7 +18,7 @@ import java.util.UUID;
  * publication and rollback receipts), through {@link MssqlLedgerStatements} on the publisher's connection, so they
  * commit or vanish with the swap they describe.
  */
-public final class MssqlPublicationLedger {
+public final class MssqlPublicationLedger implements PublicationLedger {
     private final MssqlLedgerStatements statements;
     private final MssqlLedgerSql sql;
 
@@ -36,6 +37,7 @@ public final class MssqlPublicationLedger {
      * Refuses a deposed driver's swap before it does any work: a read of the lease fence, which keeps no lock.
      * Only {@link #fenceSwap} at the end guarantees the lease at commit.
      */
+    @Override
     public void requireLease(CampaignLease lease) throws SQLException {
         if (sql.one(statements.leaseHeld(), rs -> 1, lease.runKey(), lease.owner(), lease.epoch()).isEmpty()) {
             throw LeaseLostException.swapRefused(lease);
@@ -53,17 +55,20 @@ public final class MssqlPublicationLedger {
         }
     }
 
+    @Override
     public Optional<PublicationReceipt> publicationReceipt(String runKey) throws SQLException {
         return sql.one(statements.publicationReceipt(), MssqlLedgerRows::publication, runKey);
     }
 
     /** The published table's content at publication, or null for a receipt written without one. */
+    @Override
     public TableFingerprint publishedFingerprint(String runKey) throws SQLException {
         return sql.one(statements.publishedFingerprint(), rs -> TableFingerprint.decode(rs.getString(1)), runKey)
                 .orElse(null);
     }
 
     /** Inside the swap's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the receipt. */
+    @Override
     public PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
                                                 TableFingerprint published) throws SQLException {
         fenceSwap(lease);
@@ -72,6 +77,7 @@ public final class MssqlPublicationLedger {
                 lease.epoch(), published.encoded()).orElseThrow();
     }
 
+    @Override
     public Optional<RollbackReceipt> rollbackReceipt(String runKey) throws SQLException {
         return sql.one(statements.rollbackReceipt(), MssqlLedgerRows::rollback, runKey);
     }
@@ -80,6 +86,7 @@ public final class MssqlPublicationLedger {
      * Inside the swap-back's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the
      * receipt; {@code acceptedWrites} null when none.
      */
+    @Override
     public RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
         fenceSwap(lease);
         return sql.one(statements.insertRollbackReceipt(), MssqlLedgerRows::rollback, lease.runKey(),

@@ -32,7 +32,6 @@ public final class MssqlShadowPublisher implements ShadowPublisher {
     private final MssqlShadowCreator creator;
     private final MssqlShadowIndexBuilder indexes;
     private final MssqlSwap swap;
-    private final MssqlSwapBack swapBack;
 
     public MssqlShadowPublisher(Connection target, String stateSchema, Duration lockTimeout) {
         this(target, stateSchema, lockTimeout, FaultPoints.NONE);
@@ -50,7 +49,6 @@ public final class MssqlShadowPublisher implements ShadowPublisher {
         this.creator = new MssqlShadowCreator(target, stateSchema, lockTimeout);
         this.indexes = new MssqlShadowIndexBuilder(target, stateSchema, lockTimeout);
         this.swap = new MssqlSwap(target, stateSchema, lockTimeout, faults);
-        this.swapBack = new MssqlSwapBack(target, stateSchema, lockTimeout);
     }
 
     @Override
@@ -101,6 +99,6 @@ public final class MssqlShadowPublisher implements ShadowPublisher {
     @Override
     public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason,
                                     boolean acceptWrites) {
-        return swapBack.rollback(lease, names, liveTable, reason, acceptWrites);
+        return swap.rollback(lease, names, liveTable, reason, acceptWrites);
     }
 }

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres.ledger;
 
+import io.dpone.backfill.core.target.PublicationLedger;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -41,7 +42,7 @@ import static io.dpone.backfill.target.postgres.ledger.PostgresLedgerRows.CHUNK_
  * fenced by owner and epoch (chunks) or by a live campaign lease on the database clock (campaign); zero rows means
  * the race was lost. Statements run in the caller's transaction, or in autocommit.
  */
-public final class PostgresLedgerStatements {
+public final class PostgresLedgerStatements implements PublicationLedger {
 
     /** Campaign rows a lease holder may write: the lease must still be ours and still live by the database clock. */
     // The statement's own time, not now() (its transaction's start): a fence at the end of a long swap (ADR 0024)
@@ -243,6 +244,7 @@ public final class PostgresLedgerStatements {
      * Refuses a deposed driver's swap before it does any work: a read of the lease fence, which takes no row lock.
      * Only {@link #fenceSwap} at the end guarantees the lease at commit.
      */
+    @Override
     public void requireLease(CampaignLease lease) throws SQLException {
         if (sql.one("SELECT 1 FROM " + campaign + " WHERE " + LEASE_FENCE, rs -> 1, lease.runKey(), lease.owner(),
                 lease.epoch()).isEmpty()) {
@@ -586,12 +588,14 @@ public final class PostgresLedgerStatements {
 
     // --- publication, handoff and rollback receipts ---
 
+    @Override
     public Optional<PublicationReceipt> publicationReceipt(String runKey) throws SQLException {
         return sql.one("SELECT " + PostgresLedgerRows.PUBLICATION_COLUMNS + " FROM " + publicationReceipt + " WHERE run_key = ?",
                 PostgresLedgerRows::publication, runKey);
     }
 
     /** Inside the swap's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the receipt. */
+    @Override
     public PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
                                                 TableFingerprint published) throws SQLException {
         fenceSwap(lease);
@@ -604,6 +608,7 @@ public final class PostgresLedgerStatements {
     }
 
     /** The published table's content at publication, or null for a receipt written without one. */
+    @Override
     public TableFingerprint publishedFingerprint(String runKey) throws SQLException {
         return sql.one("SELECT published_fingerprint FROM " + publicationReceipt + " WHERE run_key = ?",
                 rs -> TableFingerprint.decode(rs.getString(1)), runKey).orElse(null);
@@ -624,6 +629,7 @@ public final class PostgresLedgerStatements {
                 rs -> rs.getString("anchor_xmin"), receipt.runKey());
     }
 
+    @Override
     public Optional<RollbackReceipt> rollbackReceipt(String runKey) throws SQLException {
         return sql.one("SELECT " + PostgresLedgerRows.ROLLBACK_COLUMNS + " FROM " + rollbackReceipt + " WHERE run_key = ?",
                 PostgresLedgerRows::rollback, runKey);
@@ -633,6 +639,7 @@ public final class PostgresLedgerStatements {
      * Inside the swap-back's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the
      * receipt. {@code acceptedWrites}: null, or the writes after publication that the operator accepted to move away.
      */
+    @Override
     public RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
         fenceSwap(lease);
         return sql.one("INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"

@@ -45,7 +45,6 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
     private final PostgresShadowCreator creator;
     private final PostgresShadowIndexBuilder indexes;
     private final PostgresSwap swap;
-    private final PostgresSwapBack swapBack;
 
     public PostgresShadowPublisher(Connection target, String stateSchema, Duration lockTimeout) {
         this(target, stateSchema, lockTimeout, FaultPoints.NONE);
@@ -63,7 +62,6 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
         this.creator = new PostgresShadowCreator(target, ledger);
         this.indexes = new PostgresShadowIndexBuilder(target, ledger);
         this.swap = new PostgresSwap(target, stateSchema, lockTimeout, faults);
-        this.swapBack = new PostgresSwapBack(target, stateSchema, lockTimeout);
     }
 
     @Override
@@ -129,6 +127,6 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
     @Override
     public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason,
                                     boolean acceptWrites) {
-        return swapBack.rollback(lease, names, liveTable, reason, acceptWrites);
+        return swap.rollback(lease, names, liveTable, reason, acceptWrites);
     }
 }

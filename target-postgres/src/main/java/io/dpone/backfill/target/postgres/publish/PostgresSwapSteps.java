@@ -1,0 +1,177 @@
+package io.dpone.backfill.target.postgres.publish;
+
+import io.dpone.backfill.core.target.ArtifactOwnershipException;
+import io.dpone.backfill.core.target.PublicationLedger;
+import io.dpone.backfill.core.target.SwapStamp;
+import io.dpone.backfill.core.target.SwapSteps;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.postgres.PostgresCatalog;
+import io.dpone.backfill.postgres.PostgresCatalog.Relation;
+import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
+import io.dpone.backfill.target.postgres.publish.PostgresSwapRenamer.Carry;
+import io.dpone.backfill.target.postgres.publish.PostgresSwapSequences.ColumnSequence;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * PostgreSQL's steps of a publication or rollback ({@code SwapOrder} orders them), in one transaction on one schema.
+ * Tables are found by name and moved by OID, so a plan made before the renames still names the same relations after
+ * them. The table's comment carries the campaign's stamp ahead of the user's own comment.
+ */
+final class PostgresSwapSteps implements SwapSteps {
+    private final Connection c;
+    private final String schema;
+    private final PostgresLedgerStatements ledger;
+    private final PostgresCatalog catalog;
+    private final PostgresSwapRenamer renamer;
+    private final PostgresSwapSequences sequences;
+    private List<Carry> carries = List.of();
+    private List<ColumnSequence> outgoingSequences = List.of();
+    private List<ColumnSequence> incomingSequences = List.of();
+
+    PostgresSwapSteps(Connection c, String schema, String stateSchema) {
+        this.c = c;
+        this.schema = schema;
+        this.ledger = new PostgresLedgerStatements(c, stateSchema);
+        this.catalog = new PostgresCatalog(c);
+        this.renamer = new PostgresSwapRenamer(c);
+        this.sequences = new PostgresSwapSequences(c);
+    }
+
+    @Override
+    public PublicationLedger ledger() {
+        return ledger;
+    }
+
+    @Override
+    public boolean isTable(String table) throws SQLException {
+        return catalog.relation(schema, table).filter(Relation::isTable).isPresent();
+    }
+
+    @Override
+    public boolean exists(String table) throws SQLException {
+        return catalog.relation(schema, table).isPresent();
+    }
+
+    @Override
+    public String describeOwner(String table) throws SQLException {
+        return PostgresShadowStamp.describeOwner(catalog.relation(schema, table).map(Relation::comment).orElse(null));
+    }
+
+    @Override
+    public String stampText(SwapStamp stamp, String runKey) {
+        return switch (stamp) {
+            case SHADOW -> PostgresShadowStamp.shadow(runKey);
+            case PUBLISHED -> PostgresShadowStamp.published(runKey);
+            case BACKUP -> PostgresShadowStamp.backup(runKey);
+        };
+    }
+
+    @Override
+    public boolean carries(String table, SwapStamp stamp, String runKey) throws SQLException {
+        // The stamp leads the comment; the user's own comment may follow it.
+        return PostgresShadowStamp.startsWith(relation(table).comment(), stampText(stamp, runKey));
+    }
+
+    @Override
+    public void requireShadowOwned(String shadow, String runKey) throws SQLException {
+        PostgresShadowCreator.requireOwned(relation(shadow), runKey);
+    }
+
+    @Override
+    public void blockWriters(String table) throws SQLException {
+        PostgresShadowTransaction.blockWriters(c, schema, table);
+    }
+
+    @Override
+    public TableShape liveShape(String table) throws SQLException {
+        return catalog.liveShape(schema, table);
+    }
+
+    @Override
+    public TableFingerprint fingerprint(String table) throws SQLException {
+        return PostgresTableFingerprint.of(c, schema, table);
+    }
+
+    @Override
+    public TableFingerprint fingerprintComparableWith(String table, TableFingerprint reference) throws SQLException {
+        return PostgresTableFingerprint.comparableWith(c, schema, table, reference);
+    }
+
+    @Override
+    public void lockExclusive(String table) throws SQLException {
+        // An autovacuum of the table would otherwise deadlock the swap once its catalog rows change.
+        PostgresShadowTransaction.lockExclusive(c, schema, table);
+    }
+
+    @Override
+    public List<String> planCarries(String outgoing, String incoming, UnaryOperator<String> incomingNameOf)
+            throws SQLException {
+        Relation from = relation(outgoing);
+        Relation to = relation(incoming);
+        carries = renamer.plan(from.oid(), to.oid(), incomingNameOf);
+        outgoingSequences = sequences.of(from.oid());
+        incomingSequences = sequences.of(to.oid());
+        return PostgresSwapRenamer.unmatched(carries);
+    }
+
+    @Override
+    public String notRebuilt() {
+        return "";
+    }
+
+    @Override
+    public void carryAttributes(String live, String shadow) throws SQLException {
+        Relation from = relation(live);
+        Relation to = relation(shadow);
+        new PostgresSwapAccess(c).copy(from, to);
+        new PostgresShadowStorage(c).carry(from, to);
+        sequences.carryPositions(from, to);
+        sequences.transferOwnership(from, to);
+    }
+
+    @Override
+    public void handBack(String published, String backup) throws SQLException {
+        // The backup's owner and grants were never changed; the serial sequences the publication moved go back.
+        sequences.transferOwnership(relation(published), relation(backup));
+    }
+
+    @Override
+    public void renameTable(String from, String to) throws SQLException {
+        renamer.renameTable(schema, from, to);
+    }
+
+    @Override
+    public void carryNames(String outgoing, String incoming, UnaryOperator<String> renamed) throws SQLException {
+        renamer.carry(schema, outgoing, incoming, carries, renamed);
+        sequences.carryIdentityNames(outgoingSequences, incomingSequences, renamed);
+    }
+
+    @Override
+    public void stampPublished(String live, String backup, String runKey) throws SQLException {
+        // The backup is the former live table: its comment is still the user's (a rename keeps comments).
+        String userComment = relation(backup).comment();
+        comment(live, PostgresShadowStamp.withUserComment(PostgresShadowStamp.published(runKey), userComment));
+        comment(backup, PostgresShadowStamp.withUserComment(PostgresShadowStamp.backup(runKey), userComment));
+    }
+
+    @Override
+    public void stampRolledBack(String live, String shadow, String runKey) throws SQLException {
+        comment(live, PostgresShadowStamp.userComment(relation(live).comment()));
+        comment(shadow, PostgresShadowStamp.shadow(runKey));
+    }
+
+    private void comment(String table, String text) throws SQLException {
+        PostgresShadowSql.comment(c, "TABLE " + PostgresIdentifiers.qualified(schema, table), text);
+    }
+
+    private Relation relation(String table) throws SQLException {
+        return catalog.relation(schema, table).orElseThrow(() -> new ArtifactOwnershipException(
+                schema + "." + table + " does not exist; nothing was changed"));
+    }
+}
