@@ -119,20 +119,20 @@ public final class MssqlLedgerStore implements LedgerStore {
         return call("peek", () -> {
             boolean present = sql.one(MssqlLedgerStatements.tableExists(), rs -> rs.getInt("present") == 1,
                     statements.campaignObjectName()).orElse(false);
-            return present ? sql.one(statements.campaignByRunKey(), MssqlLedgerRows::campaign, runKey)
+            return present ? sql.one(statements.campaignByRunKey(), MssqlLedgerRows.ROWS::campaign, runKey)
                     : Optional.<CampaignRecord>empty();
         });
     }
 
     @Override
     public synchronized Optional<CampaignRecord> findByBackfillId(String backfillId) {
-        return call("findByBackfillId", () -> sql.one(statements.campaignByBackfillId(), MssqlLedgerRows::campaign,
+        return call("findByBackfillId", () -> sql.one(statements.campaignByBackfillId(), MssqlLedgerRows.ROWS::campaign,
                 backfillId));
     }
 
     @Override
     public synchronized Optional<CampaignRecord> findByRunKey(String runKey) {
-        return call("findByRunKey", () -> sql.one(statements.campaignByRunKey(), MssqlLedgerRows::campaign, runKey));
+        return call("findByRunKey", () -> sql.one(statements.campaignByRunKey(), MssqlLedgerRows.ROWS::campaign, runKey));
     }
 
     /**
@@ -159,7 +159,7 @@ public final class MssqlLedgerStore implements LedgerStore {
     private CampaignRecord createOrMatch(CampaignBlueprint blueprint, String specJson) throws SQLException {
         String backfillId = blueprint.definition().spec().getBackfillId();
         CampaignIdentity identity = blueprint.identity();
-        Optional<CampaignRecord> existing = sql.one(statements.campaignByBackfillId(), MssqlLedgerRows::campaign,
+        Optional<CampaignRecord> existing = sql.one(statements.campaignByBackfillId(), MssqlLedgerRows.ROWS::campaign,
                 backfillId);
         if (existing.isPresent()) {
             return LedgerConflictException.sameCampaignOrConflict(existing.get(), backfillId, identity);
@@ -168,7 +168,7 @@ public final class MssqlLedgerStore implements LedgerStore {
                 identity.configDigest(), specJson, blueprint.plan().size(), CampaignPhase.Planned.name());
         MssqlPlannedChunks.insert(sql.connection(), statements.chunkTable(), identity.runKey(), blueprint.plan());
         sql.update(statements.insertPlanProgress(), identity.runKey(), blueprint.plan().size());
-        return sql.one(statements.campaignByRunKey(), MssqlLedgerRows::campaign, identity.runKey()).orElseThrow();
+        return sql.one(statements.campaignByRunKey(), MssqlLedgerRows.ROWS::campaign, identity.runKey()).orElseThrow();
     }
 
     /**
@@ -420,11 +420,11 @@ public final class MssqlLedgerStore implements LedgerStore {
     @Override
     public synchronized List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) {
         return call("claimable", () -> {
-            List<ChunkRecord> found = new ArrayList<>(sql.list(statements.claimable(), MssqlLedgerRows::chunk, limit,
+            List<ChunkRecord> found = new ArrayList<>(sql.list(statements.claimable(), MssqlLedgerRows.ROWS::chunk, limit,
                     limit, runKey, limit, runKey, limit, runKey, retryFailed, maxAttempts));
             if (found.size() < limit) {
                 java.util.Map<String, Boolean> gone = new java.util.HashMap<>();
-                for (ChunkRecord c : sql.list(statements.lockedRunning(), MssqlLedgerRows::chunk, limit, runKey)) {
+                for (ChunkRecord c : sql.list(statements.lockedRunning(), MssqlLedgerRows.ROWS::chunk, limit, runKey)) {
                     Boolean free = gone.get(c.owner());
                     if (free == null) {
                         free = laneSessionGone(runKey, c.owner());
@@ -565,18 +565,18 @@ public final class MssqlLedgerStore implements LedgerStore {
 
     @Override
     public synchronized List<ChunkRecord> chunks(String runKey, int offset, int limit) {
-        return call("chunks", () -> sql.list(statements.chunkPage(), MssqlLedgerRows::chunk, runKey, offset, limit));
+        return call("chunks", () -> sql.list(statements.chunkPage(), MssqlLedgerRows.ROWS::chunk, runKey, offset, limit));
     }
 
     @Override
     public synchronized Optional<PublicationReceipt> publicationReceipt(String runKey) {
-        return call("publicationReceipt", () -> sql.one(statements.publicationReceipt(), MssqlLedgerRows::publication,
+        return call("publicationReceipt", () -> sql.one(statements.publicationReceipt(), MssqlLedgerRows.ROWS::publication,
                 runKey));
     }
 
     @Override
     public synchronized Optional<HandoffReceipt> handoffReceipt(String runKey) {
-        return call("handoffReceipt", () -> sql.one(statements.handoffReceipt(), MssqlLedgerRows::handoff, runKey));
+        return call("handoffReceipt", () -> sql.one(statements.handoffReceipt(), MssqlLedgerRows.ROWS::handoff, runKey));
     }
 
     /**
@@ -604,7 +604,7 @@ public final class MssqlLedgerStore implements LedgerStore {
 
     @Override
     public synchronized Optional<RollbackReceipt> rollbackReceipt(String runKey) {
-        return call("rollbackReceipt", () -> sql.one(statements.rollbackReceipt(), MssqlLedgerRows::rollback, runKey));
+        return call("rollbackReceipt", () -> sql.one(statements.rollbackReceipt(), MssqlLedgerRows.ROWS::rollback, runKey));
     }
 
     /** A fenced campaign update: {@code values} are its SET and condition parameters in order, then the lease. */

@@ -57,7 +57,7 @@ public final class MssqlPublicationLedger implements PublicationLedger {
 
     @Override
     public Optional<PublicationReceipt> publicationReceipt(String runKey) throws SQLException {
-        return sql.one(statements.publicationReceipt(), MssqlLedgerRows::publication, runKey);
+        return sql.one(statements.publicationReceipt(), MssqlLedgerRows.ROWS::publication, runKey);
     }
 
     /** The published table's content at publication, or null for a receipt written without one. */
@@ -72,14 +72,14 @@ public final class MssqlPublicationLedger implements PublicationLedger {
     public PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
                                                 TableFingerprint published) throws SQLException {
         fenceSwap(lease);
-        return sql.one(statements.insertPublicationReceipt(), MssqlLedgerRows::publication, lease.runKey(),
+        return sql.one(statements.insertPublicationReceipt(), MssqlLedgerRows.ROWS::publication, lease.runKey(),
                 UUID.randomUUID().toString(), names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows,
                 lease.epoch(), published.encoded()).orElseThrow();
     }
 
     @Override
     public Optional<RollbackReceipt> rollbackReceipt(String runKey) throws SQLException {
-        return sql.one(statements.rollbackReceipt(), MssqlLedgerRows::rollback, runKey);
+        return sql.one(statements.rollbackReceipt(), MssqlLedgerRows.ROWS::rollback, runKey);
     }
 
     /**
@@ -89,7 +89,7 @@ public final class MssqlPublicationLedger implements PublicationLedger {
     @Override
     public RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
         fenceSwap(lease);
-        return sql.one(statements.insertRollbackReceipt(), MssqlLedgerRows::rollback, lease.runKey(),
+        return sql.one(statements.insertRollbackReceipt(), MssqlLedgerRows.ROWS::rollback, lease.runKey(),
                 UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();
     }
 }

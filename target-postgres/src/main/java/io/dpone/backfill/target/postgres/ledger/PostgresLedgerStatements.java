@@ -127,7 +127,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
 
     public Optional<CampaignRecord> campaign(String keyColumn, String key) throws SQLException {
         return sql.one("SELECT " + CAMPAIGN_COLUMNS + " FROM " + campaign + " WHERE " + keyColumn + " = ?",
-                PostgresLedgerRows::campaign, key);
+                PostgresLedgerRows.ROWS::campaign, key);
     }
 
     public void insertCampaign(CampaignBlueprint blueprint, String specJson, String phase) throws SQLException {
@@ -441,7 +441,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
      * filtered by the OR read every committed chunk below the first claimable one).
      */
     public List<ChunkRecord> claimable(String runKey, int maxAttempts, boolean retryFailed, int limit) throws SQLException {
-        return sql.list(claimableSql(), PostgresLedgerRows::chunk, claimableParameters(runKey, maxAttempts, retryFailed, limit));
+        return sql.list(claimableSql(), PostgresLedgerRows.ROWS::chunk, claimableParameters(runKey, maxAttempts, retryFailed, limit));
     }
 
     String claimableSql() {
@@ -558,7 +558,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
 
     public List<ChunkRecord> page(String runKey, int offset, int limit) throws SQLException {
         return sql.list("SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? ORDER BY chunk_id"
-                + " OFFSET ? LIMIT ?", PostgresLedgerRows::chunk, runKey, offset, limit);
+                + " OFFSET ? LIMIT ?", PostgresLedgerRows.ROWS::chunk, runKey, offset, limit);
     }
 
     // --- chunk receipts, written in a lane's chunk transaction ---
@@ -591,7 +591,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
     @Override
     public Optional<PublicationReceipt> publicationReceipt(String runKey) throws SQLException {
         return sql.one("SELECT " + PostgresLedgerRows.PUBLICATION_COLUMNS + " FROM " + publicationReceipt + " WHERE run_key = ?",
-                PostgresLedgerRows::publication, runKey);
+                PostgresLedgerRows.ROWS::publication, runKey);
     }
 
     /** Inside the swap's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the receipt. */
@@ -602,7 +602,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
         String receiptId = UUID.randomUUID().toString();
         return sql.one("INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
                         + " shadow_table, rows_published, lease_epoch, published_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                        + " RETURNING " + PostgresLedgerRows.PUBLICATION_COLUMNS, PostgresLedgerRows::publication,
+                        + " RETURNING " + PostgresLedgerRows.PUBLICATION_COLUMNS, PostgresLedgerRows.ROWS::publication,
                 lease.runKey(), receiptId, names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows,
                 lease.epoch(), published.encoded()).orElseThrow();
     }
@@ -616,7 +616,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
 
     public Optional<HandoffReceipt> handoffReceipt(String runKey) throws SQLException {
         return sql.one("SELECT " + PostgresLedgerRows.HANDOFF_COLUMNS + " FROM " + handoffReceipt + " WHERE run_key = ?",
-                PostgresLedgerRows::handoff, runKey);
+                PostgresLedgerRows.ROWS::handoff, runKey);
     }
 
     /** Inserts the receipt unless one exists; returns the anchor the stored receipt holds. */
@@ -632,7 +632,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
     @Override
     public Optional<RollbackReceipt> rollbackReceipt(String runKey) throws SQLException {
         return sql.one("SELECT " + PostgresLedgerRows.ROLLBACK_COLUMNS + " FROM " + rollbackReceipt + " WHERE run_key = ?",
-                PostgresLedgerRows::rollback, runKey);
+                PostgresLedgerRows.ROWS::rollback, runKey);
     }
 
     /**
@@ -643,7 +643,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
     public RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
         fenceSwap(lease);
         return sql.one("INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
-                        + " VALUES (?, ?, ?, ?, ?) RETURNING " + PostgresLedgerRows.ROLLBACK_COLUMNS, PostgresLedgerRows::rollback,
+                        + " VALUES (?, ?, ?, ?, ?) RETURNING " + PostgresLedgerRows.ROLLBACK_COLUMNS, PostgresLedgerRows.ROWS::rollback,
                 lease.runKey(), UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();
     }
 
