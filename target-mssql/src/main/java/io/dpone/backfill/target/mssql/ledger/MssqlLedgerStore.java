@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.ledger;
 
+import io.dpone.backfill.target.LedgerVersion;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -105,10 +106,7 @@ public final class MssqlLedgerStore implements LedgerStore {
         call("ensureSchema", () -> {
             MssqlLedgerSchema.apply(sql.connection(), stateSchema, lockTimeout);
             Integer version = sql.one(statements.schemaVersion(), rs -> (Integer) rs.getObject("v")).orElse(null);
-            if (version == null || version != MssqlLedgerSchema.VERSION) {
-                throw new IllegalStateException("ledger schema " + stateSchema + " has version " + version
-                        + " but this build uses ledger version " + MssqlLedgerSchema.VERSION);
-            }
+            LedgerVersion.require(stateSchema, version, MssqlLedgerSchema.VERSION);
             return null;
         });
     }

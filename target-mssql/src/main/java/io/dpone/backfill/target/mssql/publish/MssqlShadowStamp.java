@@ -1,5 +1,7 @@
 package io.dpone.backfill.target.mssql.publish;
 
+import io.dpone.backfill.core.target.SwapStamp;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,15 +25,15 @@ final class MssqlShadowStamp {
     }
 
     static String shadow(String runKey) {
-        return "run_key=" + runKey;
+        return SwapStamp.SHADOW.text(runKey);
     }
 
     static String published(String runKey) {
-        return "published run_key=" + runKey;
+        return SwapStamp.PUBLISHED.text(runKey);
     }
 
     static String backup(String runKey) {
-        return "backup run_key=" + runKey;
+        return SwapStamp.BACKUP.text(runKey);
     }
 
     /** The table's stamp, or null when it has none. */

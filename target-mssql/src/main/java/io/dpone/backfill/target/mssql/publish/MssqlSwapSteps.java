@@ -54,11 +54,8 @@ final class MssqlSwapSteps implements SwapSteps {
 
     @Override
     public String stampText(SwapStamp stamp, String runKey) {
-        return switch (stamp) {
-            case SHADOW -> MssqlShadowStamp.shadow(runKey);
-            case PUBLISHED -> MssqlShadowStamp.published(runKey);
-            case BACKUP -> MssqlShadowStamp.backup(runKey);
-        };
+        // A property of its own: nothing else shares it, so it needs no marker.
+        return stamp.text(runKey);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres.ledger;
 
+import io.dpone.backfill.target.LedgerVersion;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -67,10 +68,7 @@ public final class PostgresLedgerStore implements LedgerStore {
         call("ensureSchema", () -> {
             PostgresLedgerSchema.apply(sql.connection(), stateSchema);
             Integer version = statements.schemaVersion();
-            if (version == null || version != PostgresLedgerSchema.VERSION) {
-                throw new IllegalStateException("ledger schema " + stateSchema + " has version " + version
-                        + " but this build uses ledger version " + PostgresLedgerSchema.VERSION);
-            }
+            LedgerVersion.require(stateSchema, version, PostgresLedgerSchema.VERSION);
             return null;
         });
     }

@@ -1,5 +1,7 @@
 package io.dpone.backfill.target.postgres.publish;
 
+import io.dpone.backfill.core.target.SwapStamp;
+
 /**
  * The ownership stamps kept in PostgreSQL table comments. A shadow's comment is exactly
  * {@code dpone-backfill run_key=<runKey>}. After publication the published table's and the backup's comments
@@ -13,16 +15,21 @@ public final class PostgresShadowStamp {
     private PostgresShadowStamp() {
     }
 
+    /** The stamp leads the comment, marked as ours: the user's own comment may follow it. */
+    static String of(SwapStamp stamp, String runKey) {
+        return PREFIX + stamp.text(runKey);
+    }
+
     static String shadow(String runKey) {
-        return PREFIX + "run_key=" + runKey;
+        return of(SwapStamp.SHADOW, runKey);
     }
 
     static String published(String runKey) {
-        return PREFIX + "published run_key=" + runKey;
+        return of(SwapStamp.PUBLISHED, runKey);
     }
 
     public static String backup(String runKey) {
-        return PREFIX + "backup run_key=" + runKey;
+        return of(SwapStamp.BACKUP, runKey);
     }
 
     /** A stamp line followed by the table's own comment (none: the stamp alone). */

@@ -65,11 +65,7 @@ final class PostgresSwapSteps implements SwapSteps {
 
     @Override
     public String stampText(SwapStamp stamp, String runKey) {
-        return switch (stamp) {
-            case SHADOW -> PostgresShadowStamp.shadow(runKey);
-            case PUBLISHED -> PostgresShadowStamp.published(runKey);
-            case BACKUP -> PostgresShadowStamp.backup(runKey);
-        };
+        return PostgresShadowStamp.of(stamp, runKey);
     }
 
     @Override
