@@ -18,6 +18,7 @@ import io.dpone.backfill.core.engine.StepResult;
 import io.dpone.backfill.core.heal.ConnectionLoss;
 import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.heal.ReconnectBackoff;
+import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
@@ -67,7 +68,7 @@ final class LocalDriver implements AutoCloseable {
 
     private volatile CampaignRuntime session;
     private volatile CampaignLease lease;
-    private volatile long lastRenewedNanos = System.nanoTime();
+    private final LeaseHeartbeat heartbeat;
     private final AtomicBoolean leaseLost = new AtomicBoolean();
     private volatile boolean reconnecting;
     private PreflightResult refusal;
@@ -78,6 +79,7 @@ final class LocalDriver implements AutoCloseable {
         this.blueprint = blueprint;
         this.opener = opener;
         this.timings = timings;
+        this.heartbeat = new LeaseHeartbeat(timings.leaseTtl());
         this.healing = healing;
         this.lanes = lanes;
         this.progress = progress;
@@ -112,7 +114,7 @@ final class LocalDriver implements AutoCloseable {
             return ExitCodes.LEASE_HELD;
         }
         lease = ((CampaignClaim.Taken) claim).lease();
-        lastRenewedNanos = System.nanoTime();
+        heartbeat.beat();
         ScheduledExecutorService renewer = daemon("campaign-lease-renewer");
         ScheduledExecutorService deadline = daemon("campaign-lease-deadline");
         long every = timings.renewEvery().toMillis();
@@ -273,7 +275,7 @@ final class LocalDriver implements AutoCloseable {
                             + "; stopping without further changes");
                 }
                 lease = ((CampaignClaim.Taken) claim).lease();
-                lastRenewedNanos = System.nanoTime();
+                heartbeat.beat();
                 session = fresh;
                 log.accept("driver: reconnected; ended " + ended + " stale session(s); campaign taken back with epoch "
                         + lease.epoch());
@@ -296,7 +298,7 @@ final class LocalDriver implements AutoCloseable {
         CampaignLease held = lease;
         try {
             if (current.ledger().renewLease(held, timings.leaseTtl())) {
-                lastRenewedNanos = System.nanoTime();
+                heartbeat.beat();
             } else if (held == lease) {
                 leaseLost.set(true);
             }
@@ -313,10 +315,9 @@ final class LocalDriver implements AutoCloseable {
         if (reconnecting) {
             return;
         }
-        long silent = System.nanoTime() - lastRenewedNanos;
-        if (silent > timings.leaseTtl().toNanos() * 8 / 10) {
-            log.accept("driver: no lease renewal succeeded for " + silent / 1_000_000_000 + " s: aborting its connections");
-            lastRenewedNanos = System.nanoTime();
+        if (heartbeat.silent()) {
+            log.accept("driver: no lease renewal succeeded for " + heartbeat.silentSeconds() + " s: aborting its connections");
+            heartbeat.beat();
             session.abortConnections();
         }
     }

@@ -2,6 +2,7 @@ package io.dpone.backfill.core.lane;
 
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.ChunkClaim;
+import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.ledger.LedgerStore;
 
 import java.time.Duration;
@@ -32,8 +33,7 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
     private final LedgerStore ledger;
     private final ChunkClaim claim;
     private final EngineTimings timings;
-    private final long deadlineSlackNanos;
-    private volatile long lastRenewedNanos = System.nanoTime();
+    private final LeaseHeartbeat heartbeat;
     private volatile boolean refused;
     private volatile boolean finished;
     private volatile long rowsCopied;
@@ -61,7 +61,7 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
         this.claim = claim;
         this.timings = timings;
         // Give up at 80% of the TTL: leaves margin for clock drift between this process and the database.
-        this.deadlineSlackNanos = timings.leaseTtl().toNanos() * 8 / 10;
+        this.heartbeat = new LeaseHeartbeat(timings.leaseTtl());
         long every = timings.renewEvery().toMillis();
         this.task = TIMER.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         long check = Math.max(100, Math.min(1000, every));
@@ -74,8 +74,8 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
         }
         long now = System.nanoTime();
         String reason = null;
-        if (!finished && !refused && now - lastRenewedNanos > deadlineSlackNanos) {
-            reason = "no lease renewal succeeded for " + (now - lastRenewedNanos) / 1_000_000_000 + " s";
+        if (!finished && !refused && heartbeat.silent()) {
+            reason = "no lease renewal succeeded for " + heartbeat.silentSeconds() + " s";
         } else if (now - lastProgressNanos > stallNanos) {
             reason = "no progress for " + (now - lastProgressNanos) / 1_000_000_000 + " s (stall deadline)";
         }
@@ -91,7 +91,7 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
         }
         try {
             if (ledger.renewChunk(claim, timings.leaseTtl(), rowsCopied)) {
-                lastRenewedNanos = System.nanoTime();
+                heartbeat.beat();
             } else {
                 refused = true;
             }
@@ -102,7 +102,7 @@ final class ChunkLeaseRenewer implements LeaseWatch, AutoCloseable {
 
     @Override
     public boolean lost() {
-        return refused || (!finished && System.nanoTime() - lastRenewedNanos > deadlineSlackNanos);
+        return refused || (!finished && heartbeat.silent());
     }
 
     @Override

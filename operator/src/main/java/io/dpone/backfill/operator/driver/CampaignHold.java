@@ -1,5 +1,6 @@
 package io.dpone.backfill.operator.driver;
 
+import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -21,7 +22,7 @@ public final class CampaignHold implements AutoCloseable {
     private final String connectionFingerprint;
     private volatile CampaignLease lease;
     private volatile boolean leaseLost;
-    private volatile long lastRenewedNanos = System.nanoTime();
+    private volatile LeaseHeartbeat heartbeat;
 
     CampaignHold(CampaignRuntime runtime, String runKey, String connectionFingerprint) {
         this.runtime = runtime;
@@ -58,7 +59,7 @@ public final class CampaignHold implements AutoCloseable {
         CampaignClaim claim = runtime.ledger().claimCampaign(runKey, owner, ttl);
         lease = claim instanceof CampaignClaim.Taken taken ? taken.lease() : null;
         leaseLost = false;
-        lastRenewedNanos = System.nanoTime();
+        heartbeat = new LeaseHeartbeat(ttl);
         return claim;
     }
 
@@ -73,13 +74,14 @@ public final class CampaignHold implements AutoCloseable {
             lease = null;
             return false;
         }
-        lastRenewedNanos = System.nanoTime();
+        heartbeat.beat();
         return true;
     }
 
-    /** True when this hold has a lease that no renewal could prove for longer than {@code silence}. */
-    boolean renewalSilentFor(Duration silence) {
-        return lease != null && !leaseLost && System.nanoTime() - lastRenewedNanos > silence.toNanos();
+    /** True when this hold has a lease that no renewal could prove for most of its TTL. */
+    boolean renewalSilent() {
+        LeaseHeartbeat beat = heartbeat;
+        return lease != null && !leaseLost && beat != null && beat.silent();
     }
 
     public void markLeaseLost() {

@@ -50,7 +50,7 @@ public final class LeaseKeeper implements AutoCloseable {
                     LOG.warnf("campaign lease renewal of %s failed (retrying): %s", s.runKey(), e.getMessage());
                 }
                 // A state connection that stopped answering: the pass blocked on it fails, and the next one reconnects.
-                if (s.renewalSilentFor(ttl.multipliedBy(8).dividedBy(10))) {
+                if (s.renewalSilent()) {
                     LOG.warnf("no lease renewal of %s succeeded for most of its TTL: aborting its connections", s.runKey());
                     s.runtime().abortConnections();
                 }
