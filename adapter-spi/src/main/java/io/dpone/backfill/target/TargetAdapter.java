@@ -60,6 +60,20 @@ public interface TargetAdapter {
                             String loadTable, List<String> columns);
 
     /**
+     * The encoding lanes into this target used before preparation recorded one in the ledger (ADR 0017), so an
+     * older campaign's receipts are still read as they were written.
+     */
+    RowEncoding unrecordedRowEncoding();
+
+    /**
+     * JVM options a local lane into this target starts with, before the user's own, which win (ADR 0026). A target
+     * whose lanes only stream bytes asks for less compilation; one whose lanes convert every value keeps the default.
+     */
+    default List<String> laneJvmOptions() {
+        return List.of();
+    }
+
+    /**
      * {@code verify}'s reader of the published table (ADR 0018), over a target connection; {@code source} and the
      * source table are where a values route reads the column types its lanes decoded with.
      */

@@ -34,7 +34,6 @@ class TargetSeamTest {
     private static final Set<String> STILL_NAMING_A_TARGET = Set.of(
             "io.dpone.backfill.cli.DemoData",
             "io.dpone.backfill.cli.DemoVerification",
-            "io.dpone.backfill.lane.LaneCommand",
             "io.dpone.backfill.cli.SqlServerTargetOptions",
             "io.dpone.backfill.cli.bench.PostgresBenchTarget",
             "io.dpone.backfill.cli.bench.SqlServerBenchTarget",
@@ -42,9 +41,7 @@ class TargetSeamTest {
             "io.dpone.backfill.cli.certify.CertifyReport",
             "io.dpone.backfill.cli.certify.NotProven",
             "io.dpone.backfill.cli.certify.TargetDialect",
-            "io.dpone.backfill.cli.local.LaneJvmDefaults",
             "io.dpone.backfill.cli.scratch.ScratchSchema",
-            "io.dpone.backfill.wiring.CampaignVerifier",
             "io.dpone.backfill.core.campaign.ManifestReference",
             "io.dpone.backfill.core.validation.RouteRules",
             "io.dpone.backfill.core.naming.IdentifierLimit");

@@ -42,7 +42,8 @@ class BackfillCliLaneTest {
                 "--run-key", "rk-1", "--lane", "0", "--state-schema", "backfill_state", "--target-type", "oracle");
 
         assertThat(alone.code()).isEqualTo(ExitCodes.FAILURE);
-        assertThat(alone.err()).isEqualTo("error: --target-type must be mssql or postgres" + System.lineSeparator());
+        assertThat(alone.err()).isEqualTo("error: --target-type must be one of [mssql, postgres], got oracle"
+                + System.lineSeparator());
     }
 
     private record Outcome(int code, String err) {

@@ -36,15 +36,13 @@ public final class LaneCommand implements Callable<Integer> {
     @Option(names = "--state-schema", required = true, description = "spec.state.schema: where the ledger lives.")
     String stateSchema;
 
-    @Option(names = "--target-type", required = true, description = "mssql or postgres.")
+    @Option(names = "--target-type", required = true, description = "spec.target.type (mssql or postgres).")
     String targetType;
 
     @Override
     public Integer call() throws Exception {
-        TargetType type = "mssql".equals(targetType) ? TargetType.MSSQL : "postgres".equals(targetType) ? TargetType.POSTGRES : null;
-        if (type == null) {
-            throw new IllegalArgumentException("--target-type must be mssql or postgres");
-        }
+        TargetType type = TargetType.fromWireName(targetType).orElseThrow(() -> new IllegalArgumentException(
+                "--target-type must be one of " + TargetType.wireNames() + ", got " + targetType));
         ConnectionSettings source = CampaignConnections.resolve(CampaignConnections.SOURCE, "source", List.of(), System.getenv(),
                 PostgresEndpoint.INSTANCE);
         ConnectionSettings target = CampaignConnections.resolve(CampaignConnections.TARGET, "target", List.of(), System.getenv(),

@@ -83,8 +83,7 @@ public final class CampaignVerifier {
                     + columns + ": no content digest can be computed");
         }
         RowEncoding recorded = RowEncoding.fromWire(campaign.rowEncoding());
-        RowEncoding encoding = recorded != null ? recorded
-                : type == TargetType.MSSQL ? RowEncoding.VALUES : RowEncoding.POSTGRES_COPY_TEXT;
+        RowEncoding encoding = recorded != null ? recorded : adapter.unrecordedRowEncoding();
 
         Map<Integer, String> recordedDigests = ledger.chunkDigests(runKey);
         ChunkDigest[] receipts = new ChunkDigest[plan.size()];

@@ -20,4 +20,14 @@ public enum TargetType {
     public String wireName() {
         return this == MSSQL ? "mssql" : "postgres";
     }
+
+    /** The type whose {@link #wireName()} is {@code name} (as {@code spec.target.type} spells it). */
+    public static java.util.Optional<TargetType> fromWireName(String name) {
+        return java.util.Arrays.stream(values()).filter(t -> t.wireName().equals(name)).findFirst();
+    }
+
+    /** Every wire name, for a message that lists what is accepted. */
+    public static java.util.List<String> wireNames() {
+        return java.util.Arrays.stream(values()).map(TargetType::wireName).toList();
+    }
 }

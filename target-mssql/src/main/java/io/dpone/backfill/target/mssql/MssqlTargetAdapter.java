@@ -60,6 +60,11 @@ public final class MssqlTargetAdapter implements TargetAdapter {
 
     /** SQL Server takes decoded values through the bulk copy, whatever the types. */
     @Override
+    public RowEncoding unrecordedRowEncoding() {
+        return RowEncoding.VALUES;
+    }
+
+    @Override
     public RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target,
                                    String loadSchema, String loadTable, List<String> columns) {
         return RowEncoding.VALUES;
