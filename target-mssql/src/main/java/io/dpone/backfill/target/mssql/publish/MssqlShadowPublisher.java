@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.publish;
 
+import io.dpone.backfill.core.target.SwapOrder;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
@@ -31,7 +32,9 @@ public final class MssqlShadowPublisher implements ShadowPublisher {
     private final MssqlTargetCatalog catalog;
     private final MssqlShadowCreator creator;
     private final MssqlShadowIndexBuilder indexes;
-    private final MssqlSwap swap;
+    private final String stateSchema;
+    private final Duration lockTimeout;
+    private final FaultPoints faults;
 
     public MssqlShadowPublisher(Connection target, String stateSchema, Duration lockTimeout) {
         this(target, stateSchema, lockTimeout, FaultPoints.NONE);
@@ -48,7 +51,9 @@ public final class MssqlShadowPublisher implements ShadowPublisher {
         this.catalog = new MssqlTargetCatalog(target);
         this.creator = new MssqlShadowCreator(target, stateSchema, lockTimeout);
         this.indexes = new MssqlShadowIndexBuilder(target, stateSchema, lockTimeout);
-        this.swap = new MssqlSwap(target, stateSchema, lockTimeout, faults);
+        this.stateSchema = stateSchema;
+        this.lockTimeout = lockTimeout;
+        this.faults = faults;
     }
 
     @Override
@@ -93,12 +98,17 @@ public final class MssqlShadowPublisher implements ShadowPublisher {
     @Override
     public PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
                                       LiveTargetBaseline baseline, TableFingerprint published) {
-        return swap.publish(lease, names, liveTable, rows, baseline, published);
+        // MssqlShadowTransaction opens the swap's transaction: SET LOCK_TIMEOUT and the transaction-owned target lock.
+        return MssqlShadowTransaction.run(target, "publish " + names.shadowTable() + " as " + liveTable, names.schema(),
+                liveTable, lockTimeout, c -> SwapOrder.publish(new MssqlSwapSteps(c, names.schema(), stateSchema), lease, names,
+                        liveTable, rows, baseline, published, faults));
     }
 
     @Override
     public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason,
                                     boolean acceptWrites) {
-        return swap.rollback(lease, names, liveTable, reason, acceptWrites);
+        return MssqlShadowTransaction.run(target, "roll back " + liveTable + " to " + names.backupTable(), names.schema(),
+                liveTable, lockTimeout, c -> SwapOrder.rollback(new MssqlSwapSteps(c, names.schema(), stateSchema), lease,
+                        names, liveTable, reason, acceptWrites));
     }
 }

@@ -70,7 +70,7 @@ final class MssqlSwapSteps implements SwapSteps {
 
     @Override
     public void blockWriters(String table) throws SQLException {
-        MssqlSwap.blockWriters(c, schema, table);
+        blockWriters(c, schema, table);
     }
 
     @Override
@@ -137,5 +137,16 @@ final class MssqlSwapSteps implements SwapSteps {
     public void stampRolledBack(String live, String shadow, String runKey) throws SQLException {
         MssqlShadowStamp.drop(c, schema, live);
         MssqlShadowStamp.write(c, schema, shadow, MssqlShadowStamp.shadow(runKey));
+    }
+
+    /**
+     * Blocks writers of a table for the rest of the transaction: {@code TABLOCK, HOLDLOCK} takes a shared table lock
+     * held until commit (writers wait, within LOCK_TIMEOUT; readers go on), so every write committed before it is
+     * visible to the comparison after it and none can commit between the check and the rename. (Babelfish accepts
+     * and ignores table hints; there the application lock and the rename's own locks are all that hold.)
+     */
+    static void blockWriters(Connection c, String schema, String table) throws SQLException {
+        MssqlShadowTransaction.execute(c, "SELECT COUNT_BIG(*) AS held FROM " + MssqlObjectNames.twoPart(schema, table)
+                + " WITH (TABLOCK, HOLDLOCK)");
     }
 }

@@ -139,7 +139,7 @@ class MssqlPublishStatementsGrammarTest {
         MssqlShadowStamp.write(recording.connection(), SCHEMA, names.shadowTable(), MssqlShadowStamp.shadow("rk"));
         MssqlShadowStamp.drop(recording.connection(), SCHEMA, names.shadowTable());
         MssqlTables.exists(recording.connection(), SCHEMA, TABLE);
-        MssqlSwap.blockWriters(recording.connection(), SCHEMA, TABLE);
+        MssqlSwapSteps.blockWriters(recording.connection(), SCHEMA, TABLE);
 
         assertThat(recording.sent()).hasSizeGreaterThanOrEqualTo(5)
                 .allSatisfy(s -> assertThat(s.problems()).as(s.sql()).isEmpty());

@@ -1,5 +1,7 @@
 package io.dpone.backfill.target.postgres.publish;
 
+import java.sql.SQLException;
+import io.dpone.backfill.core.target.SwapOrder;
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
@@ -44,7 +46,9 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
     private final PostgresTargetCatalog catalog;
     private final PostgresShadowCreator creator;
     private final PostgresShadowIndexBuilder indexes;
-    private final PostgresSwap swap;
+    private final String stateSchema;
+    private final Duration lockTimeout;
+    private final FaultPoints faults;
 
     public PostgresShadowPublisher(Connection target, String stateSchema, Duration lockTimeout) {
         this(target, stateSchema, lockTimeout, FaultPoints.NONE);
@@ -61,7 +65,9 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
         PostgresLedgerStatements ledger = new PostgresLedgerStatements(target, stateSchema);
         this.creator = new PostgresShadowCreator(target, ledger);
         this.indexes = new PostgresShadowIndexBuilder(target, ledger);
-        this.swap = new PostgresSwap(target, stateSchema, lockTimeout, faults);
+        this.stateSchema = stateSchema;
+        this.lockTimeout = lockTimeout;
+        this.faults = faults;
     }
 
     @Override
@@ -121,12 +127,22 @@ public final class PostgresShadowPublisher implements ShadowPublisher {
     @Override
     public PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
                                       LiveTargetBaseline baseline, TableFingerprint published) {
-        return swap.publish(lease, names, liveTable, rows, baseline, published);
+        return PostgresShadowTransaction.run(target, "publish " + names.shadowTable() + " as " + liveTable,
+                c -> SwapOrder.publish(swapSteps(c, names, liveTable), lease, names, liveTable, rows, baseline, published, faults));
     }
 
     @Override
     public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason,
                                     boolean acceptWrites) {
-        return swap.rollback(lease, names, liveTable, reason, acceptWrites);
+        return PostgresShadowTransaction.run(target, "roll back " + liveTable + " to " + names.backupTable(),
+                c -> SwapOrder.rollback(swapSteps(c, names, liveTable), lease, names, liveTable, reason, acceptWrites));
+    }
+
+    /** The swap's transaction: lock timeout, a pinned search path and the target lock, then {@link SwapOrder}'s steps. */
+    private PostgresSwapSteps swapSteps(Connection c, ArtifactNames names, String liveTable) throws SQLException {
+        PostgresShadowTransaction.lockTimeout(c, lockTimeout);
+        PostgresShadowTransaction.pinSearchPath(c);
+        PostgresShadowTransaction.lockTarget(c, names.schema(), liveTable);
+        return new PostgresSwapSteps(c, names.schema(), stateSchema);
     }
 }
