@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.ledger;
 
+import io.dpone.backfill.target.ScriptTransaction;
 import io.dpone.backfill.target.mssql.MssqlAppLock;
 import io.dpone.backfill.target.mssql.MssqlIdentifiers;
 
@@ -9,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,19 +33,11 @@ final class MssqlLedgerSchema {
         MssqlAppLock.acquire(connection, lock, lockTimeout);
         boolean applied = false;
         try {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try (Statement s = connection.createStatement()) {
+            ScriptTransaction.run(connection, s -> {
                 for (String batch : batches) {
                     s.execute(batch);
                 }
-                connection.commit();
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(autoCommit);
-            }
+            });
             applied = true;
         } finally {
             releaseQuietlyOnFailure(connection, lock, applied);

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres.ledger;
 
+import io.dpone.backfill.target.ScriptTransaction;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
 
@@ -9,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,22 +34,14 @@ public final class PostgresLedgerSchema {
             return;
         }
         String sql = script.replace("${schema}", PostgresIdentifiers.quote(stateSchema));
-        boolean autoCommit = connection.getAutoCommit();
-        connection.setAutoCommit(false);
-        try (Statement s = connection.createStatement()) {
+        ScriptTransaction.run(connection, s -> {
             s.execute("SELECT pg_advisory_xact_lock(hashtextextended('dpone-backfill-ledger:' || " + literal(stateSchema) + ", 0))");
             // Checked again under the lock: a driver that waited here for another one's first run finds the ledger
             // current now, and must not take the script's table locks while that driver writes the ledger (40P01).
             if (!current(connection, stateSchema, script)) {
                 s.execute(sql);
             }
-            connection.commit();
-        } catch (SQLException | RuntimeException e) {
-            connection.rollback();
-            throw e;
-        } finally {
-            connection.setAutoCommit(autoCommit);
-        }
+        });
     }
 
     private static final Pattern TABLE = Pattern.compile("CREATE TABLE IF NOT EXISTS \\$\\{schema}\\.(\\w+)");
