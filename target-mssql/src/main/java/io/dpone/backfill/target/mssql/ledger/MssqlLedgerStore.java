@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.ledger;
 
+import io.dpone.backfill.target.DriverLockedLease;
 import io.dpone.backfill.target.LedgerVersion;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.CampaignClaim;
@@ -59,8 +60,9 @@ public final class MssqlLedgerStore implements LedgerStore {
     private final Duration lockTimeout;
     private final MssqlLedgerSql sql;
     private final MssqlLedgerStatements statements;
-    /** Run keys whose driver lock this store's session holds. */
-    private final Set<String> driverLocks = new HashSet<>();
+    private final MssqlCampaignLeases campaignLeases;
+    /** The campaign claim: driver lock, then lease (ADR 0016). */
+    private final DriverLockedLease leases;
     /** Names of the lane locks this store's session holds. */
     private final Set<String> laneLocks = new HashSet<>();
     /** Lane locks on Babelfish too: only for the contract tests, which stay below its limit (see {@link #holdLaneLock}). */
@@ -91,6 +93,8 @@ public final class MssqlLedgerStore implements LedgerStore {
         this.lockTimeout = positive(lockTimeout, "lock timeout");
         this.sql = new MssqlLedgerSql(Objects.requireNonNull(stateConnection, "stateConnection"));
         this.statements = new MssqlLedgerStatements(stateSchema);
+        this.campaignLeases = new MssqlCampaignLeases(sql, statements);
+        this.leases = new DriverLockedLease(campaignLeases, stateSchema);
         call("open", () -> {
             stateConnection.setAutoCommit(true);
             try (Statement s = stateConnection.createStatement()) {
@@ -177,12 +181,7 @@ public final class MssqlLedgerStore implements LedgerStore {
     @Override
     public synchronized Optional<CampaignLease> acquireLease(String runKey, String owner, Duration ttl) {
         int ttlMillis = ttlMillis(ttl);
-        return call("acquireLease", () -> acquire(runKey, owner, ttlMillis));
-    }
-
-    private Optional<CampaignLease> acquire(String runKey, String owner, int ttlMillis) throws SQLException {
-        return sql.one(statements.acquireLease(), rs -> new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
-                owner, owner, owner, ttlMillis, runKey, owner);
+        return call("acquireLease", () -> campaignLeases.acquireLease(runKey, owner, ttlMillis));
     }
 
     /**
@@ -206,77 +205,27 @@ public final class MssqlLedgerStore implements LedgerStore {
     }
 
     /**
-     * The driver lock is an exclusive {@code sp_getapplock} owned by this connection's session, tried with
-     * {@code @LockTimeout = 0} (any result below zero refuses), and taken once per store: SQL Server counts a session
-     * lock taken twice, and one release must free it.
+     * The driver lock is an exclusive {@code sp_getapplock} owned by this connection's session (ADR 0016); the claim
+     * itself is {@link DriverLockedLease}'s.
      */
     @Override
     public synchronized CampaignClaim claimCampaign(String runKey, String owner, Duration ttl) {
         int ttlMillis = ttlMillis(ttl);
-        return call("claimCampaign", () -> {
-            if (driverLocks.contains(runKey)) {
-                Optional<CampaignLease> renewed = acquire(runKey, owner, ttlMillis);
-                return renewed.isPresent() ? CampaignClaim.taken(renewed.get()) : holder(runKey);
-            }
-            String lock = statements.driverLockName(runKey);
-            if (!MssqlAppLock.tryAcquire(sql.connection(), lock)) {
-                return holder(runKey);
-            }
-            driverLocks.add(runKey);
-            // Read before the update, under the lock: only a driver holding the lock writes the lease row.
-            CampaignClaim.Held before = holder(runKey);
-            Optional<CampaignClaim.Taken> taken = sql.one(statements.takeOverLease(), rs -> {
-                Instant since = MssqlLedgerSql.instant(rs, "lease_since");
-                boolean wasLive = before.owner() != null && before.leaseExpires() != null
-                        && !before.leaseExpires().isBefore(since);
-                return CampaignClaim.tookOver(new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
-                        wasLive ? before.owner() : null);
-            }, owner, ttlMillis, runKey);
-            if (taken.isEmpty()) {
-                releaseDriverLock(runKey);
-                throw new IllegalStateException("campaign " + runKey + " is not in the ledger " + stateSchema);
-            }
-            return taken.get();
-        });
+        return call("claimCampaign", () -> leases.claim(runKey, owner, ttlMillis));
     }
 
-    private CampaignClaim.Held holder(String runKey) throws SQLException {
-        return sql.one(statements.leaseHolder(), rs -> CampaignClaim.heldBy(rs.getString("lease_owner"),
-                MssqlLedgerSql.instant(rs, "lease_since"), MssqlLedgerSql.instant(rs, "lease_expires")), runKey)
-                .orElseGet(() -> CampaignClaim.heldBy(null, null, null));
-    }
-
-    private void releaseDriverLock(String runKey) throws SQLException {
-        if (driverLocks.remove(runKey)) {
-            MssqlAppLock.release(sql.connection(), statements.driverLockName(runKey));
-        }
-    }
-
-    /**
-     * Extends a live lease; an expired one is not renewable, because its holder may already have been replaced. A
-     * lease claimed with the driver lock is renewed only while this session still holds that lock.
-     */
+    /** Extends a live lease; one claimed with the driver lock only while this session still holds the lock. */
     @Override
     public synchronized boolean renewLease(CampaignLease lease, Duration ttl) {
         int ttlMillis = ttlMillis(ttl);
-        return call("renewLease", () -> {
-            if (!driverLocks.contains(lease.runKey())) {
-                return fenced(statements.renewLease(), lease, ttlMillis);
-            }
-            if (fenced(statements.renewHoldingDriverLock(), lease, ttlMillis, statements.driverLockName(lease.runKey()))) {
-                return true;
-            }
-            releaseDriverLock(lease.runKey());
-            return false;
-        });
+        return call("renewLease", () -> leases.renew(lease, ttlMillis));
     }
 
     /** Frees the lease (owner and expiry cleared) and keeps the epoch, so the next holder's epoch is higher. */
     @Override
     public synchronized void releaseLease(CampaignLease lease) {
         call("releaseLease", () -> {
-            sql.update(statements.releaseLease(), lease.runKey(), lease.owner(), lease.epoch());
-            releaseDriverLock(lease.runKey());
+            leases.release(lease);
             return null;
         });
     }

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.postgres.ledger;
 
 import io.dpone.backfill.core.target.PublicationLedger;
+import io.dpone.backfill.target.DriverLockedLease;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -42,7 +43,7 @@ import static io.dpone.backfill.target.postgres.ledger.PostgresLedgerRows.CHUNK_
  * fenced by owner and epoch (chunks) or by a live campaign lease on the database clock (campaign); zero rows means
  * the race was lost. Statements run in the caller's transaction, or in autocommit.
  */
-public final class PostgresLedgerStatements implements PublicationLedger {
+public final class PostgresLedgerStatements implements PublicationLedger, DriverLockedLease.Statements {
 
     /** Campaign rows a lease holder may write: the lease must still be ours and still live by the database clock. */
     // The statement's own time, not now() (its transaction's start): a fence at the end of a long swap (ADR 0024)
@@ -137,6 +138,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
                 blueprint.identity().configDigest(), specJson, blueprint.plan().size(), phase);
     }
 
+    @Override
     public Optional<CampaignLease> acquireLease(String runKey, String owner, long ttlMillis) throws SQLException {
         return sql.one("UPDATE " + campaign
                         + " SET lease_epoch = CASE WHEN lease_owner = ? THEN lease_epoch ELSE lease_epoch + 1 END,"
@@ -153,34 +155,41 @@ public final class PostgresLedgerStatements implements PublicationLedger {
      * lease becomes this owner's with epoch + 1. Returns the new epoch and the owner the row held before, if its
      * lease was still live (that driver's session is gone, or the lock would not have been granted).
      */
-    public Optional<TakenOver> takeOverLease(String runKey, String owner, long ttlMillis) throws SQLException {
+    @Override
+    public Optional<CampaignClaim.Taken> takeOverLease(String runKey, String owner, long ttlMillis) throws SQLException {
         return sql.one("WITH before AS (SELECT run_key, lease_owner, lease_expires >= now() AS live FROM " + campaign
                         + " WHERE run_key = ? FOR UPDATE)"
                         + " UPDATE " + campaign + " c SET lease_epoch = c.lease_epoch + 1, lease_owner = ?,"
                         + " lease_expires = " + TTL + ", lease_since = now()"
                         + " FROM before b WHERE c.run_key = b.run_key"
                         + " RETURNING c.lease_epoch, CASE WHEN b.live THEN b.lease_owner END AS live_owner",
-                rs -> new TakenOver(new CampaignLease(runKey, owner, rs.getLong("lease_epoch")), rs.getString("live_owner")),
+                rs -> CampaignClaim.tookOver(new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
+                        rs.getString("live_owner")),
                 runKey, owner, ttlMillis);
     }
 
-    /** A lease taken over, and the owner whose live lease row it replaced (null: the row was free or expired). */
-    public record TakenOver(CampaignLease lease, String liveOwner) {
-    }
-
-    /** Who the lease row names, for a driver waiting on the driver lock. */
-    public Optional<CampaignClaim.Held> leaseHolder(String runKey) throws SQLException {
+    /** Who the lease row names, for a driver waiting on the driver lock (all null when nobody, or no row). */
+    @Override
+    public CampaignClaim.Held holder(String runKey) throws SQLException {
         return sql.one("SELECT lease_owner, lease_since, lease_expires FROM " + campaign + " WHERE run_key = ?",
                 rs -> CampaignClaim.heldBy(rs.getString("lease_owner"), PostgresLedgerRows.instant(rs, "lease_since"),
-                        PostgresLedgerRows.instant(rs, "lease_expires")), runKey);
+                        PostgresLedgerRows.instant(rs, "lease_expires")), runKey)
+                .orElseGet(() -> CampaignClaim.heldBy(null, null, null));
     }
 
+    @Override
+    public boolean renewLease(CampaignLease lease, long ttlMillis) throws SQLException {
+        return fenced("lease_expires = " + TTL, "", lease, ttlMillis);
+    }
+
+    @Override
     public void releaseLease(CampaignLease lease) throws SQLException {
         sql.update("UPDATE " + campaign + " SET lease_owner = NULL, lease_expires = NULL, lease_since = NULL"
                 + " WHERE run_key = ? AND lease_owner = ? AND lease_epoch = ?", lease.runKey(), lease.owner(), lease.epoch());
     }
 
     /** A renewal that also proves this session still holds the campaign's driver lock. */
+    @Override
     public boolean renewHoldingDriverLock(CampaignLease lease, long ttlMillis) throws SQLException {
         return fenced("lease_expires = " + TTL, HOLDS_LOCK + " AND ", lease, ttlMillis, driverLockName(lease.runKey()));
     }
@@ -196,6 +205,7 @@ public final class PostgresLedgerStatements implements PublicationLedger {
     }
 
     /** Session level, never waits: true when granted (or already held by this session, which stacks it once more). */
+    @Override
     public boolean tryDriverLock(String runKey) throws SQLException {
         return tryAdvisoryLock(driverLockName(runKey));
     }
@@ -205,9 +215,10 @@ public final class PostgresLedgerStatements implements PublicationLedger {
                 name).orElse(false);
     }
 
-    /** False (with a server warning) when this session does not hold it. */
-    public boolean releaseDriverLock(String runKey) throws SQLException {
-        return sql.one("SELECT pg_catalog.pg_advisory_unlock(" + LOCK_KEY + ") AS released", rs -> rs.getBoolean("released"),
+    /** A lock this session does not hold is left alone (the server answers false, with a warning). */
+    @Override
+    public void releaseDriverLock(String runKey) throws SQLException {
+        sql.one("SELECT pg_catalog.pg_advisory_unlock(" + LOCK_KEY + ") AS released", rs -> rs.getBoolean("released"),
                 driverLockName(runKey)).orElse(false);
     }
 

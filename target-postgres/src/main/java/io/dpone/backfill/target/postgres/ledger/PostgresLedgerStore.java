@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres.ledger;
 
+import io.dpone.backfill.target.DriverLockedLease;
 import io.dpone.backfill.target.LedgerVersion;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.CampaignClaim;
@@ -44,7 +45,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     private final PostgresJdbc sql;
     private final PostgresLedgerStatements statements;
     /** Run keys whose driver lock this store's session holds. */
-    private final Set<String> driverLocks = new HashSet<>();
+    private final DriverLockedLease leases;
     /** Names of the lane locks this store's session holds. */
     private final Set<String> laneLocks = new HashSet<>();
 
@@ -56,6 +57,7 @@ public final class PostgresLedgerStore implements LedgerStore {
         this.stateSchema = Objects.requireNonNull(stateSchema, "stateSchema");
         this.sql = new PostgresJdbc(Objects.requireNonNull(stateConnection, "stateConnection"));
         this.statements = new PostgresLedgerStatements(stateConnection, stateSchema);
+        this.leases = new DriverLockedLease(statements, stateSchema);
         call("open", () -> {
             stateConnection.setAutoCommit(true);
             return null;
@@ -137,28 +139,12 @@ public final class PostgresLedgerStore implements LedgerStore {
 
     /**
      * The driver lock is a session advisory lock on this connection, keyed by a 64-bit hash of the state schema and
-     * run key (ADR 0016), and taken once per store: PostgreSQL stacks a session lock taken twice, and one release
-     * must free it.
+     * run key (ADR 0016); the claim itself is {@link DriverLockedLease}'s.
      */
     @Override
     public synchronized CampaignClaim claimCampaign(String runKey, String owner, Duration ttl) {
         long ttlMillis = ttlMillis(ttl);
-        return call("claimCampaign", () -> {
-            if (driverLocks.contains(runKey)) {
-                Optional<CampaignLease> renewed = statements.acquireLease(runKey, owner, ttlMillis);
-                return renewed.isPresent() ? CampaignClaim.taken(renewed.get()) : holder(runKey);
-            }
-            if (!statements.tryDriverLock(runKey)) {
-                return holder(runKey);
-            }
-            driverLocks.add(runKey);
-            Optional<PostgresLedgerStatements.TakenOver> taken = statements.takeOverLease(runKey, owner, ttlMillis);
-            if (taken.isEmpty()) {
-                releaseDriverLock(runKey);
-                throw new IllegalStateException("campaign " + runKey + " is not in the ledger " + stateSchema);
-            }
-            return CampaignClaim.tookOver(taken.get().lease(), taken.get().liveOwner());
-        });
+        return call("claimCampaign", () -> leases.claim(runKey, owner, ttlMillis));
     }
 
     /** A session advisory lock keyed like the driver lock, taken once per store and owner (a second try would stack it). */
@@ -175,41 +161,18 @@ public final class PostgresLedgerStore implements LedgerStore {
         return granted;
     }
 
-    private CampaignClaim holder(String runKey) throws SQLException {
-        return statements.leaseHolder(runKey).orElseGet(() -> CampaignClaim.heldBy(null, null, null));
-    }
-
-    private void releaseDriverLock(String runKey) throws SQLException {
-        if (driverLocks.remove(runKey)) {
-            statements.releaseDriverLock(runKey);
-        }
-    }
-
-    /**
-     * Extends a live lease; an expired one is not renewable, because its holder may already have been replaced. A
-     * lease claimed with the driver lock is renewed only while this session still holds that lock.
-     */
+    /** Extends a live lease; one claimed with the driver lock only while this session still holds the lock. */
     @Override
     public synchronized boolean renewLease(CampaignLease lease, Duration ttl) {
         long ttlMillis = ttlMillis(ttl);
-        return call("renewLease", () -> {
-            if (!driverLocks.contains(lease.runKey())) {
-                return statements.fenced("lease_expires = " + PostgresLedgerStatements.TTL, "", lease, ttlMillis);
-            }
-            if (statements.renewHoldingDriverLock(lease, ttlMillis)) {
-                return true;
-            }
-            releaseDriverLock(lease.runKey());
-            return false;
-        });
+        return call("renewLease", () -> leases.renew(lease, ttlMillis));
     }
 
     /** Frees the lease (owner and expiry cleared) and keeps the epoch, so the next holder's epoch is higher. */
     @Override
     public synchronized void releaseLease(CampaignLease lease) {
         call("releaseLease", () -> {
-            statements.releaseLease(lease);
-            releaseDriverLock(lease.runKey());
+            leases.release(lease);
             return null;
         });
     }
