@@ -244,16 +244,7 @@ final class LocalDriver implements AutoCloseable {
         lost.close();
         Exception last = cause;
         while (true) {
-            Optional<Duration> wait = backoff.failed();
-            if (wait.isEmpty()) {
-                log.accept("driver: still failing after the reconnect budget (" + healing.budget().toSeconds()
-                        + " s, BACKFILL_RECONNECT_BUDGET_SECONDS); giving up: " + ConnectionLoss.describe(last));
-                throw last;
-            }
-            log.accept(String.format("driver: connection lost: %s; reconnecting in %.1f s (attempt %d, %d s of the"
-                            + " reconnect budget left)", ConnectionLoss.describe(last), wait.get().toMillis() / 1000.0,
-                    backoff.attempts(), backoff.remaining().toSeconds()));
-            Thread.sleep(wait.get().toMillis());
+            backoff.pauseOrGiveUp("driver: connection lost", last, log);
             CampaignRuntime fresh;
             try {
                 fresh = opener.open();

@@ -102,15 +102,6 @@ public final class HealingLane {
     }
 
     private void pause(ReconnectBackoff backoff, Exception cause, String what) throws Exception {
-        Optional<Duration> wait = backoff.failed();
-        if (wait.isEmpty()) {
-            log.accept(what + ": still failing after the reconnect budget (" + healing.budget().toSeconds()
-                    + " s, BACKFILL_RECONNECT_BUDGET_SECONDS); giving up: " + ConnectionLoss.describe(cause));
-            throw cause;
-        }
-        log.accept(String.format("%s: %s; reconnecting in %.1f s (attempt %d, %d s of the reconnect budget left)",
-                what, ConnectionLoss.describe(cause), wait.get().toMillis() / 1000.0, backoff.attempts(),
-                backoff.remaining().toSeconds()));
-        Thread.sleep(wait.get().toMillis());
+        backoff.pauseOrGiveUp(what, cause, log);
     }
 }

@@ -47,6 +47,24 @@ public final class ReconnectBackoff {
         return Duration.ofNanos(Math.max(0, left));
     }
 
+    /**
+     * Records a failed attempt of {@code what}, says on {@code log} why and how long until the next one, and waits
+     * that long; once the outage is over budget it says so and throws {@code cause}. One wording for the CLI driver
+     * and the lanes, so a person reads every reconnect the same way.
+     */
+    public <E extends Exception> void pauseOrGiveUp(String what, E cause, java.util.function.Consumer<String> log)
+            throws E, InterruptedException {
+        java.util.Optional<Duration> wait = failed();
+        if (wait.isEmpty()) {
+            log.accept(what + ": still failing after the reconnect budget (" + timings.budget().toSeconds()
+                    + " s, BACKFILL_RECONNECT_BUDGET_SECONDS); giving up: " + ConnectionLoss.describe(cause));
+            throw cause;
+        }
+        log.accept(String.format("%s: %s; reconnecting in %.1f s (attempt %d, %d s of the reconnect budget left)",
+                what, ConnectionLoss.describe(cause), wait.get().toMillis() / 1000.0, attempts(), remaining().toSeconds()));
+        Thread.sleep(wait.get().toMillis());
+    }
+
     public void healed() {
         outageStartedNanos = -1;
         attempts = 0;

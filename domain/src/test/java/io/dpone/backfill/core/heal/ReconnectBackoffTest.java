@@ -52,4 +52,31 @@ class ReconnectBackoffTest {
                         java.util.Map.of("BACKFILL_STALL_SECONDS", "-1")))
                 .hasMessageContaining("BACKFILL_STALL_SECONDS");
     }
+
+    @Test
+    void aPauseWithinTheBudgetSaysWhyAndWhenTheNextAttemptComes() throws Exception {
+        HealingTimings quick = new HealingTimings(Duration.ofSeconds(60), Duration.ofMillis(1), Duration.ofMillis(1),
+                Duration.ofSeconds(120));
+        ReconnectBackoff pausing = new ReconnectBackoff(quick, now::get);
+        java.util.List<String> log = new java.util.ArrayList<>();
+
+        pausing.pauseOrGiveUp("lane 0: connection lost", new java.sql.SQLException("reset", "08006"), log::add);
+
+        assertThat(log).singleElement().asString().startsWith("lane 0: connection lost: ")
+                .contains("reconnecting in 0.0 s (attempt 1, 60 s of the reconnect budget left)");
+    }
+
+    @Test
+    void aPauseOverTheBudgetSaysSoAndThrowsTheCause() throws Exception {
+        java.sql.SQLException cause = new java.sql.SQLException("reset", "08006");
+        java.util.List<String> log = new java.util.ArrayList<>();
+        backoff.failed();
+        now.addAndGet(Duration.ofSeconds(61).toNanos());
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> backoff.pauseOrGiveUp("driver: connection lost", cause, log::add))
+                .isSameAs(cause);
+        assertThat(log).singleElement().asString()
+                .startsWith("driver: connection lost: still failing after the reconnect budget (60 s,"
+                        + " BACKFILL_RECONNECT_BUDGET_SECONDS); giving up: ");
+    }
 }
