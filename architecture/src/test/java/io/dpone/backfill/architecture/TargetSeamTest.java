@@ -1,5 +1,10 @@
 package io.dpone.backfill.architecture;
 
+import io.dpone.backfill.cli.BackfillCli;
+import io.dpone.backfill.cli.SqlServerTargetOptions;
+import io.dpone.backfill.cli.demo.DemoData;
+import io.dpone.backfill.cli.demo.DemoVerification;
+
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -32,8 +37,8 @@ class TargetSeamTest {
     private static final String REGISTRY = "io.dpone.backfill.wiring.TargetAdapters";
 
     private static final Set<String> STILL_NAMING_A_TARGET = Set.of(
-            "io.dpone.backfill.cli.DemoData",
-            "io.dpone.backfill.cli.DemoVerification",
+            "io.dpone.backfill.cli.demo.DemoData",
+            "io.dpone.backfill.cli.demo.DemoVerification",
             "io.dpone.backfill.cli.SqlServerTargetOptions",
             "io.dpone.backfill.cli.bench.PostgresBenchTarget",
             "io.dpone.backfill.cli.bench.SqlServerBenchTarget",

@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli;
 
+import io.dpone.backfill.cli.run.DriverRun;
+
 import io.dpone.backfill.lane.ExitCodes;
 
 import io.dpone.backfill.cli.bench.Bench;
@@ -28,7 +30,7 @@ import java.util.concurrent.Callable;
                 + " 20-column table of an embedded PostgreSQL source. The target is a second embedded PostgreSQL, or the SQL"
                 + " Server of --target-url (BACKFILL_MSSQL_URL), where everything is written in a scratch schema the bench"
                 + " creates and drops. Arms run interleaved; the median of --repeat runs stands for each arm.")
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
     @Mixin
     SqlServerTargetOptions sqlServer;
 

@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The campaign file and where its connection settings come from; shared by every command that touches a database. */
-final class CampaignOptions {
+public final class CampaignOptions {
     @Parameters(index = "0", paramLabel = "CAMPAIGN", description = "Campaign YAML (the same document you would kubectl apply).")
     Path campaignFile;
 
@@ -25,16 +25,16 @@ final class CampaignOptions {
                     + "Without it: BACKFILL_SOURCE_JDBC_URL/_USER/_PASSWORD and BACKFILL_TARGET_... from the environment.")
     List<Path> secretFiles = new ArrayList<>();
 
-    CampaignBlueprint blueprint() {
+    public CampaignBlueprint blueprint() {
         return CampaignBlueprint.of(CampaignReader.read(campaignFile));
     }
 
-    ConnectionSettings source(BackfillCampaignSpec spec) throws IOException {
+    public ConnectionSettings source(BackfillCampaignSpec spec) throws IOException {
         return CampaignConnections.resolve(CampaignConnections.SOURCE, spec.getSource().getConnectionSecretRef().getName(),
                 secretFiles, System.getenv(), PostgresEndpoint.INSTANCE);
     }
 
-    ConnectionSettings target(BackfillCampaignSpec spec) throws IOException {
+    public ConnectionSettings target(BackfillCampaignSpec spec) throws IOException {
         return CampaignConnections.resolve(CampaignConnections.TARGET, spec.getTarget().getConnectionSecretRef().getName(),
                 secretFiles, System.getenv(), TargetAdapters.of(spec.getTarget().getType()).endpoint());
     }

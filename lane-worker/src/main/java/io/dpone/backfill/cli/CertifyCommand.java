@@ -42,7 +42,7 @@ import java.util.concurrent.Callable;
                         + " unless --keep.",
                 "Exit codes: 0 every scenario passed with every fault point reached, 8 a scenario failed or a point was"
                         + " not reached (see the report), 2 invalid input (nothing created), 1 other failure."})
-final class CertifyCommand implements Callable<Integer> {
+public final class CertifyCommand implements Callable<Integer> {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss");
 
     @Spec

@@ -6,17 +6,17 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The one JSON writer of the CLI's reports (plan, status, doctor, evidence, bench): indented for people and jq. */
-final class PrettyJson {
-    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+public final class PrettyJson {
+    public static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private PrettyJson() {
     }
 
-    static ObjectNode object() {
+    public static ObjectNode object() {
         return MAPPER.createObjectNode();
     }
 
-    static String write(Object value) {
+    public static String write(Object value) {
         try {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {

@@ -16,7 +16,7 @@ import java.time.format.DateTimeFormatter;
  * BACKFILL_MSSQL_URL; user and password from BACKFILL_MSSQL_USER and BACKFILL_MSSQL_PASSWORD) and the scratch schema
  * they create there. Both are checked before anything starts; a bad one is named.
  */
-final class SqlServerTargetOptions {
+public final class SqlServerTargetOptions {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss");
 
     @Spec(Spec.Target.MIXEE)
@@ -28,10 +28,10 @@ final class SqlServerTargetOptions {
 
     @Option(names = "--scratch-schema", description = "Name of the SQL Server scratch schema (must not exist;"
             + " default backfill_${COMMAND-NAME}_<UTC time>).")
-    String scratchSchema;
+    public String scratchSchema;
 
     /** The SQL Server to load into, or null for the embedded PostgreSQL. */
-    ConnectionSettings server() {
+    public ConnectionSettings server() {
         String url = targetUrl != null ? targetUrl : System.getenv("BACKFILL_MSSQL_URL");
         if (url == null || url.isBlank()) {
             return null;
@@ -43,7 +43,7 @@ final class SqlServerTargetOptions {
     }
 
     /** The given name, checked, or backfill_<command>_<UTC time>, so two runs never share a schema. */
-    String scratchSchema() {
+    public String scratchSchema() {
         if (scratchSchema == null) {
             return "backfill_" + command.name() + "_" + LocalDateTime.now(ZoneOffset.UTC).format(STAMP);
         }
@@ -53,7 +53,7 @@ final class SqlServerTargetOptions {
     }
 
     /** A usage error (exit 2) naming the option, raised before the command starts anything. */
-    void require(boolean condition, String message) {
+    public void require(boolean condition, String message) {
         if (!condition) {
             throw new CommandLine.ParameterException(command.commandLine(), message);
         }

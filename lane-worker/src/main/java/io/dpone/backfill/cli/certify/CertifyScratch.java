@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * scratch campaigns' ledger, shadows and backups. It refuses a schema that already exists, so it only ever drops
  * what it created; the user's own tables are only read.
  */
-final class CertifyScratch {
+public final class CertifyScratch {
     static final String SOURCE_TABLE = "certify_source";
     static final String LIVE_TABLE = "certify_live";
 

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * classpath), its output in a file, its lanes' logs in its own directory; and the crash certify gives it: SIGKILL of
  * the driver and of every lane process it started, as a host failure would.
  */
-final class ChildRun implements AutoCloseable {
+public final class ChildRun implements AutoCloseable {
     private static final Pattern FAULT = Pattern.compile("FAULT (\\S+) chunk=(-?\\d+) pid=(\\d+)");
 
     /** A fault point reached: which process announced it, where. */

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * rows every few milliseconds on its own connection. The only counts a correct publication can show are the old
  * table's and the complete new table's; any other count, or the table missing, is a partial-live exposure.
  */
-final class LiveReader implements AutoCloseable {
+public final class LiveReader implements AutoCloseable {
     private final ConnectionSettings target;
     private final String countSql;
     private final Set<Long> allowed;

@@ -9,7 +9,7 @@ import java.util.List;
  * What a certification on this route and engine cannot prove, said in the report instead of being failed or
  * pretended. Babelfish's entries come from src-docs/babelfish-gaps.md.
  */
-record NotProven(String claim, String reason) {
+public record NotProven(String claim, String reason) {
     static List<NotProven> on(TargetType target, boolean babelfish) {
         List<NotProven> out = new ArrayList<>();
         out.add(new NotProven("source rows written while chunks load",

@@ -9,7 +9,7 @@ import java.util.List;
  * (driver, lanes, the frozen process) once that point is reached, then (unless {@code resumes} is false) one
  * `backfill resume`. {@code where} is what the report says about the crash window.
  */
-record Scenario(String id, FaultPoint point, Role role, String where, boolean resumes) {
+public record Scenario(String id, FaultPoint point, Role role, String where, boolean resumes) {
     /** Which process the fault point stops: the driver ({@code BACKFILL_FAULT}) or a lane ({@code BACKFILL_LANE_FAULT}). */
     enum Role {
         DRIVER, LANE;

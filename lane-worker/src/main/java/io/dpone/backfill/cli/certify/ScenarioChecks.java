@@ -18,7 +18,7 @@ import java.util.Set;
  * published table equal to the source, receipts and ledger agreeing both ways, one publication and one handoff
  * receipt, the older generation's shadow untouched.
  */
-final class ScenarioChecks {
+public final class ScenarioChecks {
     private final TableProbe target;
     private final TableProbe source;
     private final TargetDialect dialect;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.TreeMap;
 
 /** What one scenario did and found: the report's entry for it. */
-final class ScenarioOutcome {
+public final class ScenarioOutcome {
     /** One assertion: its name, whether it held, what was measured. */
     record Check(String name, boolean passed, String detail) {
     }

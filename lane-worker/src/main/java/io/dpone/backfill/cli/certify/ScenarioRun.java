@@ -15,7 +15,7 @@ import java.util.Set;
  * frozen process SIGKILLed), the state the crash must leave, one `backfill resume`, and every invariant after it,
  * with a reader polling the live table the whole time.
  */
-final class ScenarioRun {
+public final class ScenarioRun {
     private final Scenario scenario;
     private final CampaignBlueprint blueprint;
     private final Path campaign;

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads certify needs on one server (the source, or the target with its scratch ledger), with bounded waits. */
-final class TableProbe {
+public final class TableProbe {
     private final Connection connection;
     private final TargetDialect dialect;
     private final String schema;

@@ -10,7 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /** The little SQL certify writes itself on the target, per target type: quoting, counting, the server's version. */
-enum TargetDialect {
+public enum TargetDialect {
     POSTGRES {
         @Override
         String quote(String name) {

@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
  * One declarative request on a campaign: read it, patch only what differs from the request (so re-running the
  * command is a no-op), say what changed and what the operator does next.
  */
-abstract class CampaignActionCommand implements Callable<Integer> {
+public abstract class CampaignActionCommand implements Callable<Integer> {
     @ParentCommand
     KubectlCommand plugin;
 

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code <annotation>-done}), so re-applying the same request is a no-op. The names are the operator's
  * ({@code OperatorActions}); the operator's KubectlPluginActionsIT proves the operator reads these patches.
  */
-final class CampaignActions {
+public final class CampaignActions {
     static final String REQUEUE_FAILED = "backfill.dpone.io/requeue-failed";
     static final String ROLLBACK = "backfill.dpone.io/rollback";
     static final String DONE_SUFFIX = "-done";

@@ -13,7 +13,7 @@ import java.util.List;
  * What {@code kubectl backfill status} shows, read once: the campaign's status (core's class; fields this build does
  * not know are ignored, so a newer operator's status still reads), its lane pods and its most recent Events.
  */
-record CampaignSnapshot(String namespace, String name, Long generation, BackfillCampaignStatus status, List<LaneState> lanes,
+public record CampaignSnapshot(String namespace, String name, Long generation, BackfillCampaignStatus status, List<LaneState> lanes,
                         List<EventLine> events) {
     static final int MAX_EVENTS = 8;
     private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);

@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Show a BackfillCampaign from the cluster: phase, progress, rate, ETA, lanes, receipts, events, next action. Read-only.")
-final class CampaignStatusCommand implements Callable<Integer> {
+public final class CampaignStatusCommand implements Callable<Integer> {
     @ParentCommand
     KubectlCommand plugin;
 

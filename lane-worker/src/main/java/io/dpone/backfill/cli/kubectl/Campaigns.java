@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
  * BackfillCampaigns as generic resources: the plugin needs no operator classes, only the resource's coordinates
  * (the same as the CRD's in crds/).
  */
-final class Campaigns {
+public final class Campaigns {
     static final String GROUP = "backfill.dpone.io";
     static final String VERSION = "v1alpha1";
     static final String KIND = "BackfillCampaign";

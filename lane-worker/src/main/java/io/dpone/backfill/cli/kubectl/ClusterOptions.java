@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine.Option;
 
 /** The kubectl flags every plugin command takes: where the campaign lives. */
-final class ClusterOptions {
+public final class ClusterOptions {
     @Option(names = {"-n", "--namespace"}, description = "Namespace of the campaign (default: the kubeconfig context's, else default).")
     String namespace;
 

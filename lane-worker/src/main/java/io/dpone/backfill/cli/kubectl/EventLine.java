@@ -3,7 +3,7 @@ package io.dpone.backfill.cli.kubectl;
 import io.fabric8.kubernetes.api.model.Event;
 
 /** One Event of the campaign, as kubectl describe shows it: when, type, reason, message. */
-record EventLine(String at, String type, String reason, String message) {
+public record EventLine(String at, String type, String reason, String message) {
     static EventLine of(Event e) {
         String at = e.getLastTimestamp() != null ? e.getLastTimestamp()
                 : e.getEventTime() != null && e.getEventTime().getTime() != null ? e.getEventTime().getTime()

@@ -1,5 +1,6 @@
 package io.dpone.backfill.cli.kubectl;
 
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

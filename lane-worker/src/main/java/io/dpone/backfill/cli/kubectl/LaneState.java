@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /** One lane pod as a person reads it: lane, attempt, pod, and why it is not running when it is not. */
-record LaneState(String lane, String attempt, String pod, String state, int restarts) {
+public record LaneState(String lane, String attempt, String pod, String state, int restarts) {
     /** The operator's lane labels (operator's LaneLabels): the only way to find a campaign's lane pods. */
     static final String CAMPAIGN = "backfill.dpone.io/campaign";
     static final String LANE = "backfill.dpone.io/lane";

@@ -1,7 +1,8 @@
 package io.dpone.backfill.cli.kubectl;
 
+import io.dpone.backfill.cli.plan.PlanReport;
+
 import io.dpone.backfill.cli.OutputFormat;
-import io.dpone.backfill.cli.PlanReport;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import picocli.CommandLine.Command;
@@ -17,7 +18,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Validate a BackfillCampaign manifest and print its chunk plan, run key and artifact names. Touches nothing.")
-final class ManifestPlanCommand implements Callable<Integer> {
+public final class ManifestPlanCommand implements Callable<Integer> {
     @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE", description = "The campaign manifest you would kubectl apply.")
     Path file;
 

@@ -1,7 +1,7 @@
 package io.dpone.backfill.cli.kubectl;
 
 /** A fixed-width bar of committed over total chunks: {@code [########------------]  41%}. */
-final class ProgressBar {
+public final class ProgressBar {
     static final int WIDTH = 30;
 
     private ProgressBar() {

@@ -13,7 +13,7 @@ import java.time.Instant;
 @Command(name = "requeue", mixinStandardHelpOptions = true,
         description = "Re-queue failed chunks of a Recoverable campaign (annotation " + CampaignActions.REQUEUE_FAILED
                 + "). The operator handles each token once.")
-final class RequeueCommand extends CampaignActionCommand {
+public final class RequeueCommand extends CampaignActionCommand {
     @Option(names = "--token", description = "The request's token (default: the current epoch second). The same token again is a no-op.")
     String token;
 

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "resume", mixinStandardHelpOptions = true,
         description = "Set spec.suspend to false: lanes claim chunks again. A no-op when not suspended. "
                 + "A Recoverable campaign (failed chunks) needs `requeue` instead.")
-final class ResumeCommand extends CampaignActionCommand {
+public final class ResumeCommand extends CampaignActionCommand {
     private String phase;
 
     @Override

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 @Command(name = "rollback", mixinStandardHelpOptions = true,
         description = "Swap the retained backup back in as the live table (annotation " + CampaignActions.ROLLBACK
                 + "); the reason goes into the rollback receipt. Only a handed-off shadow_swap campaign can roll back.")
-final class RollbackRequestCommand extends CampaignActionCommand {
+public final class RollbackRequestCommand extends CampaignActionCommand {
     @Option(names = "--reason", required = true, description = "Why: recorded in the rollback receipt. The same reason again is a no-op.")
     String reason;
 

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Objects;
 
 /** Renders a {@link CampaignSnapshot} for a person: one section a line, the next action last. */
-final class StatusReport {
+public final class StatusReport {
     private StatusReport() {
     }
 

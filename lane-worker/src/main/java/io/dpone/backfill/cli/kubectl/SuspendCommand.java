@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** {@code kubectl backfill suspend NAME}: {@code spec.suspend: true}; lanes claim no new chunk, running ones drain. */
 @Command(name = "suspend", mixinStandardHelpOptions = true,
         description = "Set spec.suspend to true: no new chunk claims; running chunks drain. A no-op when already suspended.")
-final class SuspendCommand extends CampaignActionCommand {
+public final class SuspendCommand extends CampaignActionCommand {
     @Override
     String patch(GenericKubernetesResource campaign) {
         return Boolean.TRUE.equals(specValue(campaign, "suspend")) ? null : CampaignActions.suspend(true);

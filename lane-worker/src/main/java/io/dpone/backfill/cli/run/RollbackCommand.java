@@ -1,4 +1,6 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
+
+import io.dpone.backfill.cli.CampaignOptions;
 
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.lane.HostName;
@@ -23,7 +25,7 @@ import java.util.concurrent.Callable;
 @Command(name = "rollback", mixinStandardHelpOptions = true,
         description = {"Swap the retained backup back in as the live table (one transaction, with a rollback receipt). Replays are no-ops.",
                 "Refused (exit 3, nothing changed) when the published table was written after publication, unless --accept-writes."})
-final class RollbackCommand implements Callable<Integer> {
+public final class RollbackCommand implements Callable<Integer> {
     @Mixin
     CampaignOptions campaign;
 

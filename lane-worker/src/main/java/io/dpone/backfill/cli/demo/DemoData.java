@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.demo;
 
 import io.dpone.backfill.target.mssql.MssqlIdentifiers;
 
@@ -8,7 +8,7 @@ import java.sql.Statement;
 import java.util.List;
 
 /** The demo's sample source, reviewed target and campaign. */
-final class DemoData {
+public final class DemoData {
     static final String TABLE_DDL = """
             CREATE TABLE public.orders (
                 id          uuid          NOT NULL PRIMARY KEY,

@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.plan;
 
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.PreflightResult;
@@ -6,11 +6,11 @@ import io.dpone.backfill.core.doctor.PreflightResult;
 import java.util.function.Consumer;
 
 /** Prints the findings a pre-flight refused a start with, errors first, each with its action. */
-final class PreflightReport {
+public final class PreflightReport {
     private PreflightReport() {
     }
 
-    static void print(PreflightResult result, Consumer<String> out) {
+    public static void print(PreflightResult result, Consumer<String> out) {
         for (Finding f : result.errors()) {
             out.accept(line(f));
         }

@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
 
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 import java.time.Duration;
 
 /** {@code --wait-for-driver}: how long a driver waits for another driver's live session to let go of the campaign. */
-final class DriverWaitOption {
+public final class DriverWaitOption {
     /** Long enough for a driver that is finishing (its drain is 120 s by default) to let go; short enough for a shell. */
     static final long DEFAULT_SECONDS = 120;
 

@@ -1,4 +1,7 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
+
+import io.dpone.backfill.cli.plan.PreflightReport;
+import io.dpone.backfill.cli.status.StatusReader;
 
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.lane.HostName;
@@ -44,7 +47,7 @@ import java.util.function.Consumer;
  * deadline aborted) is healed here (ADR 0020): a new session, the old one's server sessions ended, the campaign
  * taken back under a new epoch, and stepping goes on; lanes heal by themselves meanwhile.
  */
-final class LocalDriver implements AutoCloseable {
+public final class LocalDriver implements AutoCloseable {
 
     /** Failures of a statement on a live connection that a repeated step clears by itself. */
     private static final java.util.Set<String> RETRIED_IN_PLACE = java.util.Set.of("LockTimeout", "Deadlock",

@@ -1,14 +1,14 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.core.engine.NextAction;
 
 /** The engine's next action in the CLI's own terms: the commands a user of `backfill` types. */
-final class NextActionText {
+public final class NextActionText {
     private NextActionText() {
     }
 
     /** One line for the user, or null when nothing is asked of them. */
-    static String of(NextAction next) {
+    public static String of(NextAction next) {
         if (next instanceof NextAction.FixThenResume f) {
             return "fix the cause" + (f.cause() == null ? "" : " (" + f.cause() + ")") + ": `backfill status --format json`"
                     + " shows each failed chunk's lastError and the lane logs say more; then run `backfill resume`";

@@ -1,4 +1,6 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.plan;
+
+import io.dpone.backfill.cli.OutputFormat;
 
 import io.dpone.backfill.lane.ExitCodes;
 
@@ -14,7 +16,7 @@ import java.util.concurrent.Callable;
 /** {@code backfill plan campaign.yaml}: validates a campaign and shows its immutable plan, with no I/O. */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Validate a campaign file and print its chunk plan, run key and artifact names. Touches no database.")
-final class PlanCommand implements Callable<Integer> {
+public final class PlanCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "CAMPAIGN", description = "Campaign YAML (the same document you would kubectl apply).")
     Path campaignFile;
 

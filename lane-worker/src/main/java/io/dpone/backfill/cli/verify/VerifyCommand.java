@@ -1,4 +1,8 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.verify;
+
+import io.dpone.backfill.cli.CampaignOptions;
+import io.dpone.backfill.cli.OutputFormat;
+import io.dpone.backfill.cli.PrettyJson;
 
 import io.dpone.backfill.lane.ExitCodes;
 
@@ -34,7 +38,7 @@ import java.util.concurrent.Callable;
                 + " name every chunk that differs. Reads the source and the published table once more.",
                 "Exit 0: every chunk agrees (chunks changed at the source since the anchor are named, and pass);"
                         + " exit 7: at least one chunk differs; exit 1: the campaign cannot be verified (not published, rolled back)."})
-final class VerifyCommand implements Callable<Integer> {
+public final class VerifyCommand implements Callable<Integer> {
     /** Chunks listed in the text output; the JSON lists up to {@link #MAX_JSON_CHUNKS}. */
     static final int MAX_TEXT_CHUNKS = 100;
     static final int MAX_JSON_CHUNKS = 1000;

@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.lane.DriverWatch;
 
@@ -20,24 +20,24 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /** Assembles and runs a {@link LocalDriver}: connections, the lane launcher and its environment, progress. */
-final class DriverRun {
+public final class DriverRun {
     private DriverRun() {
     }
 
     /** {@code skipPreflightBy}: null to gate the start with pre-flight (always, unless an expert asked otherwise). */
-    static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
+    public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
                        boolean resume, String skipPreflightBy) throws Exception {
         return execute(blueprint, source, target, logDir, resume, skipPreflightBy, true);
     }
 
-    static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
+    public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
                        boolean resume, String skipPreflightBy, boolean printEvidence) throws Exception {
         return execute(blueprint, source, target, logDir, resume, skipPreflightBy, printEvidence,
                 Duration.ofSeconds(DriverWaitOption.DEFAULT_SECONDS));
     }
 
     /** {@code driverWait}: how long to wait for another driver's live session to let go of the campaign (ADR 0016). */
-    static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
+    public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
                        boolean resume, String skipPreflightBy, boolean printEvidence, Duration driverWait) throws Exception {
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         String runKey = blueprint.identity().runKey();

@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
 
 import picocli.CommandLine.Command;
 
@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
                 "Right after a crash of `run` (SIGKILL, a lost host) one resume is enough: the dead driver's session is"
                         + " gone, so its campaign is taken over at once (a new epoch fences it), without waiting for its"
                         + " lease to expire."})
-final class ResumeCommand extends RunCommand {
+public final class ResumeCommand extends RunCommand {
     @Override
     boolean resume() {
         return true;

@@ -1,4 +1,9 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.status;
+
+import io.dpone.backfill.cli.CampaignOptions;
+import io.dpone.backfill.cli.OutputFormat;
+import io.dpone.backfill.cli.PrettyJson;
+import io.dpone.backfill.cli.run.ProgressDisplay;
 
 import io.dpone.backfill.lane.ExitCodes;
 
@@ -25,7 +30,7 @@ import java.util.concurrent.Callable;
 /** {@code backfill status}: a read-only, bounded view of the ledger. */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Show a campaign's phase, counts, rows, rate, ETA, validation, receipts and the recommended action. Read-only.")
-final class StatusCommand implements Callable<Integer> {
+public final class StatusCommand implements Callable<Integer> {
     static final int MAX_FAILED_SHOWN = 10;
 
     @Mixin
@@ -71,7 +76,7 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     /** The last {@code backfill verify} result the ledger recorded (ADR 0018), when one ran. */
-    static Optional<ObjectNode> verification(LedgerStore ledger, CampaignBlueprint blueprint) {
+    public static Optional<ObjectNode> verification(LedgerStore ledger, CampaignBlueprint blueprint) {
         return ledger.verification(blueprint.identity().runKey()).map(VerificationSummary::parse);
     }
 

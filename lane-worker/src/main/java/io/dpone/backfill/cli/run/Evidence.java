@@ -1,4 +1,8 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
+
+import io.dpone.backfill.cli.PrettyJson;
+import io.dpone.backfill.cli.status.StatusCommand;
+import io.dpone.backfill.cli.status.StatusReader;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
@@ -10,7 +14,7 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 
 /** The bounded evidence document, shaped like the reference design's backfill result. */
-final class Evidence {
+public final class Evidence {
 
     private Evidence() {
     }

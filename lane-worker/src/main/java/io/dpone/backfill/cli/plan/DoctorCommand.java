@@ -1,4 +1,8 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.plan;
+
+import io.dpone.backfill.cli.CampaignOptions;
+import io.dpone.backfill.cli.OutputFormat;
+import io.dpone.backfill.cli.PrettyJson;
 
 import io.dpone.backfill.lane.ExitCodes;
 
@@ -25,7 +29,7 @@ import java.util.concurrent.Callable;
                 "Checks connectivity and privileges, the source key and chunk column, the target's shape, objects a swap"
                         + " would orphan or redirect, and foreign shadows.",
                 "Exit 0: no errors; 6: errors found (the same code `run` gives when pre-flight refuses)."})
-final class DoctorCommand implements Callable<Integer> {
+public final class DoctorCommand implements Callable<Integer> {
 
     @Mixin
     CampaignOptions campaign;

@@ -1,4 +1,6 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.status;
+
+import io.dpone.backfill.cli.run.NextActionText;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.engine.CampaignStatusProjector;
@@ -9,11 +11,11 @@ import io.dpone.backfill.core.plan.CampaignBlueprint;
 import java.util.Optional;
 
 /** Reads a campaign's bounded status from the ledger; empty when the campaign was never started. */
-final class StatusReader {
+public final class StatusReader {
     private StatusReader() {
     }
 
-    static Optional<BackfillCampaignStatus> read(CampaignBlueprint blueprint, LedgerStore ledger) {
+    public static Optional<BackfillCampaignStatus> read(CampaignBlueprint blueprint, LedgerStore ledger) {
         Optional<CampaignRecord> campaign = ledger.peek(blueprint.identity().runKey());
         return campaign.map(c -> CampaignStatusProjector.project(blueprint.definition().spec(), blueprint.artifacts(), c,
                 ledger.counts(c.runKey(), blueprint.definition().spec().getMaxChunkAttempts()),

@@ -1,4 +1,6 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
+
+import io.dpone.backfill.cli.CampaignOptions;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
@@ -17,7 +19,7 @@ import java.util.concurrent.Callable;
                         + " 5 another driver's live session holds the campaign (after --wait-for-driver), 6 refused by"
                         + " pre-flight (nothing created), 1 other failure.",
                 "A driver that died (its database session is gone) is taken over at once."})
-class RunCommand implements Callable<Integer> {
+public class RunCommand implements Callable<Integer> {
     @Mixin
     CampaignOptions campaign;
 

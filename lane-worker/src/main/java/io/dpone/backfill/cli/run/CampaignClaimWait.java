@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  * driver's lease; while another session holds the lock, asks again every second up to a bound, printing who holds it
  * and how long this driver still waits. It never takes over a held lock, whatever the lease row says.
  */
-final class CampaignClaimWait {
+public final class CampaignClaimWait {
     private static final Duration POLL = Duration.ofSeconds(1);
     private static final Duration REPORT_EVERY = Duration.ofSeconds(5);
 

@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignProgress;
@@ -10,7 +10,7 @@ import java.time.Duration;
  * The live one-line progress of {@code backfill run}: rewritten in place on a terminal; elsewhere (logs, CI) one
  * line per phase change and a heartbeat at least every {@link #HEARTBEAT}.
  */
-final class ProgressDisplay {
+public final class ProgressDisplay {
     static final Duration HEARTBEAT = Duration.ofSeconds(15);
 
     private final PrintStream out;
@@ -58,7 +58,7 @@ final class ProgressDisplay {
         }
     }
 
-    static String line(BackfillCampaignStatus status) {
+    public static String line(BackfillCampaignStatus status) {
         CampaignProgress p = status.getProgress();
         if (p == null) {
             return "[" + status.getPhase() + "]";

@@ -1,4 +1,8 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.demo;
+
+import io.dpone.backfill.cli.SqlServerTargetOptions;
+import io.dpone.backfill.cli.plan.PlanReport;
+import io.dpone.backfill.cli.run.DriverRun;
 
 import io.dpone.backfill.lane.ExitCodes;
 
@@ -28,7 +32,7 @@ import java.util.concurrent.Callable;
         description = "Run a complete shadow_swap campaign from an embedded PostgreSQL and print the evidence. The target"
                 + " is a second database of that PostgreSQL, or the SQL Server of --target-url (BACKFILL_MSSQL_URL), in a new"
                 + " scratch schema.")
-final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer> {
     @Mixin
     SqlServerTargetOptions sqlServer;
 

@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.demo;
 
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * with the source's amounts. Keys and amounts are compared as an order-independent digest (a sum of per-row
  * hashes), streamed from both sides, because SQL Server orders uniqueidentifier values differently from PostgreSQL.
  */
-record DemoVerification(long sourceRows, long liveRows, long distinctKeys, long sourceDigest, long liveDigest) {
+public record DemoVerification(long sourceRows, long liveRows, long distinctKeys, long sourceDigest, long liveDigest) {
     static DemoVerification postgres(EmbeddedPostgres pg) throws Exception {
         String digest = "SELECT id::text, amount::text FROM public.orders";
         try (Connection source = pg.connect("demo_source"); Connection live = pg.connect("demo_target")) {

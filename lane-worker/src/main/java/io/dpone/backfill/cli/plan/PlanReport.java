@@ -1,4 +1,6 @@
-package io.dpone.backfill.cli;
+package io.dpone.backfill.cli.plan;
+
+import io.dpone.backfill.cli.PrettyJson;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
