@@ -1,14 +1,13 @@
 package io.dpone.backfill.architecture;
 
-import io.dpone.backfill.cli.BackfillCli;
-import io.dpone.backfill.cli.SqlServerTargetOptions;
-import io.dpone.backfill.cli.demo.DemoData;
-import io.dpone.backfill.cli.demo.DemoVerification;
-
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.dpone.backfill.cli.BackfillCli;
+import io.dpone.backfill.cli.SqlServerTargetOptions;
+import io.dpone.backfill.cli.demo.DemoData;
+import io.dpone.backfill.cli.demo.DemoVerification;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,7 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.cli.demo.DemoCommand;
+import io.dpone.backfill.cli.kubectl.KubectlCommand;
 import io.dpone.backfill.cli.plan.DoctorCommand;
 import io.dpone.backfill.cli.plan.PlanCommand;
 import io.dpone.backfill.cli.run.ResumeCommand;
@@ -8,8 +9,6 @@ import io.dpone.backfill.cli.run.RollbackCommand;
 import io.dpone.backfill.cli.run.RunCommand;
 import io.dpone.backfill.cli.status.StatusCommand;
 import io.dpone.backfill.cli.verify.VerifyCommand;
-
-import io.dpone.backfill.cli.kubectl.KubectlCommand;
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.lane.LaneCommand;
 import io.dpone.backfill.lane.LaneMain;

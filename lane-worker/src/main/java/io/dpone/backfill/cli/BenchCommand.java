@@ -1,18 +1,16 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.cli.run.DriverRun;
-
-import io.dpone.backfill.lane.ExitCodes;
-
 import io.dpone.backfill.cli.bench.Bench;
+import io.dpone.backfill.cli.run.DriverRun;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.campaign.ChunkSpec;
+import io.dpone.backfill.lane.ExitCodes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Mixin;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,12 +1,11 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.lane.ExitCodes;
-
 import io.dpone.backfill.cli.certify.Certification;
 import io.dpone.backfill.cli.certify.CertifyReport;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -2,7 +2,6 @@ package io.dpone.backfill.cli;
 
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.lane.LaneMain;
-
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

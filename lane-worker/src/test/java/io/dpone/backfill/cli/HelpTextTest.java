@@ -1,7 +1,6 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.lane.LaneMain;
-
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;

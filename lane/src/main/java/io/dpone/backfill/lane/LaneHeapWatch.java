@@ -2,8 +2,6 @@ package io.dpone.backfill.lane;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 
-import javax.management.NotificationEmitter;
-import javax.management.openmbean.CompositeData;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -16,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
 
 /**
  * A lane's peak heap after garbage collection: the heap its live objects really need, which is what shows that

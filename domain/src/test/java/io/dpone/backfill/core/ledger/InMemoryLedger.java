@@ -6,8 +6,8 @@ import io.dpone.backfill.core.plan.CampaignIdentity;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 
-import java.time.Duration;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,20 +3,18 @@ package io.dpone.backfill.cli.demo;
 import io.dpone.backfill.cli.SqlServerTargetOptions;
 import io.dpone.backfill.cli.plan.PlanReport;
 import io.dpone.backfill.cli.run.DriverRun;
-
-import io.dpone.backfill.lane.ExitCodes;
-
 import io.dpone.backfill.cli.scratch.ScratchSchema;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
 import io.dpone.backfill.postgres.PostgresEndpoint;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Mixin;
 
 import java.sql.Connection;
 import java.sql.Statement;

@@ -1,13 +1,12 @@
 package io.dpone.backfill.cli.kubectl;
 
-import io.dpone.backfill.cli.plan.PlanReport;
-
 import io.dpone.backfill.cli.OutputFormat;
+import io.dpone.backfill.cli.plan.PlanReport;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -3,15 +3,13 @@ package io.dpone.backfill.cli.plan;
 import io.dpone.backfill.cli.CampaignOptions;
 import io.dpone.backfill.cli.OutputFormat;
 import io.dpone.backfill.cli.PrettyJson;
-
-import io.dpone.backfill.lane.ExitCodes;
-
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;

@@ -1,11 +1,9 @@
 package io.dpone.backfill.cli.plan;
 
 import io.dpone.backfill.cli.OutputFormat;
-
-import io.dpone.backfill.lane.ExitCodes;
-
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.lane.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

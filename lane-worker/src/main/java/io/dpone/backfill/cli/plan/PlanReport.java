@@ -1,9 +1,8 @@
 package io.dpone.backfill.cli.plan;
 
-import io.dpone.backfill.cli.PrettyJson;
-
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dpone.backfill.cli.PrettyJson;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.ChunkPlan;

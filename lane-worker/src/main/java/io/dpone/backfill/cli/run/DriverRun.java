@@ -1,15 +1,14 @@
 package io.dpone.backfill.cli.run;
 
-import io.dpone.backfill.lane.DriverWatch;
-
-import io.dpone.backfill.connect.CampaignConnections;
 import io.dpone.backfill.cli.local.LaneClassArchive;
 import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
+import io.dpone.backfill.connect.CampaignConnections;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.lane.DriverWatch;
 import io.dpone.backfill.wiring.CampaignRuntime;
 
 import java.nio.file.Path;

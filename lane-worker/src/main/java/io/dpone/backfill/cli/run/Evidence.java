@@ -1,15 +1,14 @@
 package io.dpone.backfill.cli.run;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.PrettyJson;
 import io.dpone.backfill.cli.status.StatusCommand;
 import io.dpone.backfill.cli.status.StatusReader;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.core.campaign.PreflightStatus;
-import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.campaign.PublicationStatus;
+import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 

@@ -1,13 +1,9 @@
 package io.dpone.backfill.cli.run;
 
-import io.dpone.backfill.cli.plan.PreflightReport;
-import io.dpone.backfill.cli.status.StatusReader;
-
-import io.dpone.backfill.lane.ExitCodes;
-import io.dpone.backfill.lane.HostName;
-
 import io.dpone.backfill.cli.local.LaneBudgetExceededException;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
+import io.dpone.backfill.cli.plan.PreflightReport;
+import io.dpone.backfill.cli.status.StatusReader;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
@@ -21,11 +17,13 @@ import io.dpone.backfill.core.engine.StepResult;
 import io.dpone.backfill.core.heal.ConnectionLoss;
 import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.heal.ReconnectBackoff;
-import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
+import io.dpone.backfill.lane.ExitCodes;
+import io.dpone.backfill.lane.HostName;
 import io.dpone.backfill.wiring.CampaignRuntime;
 import io.dpone.backfill.wiring.StaleSessionIds;
 

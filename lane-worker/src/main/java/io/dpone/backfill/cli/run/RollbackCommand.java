@@ -1,10 +1,6 @@
 package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.cli.CampaignOptions;
-
-import io.dpone.backfill.lane.ExitCodes;
-import io.dpone.backfill.lane.HostName;
-
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.CampaignClaim;
@@ -12,6 +8,8 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.target.PublishedTableWrittenException;
+import io.dpone.backfill.lane.ExitCodes;
+import io.dpone.backfill.lane.HostName;
 import io.dpone.backfill.wiring.CampaignRuntime;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;

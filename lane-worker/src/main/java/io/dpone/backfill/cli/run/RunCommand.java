@@ -1,7 +1,6 @@
 package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.cli.CampaignOptions;
-
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.TargetAdapters;

@@ -1,14 +1,11 @@
 package io.dpone.backfill.cli.status;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.CampaignOptions;
 import io.dpone.backfill.cli.OutputFormat;
 import io.dpone.backfill.cli.PrettyJson;
 import io.dpone.backfill.cli.run.ProgressDisplay;
-
-import io.dpone.backfill.lane.ExitCodes;
-
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.ledger.ChunkRecord;
@@ -16,6 +13,7 @@ import io.dpone.backfill.core.ledger.ChunkState;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.verify.VerificationSummary;
+import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;

@@ -1,13 +1,10 @@
 package io.dpone.backfill.cli.verify;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.CampaignOptions;
 import io.dpone.backfill.cli.OutputFormat;
 import io.dpone.backfill.cli.PrettyJson;
-
-import io.dpone.backfill.lane.ExitCodes;
-
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -16,6 +13,7 @@ import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.verify.ChunkVerdict;
 import io.dpone.backfill.core.verify.Verification;
 import io.dpone.backfill.core.verify.VerificationSummary;
+import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.wiring.CampaignVerifier;
 import io.dpone.backfill.wiring.TargetAdapters;

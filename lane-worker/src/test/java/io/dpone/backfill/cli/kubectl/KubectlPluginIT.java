@@ -1,8 +1,7 @@
 package io.dpone.backfill.cli.kubectl;
 
-import io.dpone.backfill.lane.LaneMain;
-
 import io.dpone.backfill.cli.BackfillCli;
+import io.dpone.backfill.lane.LaneMain;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;

@@ -1,9 +1,9 @@
 package io.dpone.backfill.operator.driver;
 
-import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.CampaignRuntime;

@@ -1,10 +1,10 @@
 package io.dpone.backfill.operator.health;
 
 import io.dpone.backfill.operator.reconciler.OperatorComponents;
+import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
-import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Alive while the campaign-lease renewal loop keeps its schedule. If it stalls, the operator would lose every

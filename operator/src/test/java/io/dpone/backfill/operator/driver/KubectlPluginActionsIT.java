@@ -1,9 +1,8 @@
 package io.dpone.backfill.operator.driver;
 
-import io.dpone.backfill.lane.LaneMain;
-
 import io.dpone.backfill.cli.BackfillCli;
 import io.dpone.backfill.cli.kubectl.KubectlCommand;
+import io.dpone.backfill.lane.LaneMain;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.support.MockCluster;
 import io.dpone.backfill.operator.support.PgCampaign;

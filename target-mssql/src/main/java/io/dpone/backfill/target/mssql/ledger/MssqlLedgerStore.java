@@ -1,7 +1,5 @@
 package io.dpone.backfill.target.mssql.ledger;
 
-import io.dpone.backfill.target.DriverLockedLease;
-import io.dpone.backfill.target.LedgerVersion;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -21,6 +19,8 @@ import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.ledger.RunningChunk;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.CampaignIdentity;
+import io.dpone.backfill.target.DriverLockedLease;
+import io.dpone.backfill.target.LedgerVersion;
 import io.dpone.backfill.target.ProgressCounterRow;
 import io.dpone.backfill.target.mssql.MssqlAppLock;
 import io.dpone.backfill.target.mssql.MssqlFailures;

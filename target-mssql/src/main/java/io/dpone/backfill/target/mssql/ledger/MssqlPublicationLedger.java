@@ -1,11 +1,11 @@
 package io.dpone.backfill.target.mssql.ledger;
 
-import io.dpone.backfill.core.target.PublicationLedger;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.target.PublicationLedger;
 import io.dpone.backfill.core.target.TableFingerprint;
 
 import java.sql.Connection;

@@ -1,6 +1,5 @@
 package io.dpone.backfill.target.mssql.publish;
 
-import io.dpone.backfill.core.target.SwapOrder;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
@@ -8,6 +7,7 @@ import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.SwapOrder;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.ValidationResult;

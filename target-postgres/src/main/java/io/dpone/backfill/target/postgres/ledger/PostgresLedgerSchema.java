@@ -1,8 +1,8 @@
 package io.dpone.backfill.target.postgres.ledger;
 
-import io.dpone.backfill.target.ScriptTransaction;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.target.ScriptTransaction;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,5 @@
 package io.dpone.backfill.target.postgres.ledger;
 
-import io.dpone.backfill.core.target.PublicationLedger;
-import io.dpone.backfill.target.DriverLockedLease;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -19,9 +17,11 @@ import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.core.target.PublicationLedger;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.target.DriverLockedLease;
 import io.dpone.backfill.target.ProgressCounterRow;
 
 import java.sql.Array;

@@ -1,7 +1,5 @@
 package io.dpone.backfill.target.postgres.ledger;
 
-import io.dpone.backfill.target.DriverLockedLease;
-import io.dpone.backfill.target.LedgerVersion;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -18,6 +16,8 @@ import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.CampaignIdentity;
 import io.dpone.backfill.postgres.PostgresFailures;
 import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.target.DriverLockedLease;
+import io.dpone.backfill.target.LedgerVersion;
 
 import java.sql.Connection;
 import java.sql.SQLException;

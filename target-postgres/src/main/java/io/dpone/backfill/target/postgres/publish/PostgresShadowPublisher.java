@@ -1,7 +1,5 @@
 package io.dpone.backfill.target.postgres.publish;
 
-import java.sql.SQLException;
-import io.dpone.backfill.core.target.SwapOrder;
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
@@ -12,6 +10,7 @@ import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.SwapOrder;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.ValidationResult;
@@ -19,6 +18,7 @@ import io.dpone.backfill.postgres.PostgresSqlException;
 import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
