@@ -14,7 +14,7 @@ import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.target.TargetDoctor;
 import io.dpone.backfill.target.mssql.doctor.MssqlDoctor;
 import io.dpone.backfill.target.mssql.ledger.MssqlLedgerStore;
-import io.dpone.backfill.target.mssql.publish.MssqlShadowPublisher;
+import io.dpone.backfill.target.mssql.publish.MssqlShadowPublishers;
 import io.dpone.backfill.target.mssql.publish.MssqlTargetCatalog;
 
 import java.sql.Connection;
@@ -40,7 +40,7 @@ public final class MssqlTargetAdapter implements TargetAdapter {
 
     @Override
     public ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout, FaultPoints faults) {
-        return new MssqlShadowPublisher(target, stateSchema, lockTimeout, faults);
+        return MssqlShadowPublishers.of(target, stateSchema, lockTimeout, faults);
     }
 
     @Override

@@ -15,7 +15,7 @@ import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.target.TargetDoctor;
 import io.dpone.backfill.target.postgres.doctor.PostgresDoctor;
 import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStore;
-import io.dpone.backfill.target.postgres.publish.PostgresShadowPublisher;
+import io.dpone.backfill.target.postgres.publish.PostgresShadowPublishers;
 import io.dpone.backfill.target.postgres.publish.PostgresTargetCatalog;
 
 import java.sql.Connection;
@@ -41,7 +41,7 @@ public final class PostgresTargetAdapter implements TargetAdapter {
 
     @Override
     public ShadowPublisher publisher(Connection target, String stateSchema, Duration lockTimeout, FaultPoints faults) {
-        return new PostgresShadowPublisher(target, stateSchema, lockTimeout, faults);
+        return PostgresShadowPublishers.of(target, stateSchema, lockTimeout, faults);
     }
 
     @Override

@@ -9,7 +9,7 @@ import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
 import io.dpone.backfill.target.mssql.ledger.MssqlLedgerStore;
-import io.dpone.backfill.target.mssql.publish.MssqlShadowPublisher;
+import io.dpone.backfill.target.mssql.publish.MssqlShadowPublishers;
 import io.dpone.backfill.testsupport.mssql.EngineKind;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import org.junit.jupiter.api.AfterEach;
@@ -353,7 +353,7 @@ class MssqlDoctorIT {
     @Test
     void theShadowThePublisherPreparesIsOursAndForeignToAnyOtherRunKey() throws SQLException {
         new MssqlLedgerStore(target, STATE).ensureSchema();
-        new MssqlShadowPublisher(target, STATE, Duration.ofSeconds(5)).prepareShadow(RUN_KEY, names(spec()), "orders");
+        MssqlShadowPublishers.of(target, STATE, Duration.ofSeconds(5)).prepareShadow(RUN_KEY, names(spec()), "orders");
 
         assertThat(codes(check(spec()))).contains("target.shadow.owned").doesNotContain("target.shadow.foreign",
                 "target.shadow.unstamped");

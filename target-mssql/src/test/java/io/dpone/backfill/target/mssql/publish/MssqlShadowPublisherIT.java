@@ -58,7 +58,7 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
     private String stateSchema;
     private String runKey;
     private ArtifactNames names;
-    private MssqlShadowPublisher publisher;
+    private ShadowPublisher publisher;
 
     @BeforeEach
     void schema() throws SQLException {
@@ -80,7 +80,7 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
         if (!target.getAutoCommit()) {
             target.setAutoCommit(true);
         }
-        publisher = new MssqlShadowPublisher(target, stateSchema, Duration.ofSeconds(5));
+        publisher = MssqlShadowPublishers.of(target, stateSchema, Duration.ofSeconds(5));
     }
 
     // ---- contract fixture ----
@@ -92,7 +92,7 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
 
     @Override
     protected ShadowPublisher publisherWith(io.dpone.backfill.core.fault.FaultPoints faults) {
-        return new MssqlShadowPublisher(target, stateSchema, Duration.ofSeconds(5), faults);
+        return MssqlShadowPublishers.of(target, stateSchema, Duration.ofSeconds(5), faults);
     }
 
     @Override
@@ -384,7 +384,7 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
         startCampaign(OWNER, EPOCH, 60);
         LiveTargetBaseline baseline = baseline();
         TableFingerprint shadow = shadowPrint();
-        MssqlShadowPublisher impatient = new MssqlShadowPublisher(target, stateSchema, Duration.ofMillis(500));
+        ShadowPublisher impatient = MssqlShadowPublishers.of(target, stateSchema, Duration.ofMillis(500));
         try (Connection writer = engine.connect(database)) {
             writer.setAutoCommit(false);
             try (Statement s = writer.createStatement()) {
@@ -412,7 +412,7 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
         TableFingerprint shadow = shadowPrint();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (Connection second = engine.connect(database)) {
-            MssqlShadowPublisher other = new MssqlShadowPublisher(second, stateSchema, Duration.ofSeconds(30));
+            ShadowPublisher other = MssqlShadowPublishers.of(second, stateSchema, Duration.ofSeconds(30));
             Future<PublicationReceipt> a = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3, baseline, shadow));
             Future<PublicationReceipt> b = pool.submit(() -> other.publish(lease(), names, LIVE, 3, baseline, shadow));
             assertThat(a.get()).isEqualTo(b.get());

@@ -63,7 +63,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
     private String runKey;
     private ArtifactNames names;
     private Connection target;
-    private PostgresShadowPublisher publisher;
+    private ShadowPublisher publisher;
 
     @BeforeAll
     static void database() throws SQLException {
@@ -93,7 +93,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
         exec("CREATE SCHEMA " + q(schema));
         PostgresLedgerSchema.apply(admin, stateSchema);
         target = SharedEmbeddedPostgres.get().connect(database);
-        publisher = new PostgresShadowPublisher(target, stateSchema, Duration.ofSeconds(5));
+        publisher = PostgresShadowPublishers.of(target, stateSchema, Duration.ofSeconds(5));
     }
 
     @AfterEach
@@ -110,7 +110,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
 
     @Override
     protected ShadowPublisher publisherWith(io.dpone.backfill.core.fault.FaultPoints faults) {
-        return new PostgresShadowPublisher(target, stateSchema, Duration.ofSeconds(5), faults);
+        return PostgresShadowPublishers.of(target, stateSchema, Duration.ofSeconds(5), faults);
     }
 
     @Override
@@ -421,7 +421,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
     void publishGivesUpAfterTheLockTimeoutWhileTheLiveTableIsBusyAndSucceedsLater() throws SQLException {
         loadedShadow();
         startCampaign(OWNER, EPOCH, 60);
-        PostgresShadowPublisher impatient = new PostgresShadowPublisher(target, stateSchema, Duration.ofMillis(200));
+        ShadowPublisher impatient = PostgresShadowPublishers.of(target, stateSchema, Duration.ofMillis(200));
         try (Connection reader = SharedEmbeddedPostgres.get().connect(database)) {
             reader.setAutoCommit(false);
             try (Statement s = reader.createStatement()) {
@@ -536,7 +536,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
         startCampaign(OWNER, EPOCH, 60);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (Connection second = SharedEmbeddedPostgres.get().connect(database)) {
-            PostgresShadowPublisher other = new PostgresShadowPublisher(second, stateSchema, Duration.ofSeconds(5));
+            ShadowPublisher other = PostgresShadowPublishers.of(second, stateSchema, Duration.ofSeconds(5));
             LiveTargetBaseline baseline = baseline();
             TableFingerprint shadow = shadowPrint();
             Future<PublicationReceipt> a = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3, baseline, shadow));

@@ -1,0 +1,94 @@
+package io.dpone.backfill.core.target;
+
+import io.dpone.backfill.core.digest.ChunkDigest;
+import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.fault.FaultPoints;
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.PublicationReceipt;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.naming.ArtifactNames;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one {@link ShadowPublisher}: every target supplies its parts (catalog reads, fingerprints, validation, shadow
+ * DDL, the swap's transaction and steps) and this class puts them together, so the publication and rollback order
+ * ({@link SwapOrder}) and the fault point inside the swap are the same on every target.
+ */
+public final class ShadowPublication implements ShadowPublisher {
+    private final TargetCatalog catalog;
+    private final TableFingerprinter fingerprints;
+    private final TableValidator validator;
+    private final ShadowStep creation;
+    private final ShadowStep deferredIndexes;
+    private final SwapTransactions swaps;
+    private final FaultPoints faults;
+
+    /**
+     * @param creation        creates and stamps the shadow, or accepts this run's (see {@link #prepareShadow})
+     * @param deferredIndexes see {@link #buildDeferredIndexes}
+     * @param faults          {@link io.dpone.backfill.core.fault.FaultPoint#IN_PUBLISH} fires inside the swap
+     */
+    public ShadowPublication(TargetCatalog catalog, TableFingerprinter fingerprints, TableValidator validator,
+                             ShadowStep creation, ShadowStep deferredIndexes, SwapTransactions swaps,
+                             FaultPoints faults) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.fingerprints = Objects.requireNonNull(fingerprints, "fingerprints");
+        this.validator = Objects.requireNonNull(validator, "validator");
+        this.creation = Objects.requireNonNull(creation, "creation");
+        this.deferredIndexes = Objects.requireNonNull(deferredIndexes, "deferredIndexes");
+        this.swaps = Objects.requireNonNull(swaps, "swaps");
+        this.faults = Objects.requireNonNull(faults, "faults");
+    }
+
+    @Override
+    public TableShape shape(String schema, String table) {
+        return catalog.shape(schema, table);
+    }
+
+    @Override
+    public TableShape liveShape(String schema, String table) {
+        return catalog.liveShape(schema, table);
+    }
+
+    @Override
+    public TableFingerprint fingerprint(String schema, String table) {
+        return fingerprints.fingerprint(schema, table);
+    }
+
+    @Override
+    public Optional<TableFingerprint> fingerprintOfLoadedRows(RowEncoding encoding, ChunkDigest receipts) {
+        return fingerprints.ofLoadedRows(encoding, receipts);
+    }
+
+    @Override
+    public void prepareShadow(String runKey, ArtifactNames names, String liveTable) {
+        creation.apply(runKey, names, liveTable);
+    }
+
+    @Override
+    public ValidationResult validate(String schema, String table, List<String> uniqueKey, long expectedRows) {
+        return validator.validate(schema, table, uniqueKey, expectedRows);
+    }
+
+    @Override
+    public void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable) {
+        deferredIndexes.apply(runKey, names, liveTable);
+    }
+
+    @Override
+    public PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
+                                      LiveTargetBaseline baseline, TableFingerprint published) {
+        return swaps.run("publish " + names.shadowTable() + " as " + liveTable, names, liveTable,
+                steps -> SwapOrder.publish(steps, lease, names, liveTable, rows, baseline, published, faults));
+    }
+
+    @Override
+    public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason,
+                                    boolean acceptWrites) {
+        return swaps.run("roll back " + liveTable + " to " + names.backupTable(), names, liveTable,
+                steps -> SwapOrder.rollback(steps, lease, names, liveTable, reason, acceptWrites));
+    }
+}

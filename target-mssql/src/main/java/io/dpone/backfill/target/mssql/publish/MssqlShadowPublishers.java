@@ -1,0 +1,58 @@
+package io.dpone.backfill.target.mssql.publish;
+
+import io.dpone.backfill.core.fault.FaultPoints;
+import io.dpone.backfill.core.target.ShadowPublication;
+import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.target.mssql.MssqlFailures;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The {@link ShadowPublisher} for a SQL Server target (2019+, Azure SQL), from its parts. The connection must be in auto-commit
+ * mode: each operation runs its own explicit transaction under a transaction-owned {@code sp_getapplock} on the
+ * target table, with {@code SET LOCK_TIMEOUT} and {@code XACT_ABORT ON}. Ownership lives in an extended property
+ * ({@link MssqlShadowStamp}); the ledger rows a swap needs (lease fence, receipts) are written in the swap's own
+ * transaction in {@code stateSchema}. SQL failures surface as {@link io.dpone.backfill.core.engine.DatabaseFailureException}
+ * classified by {@link MssqlFailures} (a lock timeout, 1222, is transient) after the transaction rolled back.
+ */
+public final class MssqlShadowPublishers {
+    private MssqlShadowPublishers() {
+    }
+
+    public static ShadowPublisher of(Connection target, String stateSchema, Duration lockTimeout) {
+        return of(target, stateSchema, lockTimeout, FaultPoints.NONE);
+    }
+
+    /**
+     * The shadow is created from the live table's catalog (see {@link MssqlShadowDdl}) as a heap, or with the live
+     * table's clustered columnstore, and stamped; an existing shadow must carry exactly this run key's stamp. After
+     * publication (receipt present) preparing it does nothing.
+     *
+     * @param faults {@link io.dpone.backfill.core.fault.FaultPoint#IN_PUBLISH} fires inside the swap transaction
+     */
+    public static ShadowPublisher of(Connection target, String stateSchema, Duration lockTimeout, FaultPoints faults) {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(stateSchema, "stateSchema");
+        Objects.requireNonNull(lockTimeout, "lockTimeout");
+        if (lockTimeout.isNegative()) {
+            throw new IllegalArgumentException("lockTimeout must not be negative");
+        }
+        MssqlShadowValidator validator = new MssqlShadowValidator(target);
+        return new ShadowPublication(new MssqlTargetCatalog(target), (schema, table) -> fingerprint(target, schema, table),
+                validator::validate, new MssqlShadowCreator(target, stateSchema, lockTimeout)::prepare,
+                new MssqlShadowIndexBuilder(target, stateSchema, lockTimeout)::build,
+                new MssqlSwapTransactions(target, stateSchema, lockTimeout), faults);
+    }
+
+    private static TableFingerprint fingerprint(Connection target, String schema, String table) {
+        try {
+            return MssqlTableFingerprint.of(target, schema, table);
+        } catch (SQLException e) {
+            throw MssqlFailures.of("fingerprint " + schema + "." + table + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.dpone.backfill.target.postgres.publish;
+
+import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.target.SwapTransactions;
+
+import java.sql.Connection;
+import java.time.Duration;
+
+/**
+ * PostgreSQL's swap transaction: {@link PostgresShadowTransaction} opens it (READ COMMITTED), then the lock timeout,
+ * a pinned search path and the target lock, then the work over {@link PostgresSwapSteps} on the same connection.
+ */
+final class PostgresSwapTransactions implements SwapTransactions {
+    private final Connection target;
+    private final String stateSchema;
+    private final Duration lockTimeout;
+
+    PostgresSwapTransactions(Connection target, String stateSchema, Duration lockTimeout) {
+        this.target = target;
+        this.stateSchema = stateSchema;
+        this.lockTimeout = lockTimeout;
+    }
+
+    @Override
+    public <T> T run(String action, ArtifactNames names, String liveTable, Work<T> work) {
+        return PostgresShadowTransaction.run(target, action, c -> {
+            PostgresShadowTransaction.lockTimeout(c, lockTimeout);
+            PostgresShadowTransaction.pinSearchPath(c);
+            PostgresShadowTransaction.lockTarget(c, names.schema(), liveTable);
+            return work.run(new PostgresSwapSteps(c, names.schema(), stateSchema));
+        });
+    }
+}
