@@ -8,8 +8,9 @@ import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.ChunkRecord;
+import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStore;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,7 +137,7 @@ class SkewedEtaIT {
      */
     private void sample(CampaignBlueprint b, CampaignLease lease, List<Sample> samples, AtomicBoolean stop) {
         try (Connection c = h.target.connect()) {
-            PostgresLedgerStore ledger = new PostgresLedgerStore(c, b.definition().spec().getState().getSchema());
+            LedgerStore ledger = PostgresLedgerConnection.store(c, b.definition().spec().getState().getSchema());
             String runKey = b.identity().runKey();
             while (!stop.get()) {
                 ledger.renewLease(lease, CampaignHarness.FAST.leaseTtl());

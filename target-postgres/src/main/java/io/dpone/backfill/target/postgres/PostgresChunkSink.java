@@ -9,7 +9,8 @@ import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.postgres.PostgresBinaryCopy;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.target.JdbcChunkTransaction;
-import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
+import io.dpone.backfill.target.postgres.ledger.PostgresChunkStatements;
+import io.dpone.backfill.target.postgres.ledger.PostgresReceiptStatements;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -29,7 +30,8 @@ public final class PostgresChunkSink implements ChunkSink {
     private static final int FLUSH_BYTES = 64 * 1024;
 
     private final Connection sink;
-    private final PostgresLedgerStatements ledger;
+    private final PostgresReceiptStatements receipts;
+    private final PostgresChunkStatements chunks;
     private final String copyIn;
     private final RowEncoding encoding;
     private final Duration receiptWait;
@@ -51,7 +53,8 @@ public final class PostgresChunkSink implements ChunkSink {
             throw new IllegalArgumentException("a PostgreSQL sink loads COPY text or binary, not " + encoding);
         }
         this.sink = sink;
-        this.ledger = new PostgresLedgerStatements(sink, stateSchema);
+        this.receipts = new PostgresReceiptStatements(sink, stateSchema);
+        this.chunks = new PostgresChunkStatements(sink, stateSchema);
         this.encoding = encoding;
         String columnList = columns.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "));
         this.copyIn = "COPY " + PostgresIdentifiers.qualified(loadSchema, loadTable) + " (" + columnList + ") FROM STDIN"
@@ -93,7 +96,7 @@ public final class PostgresChunkSink implements ChunkSink {
 
         @Override
         public boolean insertReceipt() throws SQLException {
-            return ledger.insertChunkReceipt(claim);
+            return receipts.insertChunkReceipt(claim);
         }
 
         @Override
@@ -148,12 +151,12 @@ public final class PostgresChunkSink implements ChunkSink {
 
         @Override
         public void recordLoaded(long rowsLoaded, ChunkDigest digest) throws SQLException {
-            ledger.recordReceiptRows(claim, rowsLoaded, digest == null ? null : digest.wire());
+            receipts.recordReceiptRows(claim, rowsLoaded, digest == null ? null : digest.wire());
         }
 
         @Override
         public boolean markCommitted(long rowsExtracted, long rowsLoaded) throws SQLException {
-            return ledger.markChunkCommitted(claim, rowsExtracted, rowsLoaded);
+            return chunks.markChunkCommitted(claim, rowsExtracted, rowsLoaded);
         }
     }
 }

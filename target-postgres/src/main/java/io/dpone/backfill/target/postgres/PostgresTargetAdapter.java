@@ -14,7 +14,7 @@ import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.target.TargetDoctor;
 import io.dpone.backfill.target.postgres.doctor.PostgresDoctor;
-import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStore;
+import io.dpone.backfill.target.postgres.ledger.PostgresLedgerConnection;
 import io.dpone.backfill.target.postgres.publish.PostgresShadowPublishers;
 import io.dpone.backfill.target.postgres.publish.PostgresTargetCatalog;
 
@@ -36,7 +36,7 @@ public final class PostgresTargetAdapter implements TargetAdapter {
 
     @Override
     public LedgerStore ledger(Connection state, String stateSchema) {
-        return new PostgresLedgerStore(state, stateSchema);
+        return PostgresLedgerConnection.store(state, stateSchema);
     }
 
     @Override

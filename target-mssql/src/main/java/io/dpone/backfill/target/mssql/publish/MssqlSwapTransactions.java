@@ -10,17 +10,7 @@ import java.time.Duration;
  * SQL Server's swap transaction: {@link MssqlShadowTransaction} opens it (SET LOCK_TIMEOUT, XACT_ABORT and the
  * transaction-owned target lock), then the work runs over {@link MssqlSwapSteps} on the same connection.
  */
-final class MssqlSwapTransactions implements SwapTransactions {
-    private final Connection target;
-    private final String stateSchema;
-    private final Duration lockTimeout;
-
-    MssqlSwapTransactions(Connection target, String stateSchema, Duration lockTimeout) {
-        this.target = target;
-        this.stateSchema = stateSchema;
-        this.lockTimeout = lockTimeout;
-    }
-
+record MssqlSwapTransactions(Connection target, String stateSchema, Duration lockTimeout) implements SwapTransactions {
     @Override
     public <T> T run(String action, ArtifactNames names, String liveTable, Work<T> work) {
         return MssqlShadowTransaction.run(target, action, names.schema(), liveTable, lockTimeout,

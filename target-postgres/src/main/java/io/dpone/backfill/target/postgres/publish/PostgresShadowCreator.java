@@ -5,7 +5,7 @@ import io.dpone.backfill.core.target.ArtifactOwnershipException;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
+import io.dpone.backfill.target.postgres.ledger.PostgresReceiptStatements;
 
 import java.sql.Connection;
 import java.util.Optional;
@@ -17,9 +17,9 @@ public final class PostgresShadowCreator {
             " INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING IDENTITY INCLUDING STORAGE INCLUDING COMMENTS";
 
     private final Connection connection;
-    private final PostgresLedgerStatements ledger;
+    private final PostgresReceiptStatements ledger;
 
-    PostgresShadowCreator(Connection connection, PostgresLedgerStatements ledger) {
+    PostgresShadowCreator(Connection connection, PostgresReceiptStatements ledger) {
         this.connection = connection;
         this.ledger = ledger;
     }

@@ -5,7 +5,7 @@ import io.dpone.backfill.core.naming.CarriedObjectNames;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
+import io.dpone.backfill.target.postgres.ledger.PostgresReceiptStatements;
 import io.dpone.backfill.target.postgres.publish.PostgresCatalogObjects.CarriedObject;
 import io.dpone.backfill.target.postgres.publish.PostgresCatalogObjects.Kind;
 
@@ -21,9 +21,9 @@ import java.util.List;
  */
 public final class PostgresShadowIndexBuilder {
     private final Connection connection;
-    private final PostgresLedgerStatements ledger;
+    private final PostgresReceiptStatements ledger;
 
-    PostgresShadowIndexBuilder(Connection connection, PostgresLedgerStatements ledger) {
+    PostgresShadowIndexBuilder(Connection connection, PostgresReceiptStatements ledger) {
         this.connection = connection;
         this.ledger = ledger;
     }

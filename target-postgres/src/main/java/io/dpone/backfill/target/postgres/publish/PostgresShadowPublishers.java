@@ -8,7 +8,7 @@ import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TableFingerprinter;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.postgres.PostgresSqlException;
-import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
+import io.dpone.backfill.target.postgres.ledger.PostgresReceiptStatements;
 
 import java.sql.Connection;
 import java.time.Duration;
@@ -60,7 +60,7 @@ public final class PostgresShadowPublishers {
         if (lockTimeout.isNegative()) {
             throw new IllegalArgumentException("lockTimeout must not be negative");
         }
-        PostgresLedgerStatements ledger = new PostgresLedgerStatements(target, stateSchema);
+        PostgresReceiptStatements ledger = new PostgresReceiptStatements(target, stateSchema);
         return new ShadowPublication(new PostgresTargetCatalog(target), new Fingerprints(target),
                 new PostgresShadowValidator(target)::validate, new PostgresShadowCreator(target, ledger)::prepare,
                 new PostgresShadowIndexBuilder(target, ledger)::build,

@@ -9,7 +9,7 @@ import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.target.postgres.ledger.PostgresLedgerStatements;
+import io.dpone.backfill.target.postgres.ledger.PostgresReceiptStatements;
 import io.dpone.backfill.target.postgres.publish.PostgresSwapRenamer.Carry;
 import io.dpone.backfill.target.postgres.publish.PostgresSwapSequences.ColumnSequence;
 
@@ -26,7 +26,7 @@ import java.util.function.UnaryOperator;
 final class PostgresSwapSteps implements SwapSteps {
     private final Connection c;
     private final String schema;
-    private final PostgresLedgerStatements ledger;
+    private final PostgresReceiptStatements ledger;
     private final PostgresCatalog catalog;
     private final PostgresSwapRenamer renamer;
     private final PostgresSwapSequences sequences;
@@ -37,7 +37,7 @@ final class PostgresSwapSteps implements SwapSteps {
     PostgresSwapSteps(Connection c, String schema, String stateSchema) {
         this.c = c;
         this.schema = schema;
-        this.ledger = new PostgresLedgerStatements(c, stateSchema);
+        this.ledger = new PostgresReceiptStatements(c, stateSchema);
         this.catalog = new PostgresCatalog(c);
         this.renamer = new PostgresSwapRenamer(c);
         this.sequences = new PostgresSwapSequences(c);

@@ -10,17 +10,7 @@ import java.time.Duration;
  * PostgreSQL's swap transaction: {@link PostgresShadowTransaction} opens it (READ COMMITTED), then the lock timeout,
  * a pinned search path and the target lock, then the work over {@link PostgresSwapSteps} on the same connection.
  */
-final class PostgresSwapTransactions implements SwapTransactions {
-    private final Connection target;
-    private final String stateSchema;
-    private final Duration lockTimeout;
-
-    PostgresSwapTransactions(Connection target, String stateSchema, Duration lockTimeout) {
-        this.target = target;
-        this.stateSchema = stateSchema;
-        this.lockTimeout = lockTimeout;
-    }
-
+record PostgresSwapTransactions(Connection target, String stateSchema, Duration lockTimeout) implements SwapTransactions {
     @Override
     public <T> T run(String action, ArtifactNames names, String liveTable, Work<T> work) {
         return PostgresShadowTransaction.run(target, action, c -> {

@@ -69,7 +69,7 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
     @Test
     void peekOnALedgerThatWasNeverCreatedFindsNothingAndCreatesNothing() throws SQLException {
         String missing = "never_" + SCHEMAS.incrementAndGet();
-        PostgresLedgerStore untouched = new PostgresLedgerStore(connect(), missing);
+        LedgerStore untouched = PostgresLedgerConnection.store(connect(), missing);
 
         assertThat(untouched.peek("rk-any")).isEmpty();
         try (PreparedStatement ps = connect().prepareStatement("SELECT count(*) FROM pg_namespace WHERE nspname = ?")) {
@@ -92,7 +92,7 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
                 .replace("user=postgres", "user=" + role));
         connections.add(weak);
 
-        assertThatThrownBy(() -> new PostgresLedgerStore(weak, "weak_" + role).ensureSchema())
+        assertThatThrownBy(() -> PostgresLedgerConnection.store(weak, "weak_" + role).ensureSchema())
                 .isInstanceOfSatisfying(io.dpone.backfill.core.engine.DatabaseFailureException.class, e -> {
                     assertThat(e.isTransient()).isFalse();
                     assertThat(e.reason()).isEqualTo("MissingPrivilege");
@@ -102,12 +102,12 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
     @Override
     protected LedgerStore newStore() {
         stateConnection = connect();
-        return new PostgresLedgerStore(stateConnection, schema);
+        return PostgresLedgerConnection.store(stateConnection, schema);
     }
 
     @Override
     protected LedgerStore otherStore() {
-        return new PostgresLedgerStore(connect(), schema);
+        return PostgresLedgerConnection.store(connect(), schema);
     }
 
     /**
@@ -117,7 +117,7 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
     @Test
     void aClaimedLeaseRenewsWhateverTheSignOfItsDriverLockKey() throws SQLException {
         java.util.Set<Boolean> negativeKeySeen = new java.util.HashSet<>();
-        PostgresLedgerStatements statements = new PostgresLedgerStatements(stateConnection, schema);
+        PostgresCampaignStatements statements = new PostgresCampaignStatements(stateConnection, schema);
         for (int i = 0; i < 32 && negativeKeySeen.size() < 2; i++) {
             String runKey = create(blueprint("sign_" + i + "_v1", 1)).runKey();
             try (PreparedStatement ps = connect().prepareStatement("SELECT hashtextextended(?, 0) < 0")) {
@@ -138,7 +138,7 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
     @Override
     protected LedgerStore storeOnItsOwnSession() {
         Connection own = connect();
-        LedgerStore s = new PostgresLedgerStore(own, schema);
+        LedgerStore s = PostgresLedgerConnection.store(own, schema);
         try (Statement st = own.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
             backendPids.put(s, rs.getInt(1));
@@ -280,7 +280,7 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
             w.execute("UPDATE " + table("chunk") + " SET attempts = attempts WHERE run_key = '" + runKey + "'");
             try (Connection starter = connect(); Statement s = starter.createStatement()) {
                 s.execute("SET lock_timeout = '2s'");
-                new PostgresLedgerStore(starter, schema).ensureSchema();
+                PostgresLedgerConnection.store(starter, schema).ensureSchema();
             } finally {
                 writer.rollback();
             }
@@ -310,7 +310,7 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
             try (Statement st = starter.createStatement()) {
                 st.execute("SET lock_timeout = '5s'");
             }
-            CompletableFuture<Void> second = CompletableFuture.runAsync(() -> new PostgresLedgerStore(starter, schema).ensureSchema());
+            CompletableFuture<Void> second = CompletableFuture.runAsync(() -> PostgresLedgerConnection.store(starter, schema).ensureSchema());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (countWaitingForAdvisoryLock(f) == 0) {
                 assertThat(System.nanoTime()).as("the second driver waits for the first one's lock").isLessThan(deadline);
@@ -347,7 +347,7 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
         // Sub-linear in chunks (issue 11): counted in rows the plan reads (EXPLAIN ANALYZE), not timed.
         CampaignBlueprint blueprint = blueprint("scale_claims", 16384);
         String runKey = store.createCampaign(blueprint, specJson(blueprint)).runKey();
-        PostgresLedgerStatements statements = new PostgresLedgerStatements(stateConnection, schema);
+        PostgresChunkStatements statements = new PostgresChunkStatements(stateConnection, schema);
         try (Statement s = stateConnection.createStatement()) {
             s.execute("UPDATE " + schema + ".chunk SET state = 'committed' WHERE run_key = '" + runKey + "' AND chunk_id < 16000");
             s.execute("UPDATE " + schema + ".chunk SET state = 'running', owner = 'lane-0', lease_expires = now() + interval '1 minute'"
@@ -368,7 +368,7 @@ public class PostgresLedgerStoreIT extends LedgerStoreContract {
         // Sub-linear in chunks (issue 11, ADR 0027): counted in rows the plan reads (EXPLAIN ANALYZE), not timed.
         CampaignBlueprint blueprint = blueprint("scale_progress", 16384);
         String runKey = store.createCampaign(blueprint, specJson(blueprint)).runKey();
-        PostgresLedgerStatements statements = new PostgresLedgerStatements(stateConnection, schema);
+        PostgresChunkStatements statements = new PostgresChunkStatements(stateConnection, schema);
         try (Statement s = stateConnection.createStatement()) {
             // 16,000 chunks committed an hour ago and counted by their lane, as their commits would have.
             s.execute("UPDATE " + schema + ".chunk SET state = 'committed', rows_extracted = 10, rows_loaded = 10,"

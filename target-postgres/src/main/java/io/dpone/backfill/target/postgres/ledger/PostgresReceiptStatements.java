@@ -1,0 +1,160 @@
+package io.dpone.backfill.target.postgres.ledger;
+
+import io.dpone.backfill.core.engine.LeaseLostException;
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.ChunkClaim;
+import io.dpone.backfill.core.ledger.HandoffReceipt;
+import io.dpone.backfill.core.ledger.PublicationReceipt;
+import io.dpone.backfill.core.ledger.RollbackReceipt;
+import io.dpone.backfill.core.naming.ArtifactNames;
+import io.dpone.backfill.core.target.PublicationLedger;
+import io.dpone.backfill.core.target.TableFingerprint;
+import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.target.ledger.ReceiptStatements;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The receipts' statements on PostgreSQL: chunk receipts (written in a lane's chunk transaction), the publication and
+ * rollback receipts with their lease fence (in the swap's transaction, as {@link PublicationLedger}), the handoff
+ * receipt and the verification summary.
+ */
+public final class PostgresReceiptStatements extends PostgresLedgerTables implements ReceiptStatements, PublicationLedger {
+
+    public PostgresReceiptStatements(Connection connection, String stateSchema) {
+        super(connection, stateSchema);
+    }
+
+    @Override
+    public boolean hasChunkReceipt(String runKey, int chunkId) throws SQLException {
+        return sql.one("SELECT EXISTS (SELECT 1 FROM " + chunkReceipt + " WHERE run_key = ? AND chunk_id = ?)"
+                + " AS present", rs -> rs.getBoolean("present"), runKey, chunkId).orElse(false);
+    }
+
+    @Override
+    public java.util.Map<Integer, String> chunkDigests(String runKey) throws SQLException {
+        java.util.Map<Integer, String> digests = new java.util.HashMap<>();
+        sql.list("SELECT chunk_id, content_digest FROM " + chunkReceipt + " WHERE run_key = ?", rs -> {
+            digests.put(rs.getInt("chunk_id"), rs.getString("content_digest"));
+            return null;
+        }, runKey);
+        return digests;
+    }
+
+    @Override
+    public void recordVerification(String runKey, String summaryJson) throws SQLException {
+        sql.update("UPDATE " + campaign + " SET verification = ? WHERE run_key = ?", summaryJson, runKey);
+    }
+
+    @Override
+    public Optional<String> verification(String runKey) throws SQLException {
+        return sql.one("SELECT verification FROM " + campaign + " WHERE run_key = ?", rs -> Optional.ofNullable(rs.getString("verification")),
+                runKey).flatMap(v -> v);
+    }
+
+
+    public boolean insertChunkReceipt(ChunkClaim claim) throws SQLException {
+        return sql.update("INSERT INTO " + chunkReceipt + " (run_key, chunk_id, epoch, owner) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (run_key, chunk_id) DO NOTHING", claim.runKey(), claim.chunkId(), claim.epoch(), claim.owner()) == 1;
+    }
+
+    /** {@code contentDigest}: the rows' content digest (ADR 0018), or null when the lane computed none. */
+    public void recordReceiptRows(ChunkClaim claim, long rows, String contentDigest) throws SQLException {
+        if (sql.update("UPDATE " + chunkReceipt + " SET rows_loaded = ?, content_digest = ?::text"
+                        + " WHERE run_key = ? AND chunk_id = ? AND epoch = ?",
+                rows, contentDigest, claim.runKey(), claim.chunkId(), claim.epoch()) != 1) {
+            throw new SQLException("chunk receipt vanished inside its own transaction");
+        }
+    }
+
+    /**
+     * Refuses a deposed driver's swap before it does any work: a read of the lease fence, which takes no row lock.
+     * Only {@link #fenceSwap} at the end guarantees the lease at commit.
+     */
+    @Override
+    public void requireLease(CampaignLease lease) throws SQLException {
+        if (sql.one("SELECT 1 FROM " + campaign + " WHERE " + LEASE_FENCE, rs -> 1, lease.runKey(), lease.owner(),
+                lease.epoch()).isEmpty()) {
+            throw LeaseLostException.swapRefused(lease);
+        }
+    }
+
+    /**
+     * Proves the caller still holds the campaign lease, by the database's clock, inside the swap's transaction:
+     * a driver deposed by a newer epoch, or whose lease ran out, must not publish or roll back. It runs last, just
+     * before the receipt: its row lock on the campaign holds every lease renewal until commit, so proved first it
+     * held the driver's renewal behind the swap's lock waits and scans, and a swap longer than most of the TTL made
+     * the driver abort itself as hung (ADR 0024). Proved last, it fences the same commit.
+     */
+    private void fenceSwap(CampaignLease lease) throws SQLException {
+        if (!fenced("updated_at = pg_catalog.now()", "", lease)) {
+            throw LeaseLostException.swapFenced(lease);
+        }
+    }
+
+
+    @Override
+    public Optional<PublicationReceipt> publicationReceipt(String runKey) throws SQLException {
+        return sql.one("SELECT " + PostgresLedgerRows.PUBLICATION_COLUMNS + " FROM " + publicationReceipt + " WHERE run_key = ?",
+                PostgresLedgerRows.ROWS::publication, runKey);
+    }
+
+    /** Inside the swap's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the receipt. */
+    @Override
+    public PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
+                                                TableFingerprint published) throws SQLException {
+        fenceSwap(lease);
+        String receiptId = UUID.randomUUID().toString();
+        return sql.one("INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
+                        + " shadow_table, rows_published, lease_epoch, published_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " RETURNING " + PostgresLedgerRows.PUBLICATION_COLUMNS, PostgresLedgerRows.ROWS::publication,
+                lease.runKey(), receiptId, names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows,
+                lease.epoch(), published.encoded()).orElseThrow();
+    }
+
+    /** The published table's content at publication, or null for a receipt written without one. */
+    @Override
+    public TableFingerprint publishedFingerprint(String runKey) throws SQLException {
+        return sql.one("SELECT published_fingerprint FROM " + publicationReceipt + " WHERE run_key = ?",
+                rs -> TableFingerprint.decode(rs.getString(1)), runKey).orElse(null);
+    }
+
+    @Override
+    public Optional<HandoffReceipt> handoffReceipt(String runKey) throws SQLException {
+        return sql.one("SELECT " + PostgresLedgerRows.HANDOFF_COLUMNS + " FROM " + handoffReceipt + " WHERE run_key = ?",
+                PostgresLedgerRows.ROWS::handoff, runKey);
+    }
+
+    /** Inserts the receipt unless one exists; returns the anchor the stored receipt holds. */
+    @Override
+    public Optional<String> insertHandoff(CampaignLease lease, HandoffReceipt receipt) throws SQLException {
+        sql.update("INSERT INTO " + handoffReceipt + " (run_key, receipt_id, anchor_xmin, lease_epoch, committed_at)"
+                        + " VALUES (?, ?, ?, ?, coalesce(?, now())) ON CONFLICT (run_key) DO NOTHING",
+                receipt.runKey(), receipt.receiptId(), receipt.anchorXmin(), lease.epoch(),
+                PostgresJdbc.timestamp(receipt.committedAt()));
+        return sql.one("SELECT anchor_xmin FROM " + handoffReceipt + " WHERE run_key = ?",
+                rs -> rs.getString("anchor_xmin"), receipt.runKey());
+    }
+
+    @Override
+    public Optional<RollbackReceipt> rollbackReceipt(String runKey) throws SQLException {
+        return sql.one("SELECT " + PostgresLedgerRows.ROLLBACK_COLUMNS + " FROM " + rollbackReceipt + " WHERE run_key = ?",
+                PostgresLedgerRows.ROWS::rollback, runKey);
+    }
+
+    /**
+     * Inside the swap-back's transaction, as its last statement: fences the lease ({@link #fenceSwap}), then the
+     * receipt. {@code acceptedWrites}: null, or the writes after publication that the operator accepted to move away.
+     */
+    @Override
+    public RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException {
+        fenceSwap(lease);
+        return sql.one("INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
+                        + " VALUES (?, ?, ?, ?, ?) RETURNING " + PostgresLedgerRows.ROLLBACK_COLUMNS, PostgresLedgerRows.ROWS::rollback,
+                lease.runKey(), UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();
+    }
+}
