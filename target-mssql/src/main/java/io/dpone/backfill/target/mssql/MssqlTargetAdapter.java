@@ -13,7 +13,7 @@ import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.target.TargetDoctor;
 import io.dpone.backfill.target.mssql.doctor.MssqlDoctor;
-import io.dpone.backfill.target.mssql.ledger.MssqlLedgerStore;
+import io.dpone.backfill.target.mssql.ledger.MssqlLedgerConnection;
 import io.dpone.backfill.target.mssql.publish.MssqlShadowPublishers;
 import io.dpone.backfill.target.mssql.publish.MssqlTargetCatalog;
 
@@ -35,7 +35,7 @@ public final class MssqlTargetAdapter implements TargetAdapter {
 
     @Override
     public LedgerStore ledger(Connection state, String stateSchema) {
-        return new MssqlLedgerStore(state, stateSchema);
+        return MssqlLedgerConnection.store(state, stateSchema);
     }
 
     @Override

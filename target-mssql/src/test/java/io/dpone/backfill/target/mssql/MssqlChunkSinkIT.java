@@ -5,7 +5,7 @@ import io.dpone.backfill.core.lane.ChunkSinkContract;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
 import io.dpone.backfill.target.ChunkLoad;
-import io.dpone.backfill.target.mssql.ledger.MssqlLedgerStore;
+import io.dpone.backfill.target.mssql.ledger.MssqlLedgerConnection;
 import io.dpone.backfill.testsupport.mssql.EngineKind;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import org.junit.jupiter.api.AfterEach;
@@ -70,7 +70,7 @@ class MssqlChunkSinkIT extends ChunkSinkContract {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
-        return new MssqlLedgerStore(open(), STATE_SCHEMA);
+        return MssqlLedgerConnection.store(open(), STATE_SCHEMA);
     }
 
     @Override

@@ -9,7 +9,7 @@ import java.time.Duration;
 /**
  * The ledger writes of one chunk's commit, on the lane's sink connection inside the chunk's transaction: the
  * receipt first, its row count, the fenced mark and the lane's progress counters. Statements are
- * {@link MssqlLedgerStatements}'.
+ * {@link MssqlLedgerText}'.
  */
 public final class MssqlChunkReceipts {
     /** Duplicate key in a unique index / primary key: the receipt exists, an earlier attempt committed the chunk. */
@@ -17,16 +17,16 @@ public final class MssqlChunkReceipts {
     private static final int DUPLICATE_INDEX_KEY = 2601;
 
     private final MssqlLedgerSql sql;
-    private final MssqlLedgerStatements statements;
+    private final MssqlLedgerText statements;
 
     public MssqlChunkReceipts(Connection sink, String stateSchema) {
         this.sql = new MssqlLedgerSql(sink);
-        this.statements = new MssqlLedgerStatements(stateSchema);
+        this.statements = new MssqlLedgerText(stateSchema);
     }
 
     /** Session settings of the sink connection: every wait bounded by {@code lockTimeout}; errors abort the transaction. */
     public void configureSession(Duration lockTimeout) throws SQLException {
-        sql.execute(MssqlLedgerStatements.sessionSettings(lockTimeout.toMillis()));
+        sql.execute(MssqlLedgerText.sessionSettings(lockTimeout.toMillis()));
     }
 
     /** False when the chunk's receipt exists (committed earlier); blocks, bounded, behind an uncommitted one. */

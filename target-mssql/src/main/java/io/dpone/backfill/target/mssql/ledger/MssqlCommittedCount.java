@@ -11,7 +11,7 @@ final class MssqlCommittedCount {
     private MssqlCommittedCount() {
     }
 
-    static void add(MssqlLedgerSql sql, MssqlLedgerStatements statements, String runKey, int chunkId) throws SQLException {
+    static void add(MssqlLedgerSql sql, MssqlLedgerText statements, String runKey, int chunkId) throws SQLException {
         if (sql.update(statements.addCommittedCount(), runKey, chunkId) == 0
                 && sql.update(statements.insertCommittedCount(), runKey, chunkId) != 1) {
             throw new SQLException("chunk " + chunkId + " of " + runKey + " is not committed inside its own commit");

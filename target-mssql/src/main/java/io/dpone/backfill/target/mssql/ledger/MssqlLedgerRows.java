@@ -2,7 +2,7 @@ package io.dpone.backfill.target.mssql.ledger;
 
 import io.dpone.backfill.target.LedgerRows;
 
-/** The ledger rows as records, for the column lists in {@link MssqlLedgerStatements}; datetime2 columns hold UTC. */
+/** The ledger rows as records, for the column lists in {@link MssqlLedgerText}; datetime2 columns hold UTC. */
 final class MssqlLedgerRows {
     static final LedgerRows ROWS = new LedgerRows(MssqlLedgerSql::instant);
 

@@ -15,21 +15,21 @@ import java.util.UUID;
 
 /**
  * The ledger rows the SQL Server publisher reads and writes inside its own transactions (the lease fence and the
- * publication and rollback receipts), through {@link MssqlLedgerStatements} on the publisher's connection, so they
+ * publication and rollback receipts), through {@link MssqlLedgerText} on the publisher's connection, so they
  * commit or vanish with the swap they describe.
  */
 public final class MssqlPublicationLedger implements PublicationLedger {
-    private final MssqlLedgerStatements statements;
+    private final MssqlLedgerText statements;
     private final MssqlLedgerSql sql;
 
     public MssqlPublicationLedger(Connection connection, String stateSchema) {
-        this.statements = new MssqlLedgerStatements(stateSchema);
+        this.statements = new MssqlLedgerText(stateSchema);
         this.sql = new MssqlLedgerSql(connection);
     }
 
     /** Whether the ledger's tables exist (a shadow can be prepared before the first ledger write). */
     public boolean present() throws SQLException {
-        return sql.one(MssqlLedgerStatements.tableExists(), rs -> rs.getInt("present") == 1,
+        return sql.one(MssqlLedgerText.tableExists(), rs -> rs.getInt("present") == 1,
                 statements.campaignObjectName()).orElse(false);
     }
 

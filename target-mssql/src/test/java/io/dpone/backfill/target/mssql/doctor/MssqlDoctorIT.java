@@ -8,7 +8,7 @@ import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
-import io.dpone.backfill.target.mssql.ledger.MssqlLedgerStore;
+import io.dpone.backfill.target.mssql.ledger.MssqlLedgerConnection;
 import io.dpone.backfill.target.mssql.publish.MssqlShadowPublishers;
 import io.dpone.backfill.testsupport.mssql.EngineKind;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
@@ -352,7 +352,7 @@ class MssqlDoctorIT {
 
     @Test
     void theShadowThePublisherPreparesIsOursAndForeignToAnyOtherRunKey() throws SQLException {
-        new MssqlLedgerStore(target, STATE).ensureSchema();
+        MssqlLedgerConnection.store(target, STATE).ensureSchema();
         MssqlShadowPublishers.of(target, STATE, Duration.ofSeconds(5)).prepareShadow(RUN_KEY, names(spec()), "orders");
 
         assertThat(codes(check(spec()))).contains("target.shadow.owned").doesNotContain("target.shadow.foreign",

@@ -32,19 +32,19 @@ class MssqlLedgerSchemaTest {
     @Test
     void theDriverLockNameIsPerSchemaAndRunKeyAndFitsTheApplockLimit() {
         String runKey = "rk-" + "0123456789abcdef".repeat(4);
-        String shortName = new MssqlLedgerStatements("ledger").driverLockName(runKey);
-        String longName = new MssqlLedgerStatements("s".repeat(128)).driverLockName(runKey + "x".repeat(200));
+        String shortName = new MssqlLedgerText("ledger").driverLockName(runKey);
+        String longName = new MssqlLedgerText("s".repeat(128)).driverLockName(runKey + "x".repeat(200));
 
         assertThat(shortName).isEqualTo("dpone-backfill-driver:6:ledger:" + runKey);
-        assertThat(new MssqlLedgerStatements("ledger2").driverLockName(runKey)).isNotEqualTo(shortName);
+        assertThat(new MssqlLedgerText("ledger2").driverLockName(runKey)).isNotEqualTo(shortName);
         assertThat(longName).hasSizeLessThanOrEqualTo(io.dpone.backfill.target.mssql.MssqlAppLock.MAX_NAME_LENGTH);
-        assertThat(new MssqlLedgerStatements("s".repeat(128)).driverLockName(runKey + "x".repeat(199) + "y"))
+        assertThat(new MssqlLedgerText("s".repeat(128)).driverLockName(runKey + "x".repeat(199) + "y"))
                 .as("hashed, not cut").isNotEqualTo(longName);
     }
 
     @Test
     void theLedgerSqlUsesNoRowLockHints() {
-        MssqlLedgerStatements statements = new MssqlLedgerStatements("ledger");
+        MssqlLedgerText statements = new MssqlLedgerText("ledger");
         String all = String.join("\n", statements.claim(), statements.claimable(), statements.acquireLease(),
                 statements.renewChunk(), statements.commitFromReceipt(), String.join("\n", MssqlLedgerSchema.batches("ledger")));
         assertThat(all.toUpperCase(java.util.Locale.ROOT)).doesNotContain("UPDLOCK").doesNotContain("READPAST")

@@ -69,12 +69,12 @@ class MssqlLedgerStoreIT extends LedgerStoreContract {
     protected LedgerStore newStore() {
         requireEngine();
         stateConnection = storeConnection(0);
-        return new MssqlLedgerStore(stateConnection, schema);
+        return MssqlLedgerConnection.store(stateConnection, schema);
     }
 
     @Override
     protected LedgerStore otherStore() {
-        return new MssqlLedgerStore(storeConnection(1), schema);
+        return MssqlLedgerConnection.store(storeConnection(1), schema);
     }
 
     /**
@@ -108,7 +108,7 @@ class MssqlLedgerStoreIT extends LedgerStoreContract {
     protected LedgerStore storeOnItsOwnSession() {
         Connection own = connect();
         // Lane locks on Babelfish too: each such store is a new session, far below the conflicts that abort Babelfish.
-        LedgerStore s = new MssqlLedgerStore(own, schema, MssqlLedgerStore.DEFAULT_LOCK_TIMEOUT, true);
+        LedgerStore s = MssqlLedgerConnection.store(own, schema, MssqlLedgerConnection.DEFAULT_LOCK_TIMEOUT, true);
         ownSessions.put(s, own);
         try (Statement st = own.createStatement(); ResultSet rs = st.executeQuery(
                 "SELECT " + SESSION_ID + " FROM sys.dm_exec_sessions WHERE session_id = @@SPID")) {
@@ -177,7 +177,7 @@ class MssqlLedgerStoreIT extends LedgerStoreContract {
     @Test
     void peekOnALedgerThatWasNeverCreatedFindsNothingAndCreatesNothing() throws SQLException {
         String missing = "never_" + SCHEMAS.incrementAndGet();
-        MssqlLedgerStore untouched = new MssqlLedgerStore(connect(), missing);
+        LedgerStore untouched = MssqlLedgerConnection.store(connect(), missing);
 
         assertThat(untouched.peek("rk-any")).isEmpty();
         try (PreparedStatement ps = connect().prepareStatement("SELECT count(*) FROM sys.schemas WHERE name = ?")) {
@@ -204,8 +204,8 @@ class MssqlLedgerStoreIT extends LedgerStoreContract {
     void concurrentFirstRunsOnANewSchemaBothCreateTheSameLedger() throws Exception {
         for (int round = 0; round < 3; round++) {
             String fresh = "race_" + SCHEMAS.incrementAndGet();
-            MssqlLedgerStore a = new MssqlLedgerStore(connect(), fresh);
-            MssqlLedgerStore b = new MssqlLedgerStore(connect(), fresh);
+            LedgerStore a = MssqlLedgerConnection.store(connect(), fresh);
+            LedgerStore b = MssqlLedgerConnection.store(connect(), fresh);
             CyclicBarrier start = new CyclicBarrier(2);
             CompletableFuture<Void> first = CompletableFuture.runAsync(() -> {
                 await(start);
@@ -245,7 +245,7 @@ class MssqlLedgerStoreIT extends LedgerStoreContract {
     void aWriteBlockedByAnOpenTransactionFailsTransientlyWithinTheLockTimeout() throws SQLException {
         String runKey = create(blueprint(1)).runKey();
         ChunkRecord seen = store.claimable(runKey, 3, false, 1).get(0);
-        MssqlLedgerStore impatient = new MssqlLedgerStore(connect(), schema, Duration.ofMillis(300));
+        LedgerStore impatient = MssqlLedgerConnection.store(connect(), schema, Duration.ofMillis(300));
         Connection holder = connect();
         holder.setAutoCommit(false);
         try (Statement s = holder.createStatement()) {

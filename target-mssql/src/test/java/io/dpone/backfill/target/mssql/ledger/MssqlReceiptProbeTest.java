@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.ledger;
 
+import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.engine.DatabaseFailureException;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class MssqlReceiptProbeTest {
     @Test
     void theProbeReadsPastARowLockedByAnotherTransaction() {
-        String sql = new MssqlLedgerStatements("ledger").hasChunkReceipt();
+        String sql = new MssqlLedgerText("ledger").hasChunkReceipt();
 
         assertThat(sql).isEqualTo("SELECT CASE WHEN EXISTS (SELECT 1 FROM [ledger].chunk_receipt"
                 + " WITH (READCOMMITTEDLOCK, READPAST) WHERE run_key = ? AND chunk_id = ?) THEN 1 ELSE 0 END AS present");
@@ -32,7 +33,7 @@ class MssqlReceiptProbeTest {
     @Test
     void aLockTimeoutOnTheProbeMeansNoCommittedReceiptAndTheLaneGoesOn() {
         List<String> sent = new ArrayList<>();
-        MssqlLedgerStore store = new MssqlLedgerStore(failingQueries(sent, 1222), "ledger");
+        LedgerStore store = MssqlLedgerConnection.store(failingQueries(sent, 1222), "ledger");
 
         assertThat(store.hasChunkReceipt("run-1", 7)).isFalse();
         assertThat(sent).anyMatch(s -> s.contains("READPAST"));
@@ -40,7 +41,7 @@ class MssqlReceiptProbeTest {
 
     @Test
     void otherProbeFailuresStillFail() {
-        MssqlLedgerStore store = new MssqlLedgerStore(failingQueries(new ArrayList<>(), 1205), "ledger");
+        LedgerStore store = MssqlLedgerConnection.store(failingQueries(new ArrayList<>(), 1205), "ledger");
 
         assertThatThrownBy(() -> store.hasChunkReceipt("run-1", 7)).isInstanceOf(DatabaseFailureException.class)
                 .hasMessageContaining("hasChunkReceipt");

@@ -10,7 +10,7 @@ import io.dpone.backfill.core.target.ShadowPublisherContract;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.target.mssql.MssqlIdentifiers;
-import io.dpone.backfill.target.mssql.ledger.MssqlLedgerStore;
+import io.dpone.backfill.target.mssql.ledger.MssqlLedgerConnection;
 import io.dpone.backfill.testsupport.mssql.EngineKind;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,7 +76,7 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
         runKey = "rk-" + n;
         names = new ArtifactNames(schema, LIVE + "__bf_shadow", LIVE + "__bf_backup");
         exec("CREATE SCHEMA " + q(schema));
-        new MssqlLedgerStore(admin, stateSchema).ensureSchema();
+        MssqlLedgerConnection.store(admin, stateSchema).ensureSchema();
         if (!target.getAutoCommit()) {
             target.setAutoCommit(true);
         }

@@ -10,7 +10,7 @@ import io.dpone.backfill.target.mssql.MssqlIdentifiers;
  * hints: the WHERE clause carries the owner and epoch (or the epoch and state that were read), so of two writers
  * one updates a row and the other none. Parameters are listed, in order, beside each statement.
  */
-final class MssqlLedgerStatements {
+final class MssqlLedgerText {
     static final String NOW = "SYSUTCDATETIME()";
     /** {@code ?} = lease length in milliseconds (int). */
     static final String TTL = "DATEADD(millisecond, ?, SYSUTCDATETIME())";
@@ -51,7 +51,7 @@ final class MssqlLedgerStatements {
     private final String runProgress;
     private final String stateSchema;
 
-    MssqlLedgerStatements(String stateSchema) {
+    MssqlLedgerText(String stateSchema) {
         this.stateSchema = stateSchema;
         String schema = MssqlIdentifiers.quote(stateSchema);
         this.campaign = schema + ".campaign";

@@ -17,14 +17,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ]}, {@code '}, {@code ?} and non-BMP characters, against {@link TsqlStatementRules}. The statements are
  * found by reflection, so a statement added later is checked without a test change.
  */
-class MssqlLedgerStatementsGrammarTest {
+class MssqlLedgerTextGrammarTest {
     private static final String SCHEMA = WorstCaseNames.identifier("state");
 
     @Test
     void everyLedgerStatementObeysTheGrammarForAWorstCaseSchema() throws Exception {
-        MssqlLedgerStatements statements = new MssqlLedgerStatements(SCHEMA);
+        MssqlLedgerText statements = new MssqlLedgerText(SCHEMA);
         List<Method> rendering = new ArrayList<>();
-        for (Method m : MssqlLedgerStatements.class.getDeclaredMethods()) {
+        for (Method m : MssqlLedgerText.class.getDeclaredMethods()) {
             if (m.getReturnType() == String.class && m.getParameterCount() == 0 && !Modifier.isStatic(m.getModifiers())
                     && !Modifier.isPrivate(m.getModifiers())) {
                 rendering.add(m);
@@ -35,15 +35,15 @@ class MssqlLedgerStatementsGrammarTest {
             String sql = (String) m.invoke(statements);
             assertThat(TsqlStatementRules.problems(sql)).as(m.getName() + ": " + sql).isEmpty();
         }
-        assertThat(TsqlStatementRules.problems(MssqlLedgerStatements.sessionSettings(30_000))).isEmpty();
+        assertThat(TsqlStatementRules.problems(MssqlLedgerText.sessionSettings(30_000))).isEmpty();
     }
 
     @Test
     void theLargestMultiRowStatementStaysWithin2100Parameters() {
-        String sql = new MssqlLedgerStatements(SCHEMA).recordEstimates(MssqlLedgerStatements.ROWS_PER_STATEMENT);
+        String sql = new MssqlLedgerText(SCHEMA).recordEstimates(MssqlLedgerText.ROWS_PER_STATEMENT);
 
-        // Two per row plus the run key: the count the store binds (MssqlLedgerStore.recordChunkEstimates).
-        assertThat(TsqlStatementRules.parameterMarkers(sql)).isEqualTo(MssqlLedgerStatements.ROWS_PER_STATEMENT * 2 + 1);
+        // Two per row plus the run key: the count the store binds (MssqlChunkStatements.recordEstimates).
+        assertThat(TsqlStatementRules.parameterMarkers(sql)).isEqualTo(MssqlLedgerText.ROWS_PER_STATEMENT * 2 + 1);
         assertThat(TsqlStatementRules.problems(sql)).isEmpty();
     }
 
@@ -56,7 +56,7 @@ class MssqlLedgerStatementsGrammarTest {
 
     @Test
     void theDriverLockNameOfAWorstCaseSchemaAndRunKeyFitsSpGetapplock() {
-        String name = new MssqlLedgerStatements(SCHEMA).driverLockName("rk-" + "9".repeat(300));
+        String name = new MssqlLedgerText(SCHEMA).driverLockName("rk-" + "9".repeat(300));
 
         assertThat(name.length()).isLessThanOrEqualTo(MssqlAppLock.MAX_NAME_LENGTH);
     }
