@@ -82,13 +82,13 @@ public final class ShadowPublication implements ShadowPublisher {
     public PublicationReceipt publish(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
                                       LiveTargetBaseline baseline, TableFingerprint published) {
         return swaps.run("publish " + names.shadowTable() + " as " + liveTable, names, liveTable,
-                steps -> SwapOrder.publish(steps, lease, names, liveTable, rows, baseline, published, faults));
+                (steps, ledger) -> SwapOrder.publish(steps, ledger, lease, names, liveTable, rows, baseline, published, faults));
     }
 
     @Override
     public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason,
                                     boolean acceptWrites) {
         return swaps.run("roll back " + liveTable + " to " + names.backupTable(), names, liveTable,
-                steps -> SwapOrder.rollback(steps, lease, names, liveTable, reason, acceptWrites));
+                (steps, ledger) -> SwapOrder.rollback(steps, ledger, lease, names, liveTable, reason, acceptWrites));
     }
 }

@@ -32,14 +32,14 @@ public final class SwapOrder {
     private SwapOrder() {
     }
 
-    public static PublicationReceipt publish(SwapSteps steps, CampaignLease lease, ArtifactNames names, String liveTable,
+    public static PublicationReceipt publish(SwapSteps steps, PublicationLedger ledger, CampaignLease lease, ArtifactNames names, String liveTable,
                                              long rows, LiveTargetBaseline baseline, TableFingerprint published,
                                              FaultPoints faults) throws SQLException {
-        Optional<PublicationReceipt> existing = steps.ledger().publicationReceipt(lease.runKey());
+        Optional<PublicationReceipt> existing = ledger.publicationReceipt(lease.runKey());
         if (existing.isPresent()) {
             return existing.get();
         }
-        steps.ledger().requireLease(lease);
+        ledger.requireLease(lease);
         String schema = names.schema();
         String shadow = names.shadowTable();
         String backup = names.backupTable();
@@ -73,20 +73,20 @@ public final class SwapOrder {
         steps.renameTable(shadow, liveTable);
         steps.carryNames(backup, liveTable, n -> CarriedObjectNames.onBackup(names, n));
         steps.stampPublished(liveTable, backup, lease.runKey());
-        PublicationReceipt receipt = steps.ledger().insertPublication(lease, names, liveTable, rows, published);
+        PublicationReceipt receipt = ledger.insertPublication(lease, names, liveTable, rows, published);
         // Swap and receipt done, commit not run: a crash here must leave the old table live.
         faults.reached(FaultPoint.IN_PUBLISH, -1);
         return receipt;
     }
 
-    public static RollbackReceipt rollback(SwapSteps steps, CampaignLease lease, ArtifactNames names, String liveTable,
+    public static RollbackReceipt rollback(SwapSteps steps, PublicationLedger ledger, CampaignLease lease, ArtifactNames names, String liveTable,
                                            String reason, boolean acceptWrites) throws SQLException {
-        Optional<RollbackReceipt> existing = steps.ledger().rollbackReceipt(lease.runKey());
+        Optional<RollbackReceipt> existing = ledger.rollbackReceipt(lease.runKey());
         if (existing.isPresent()) {
             return existing.get();
         }
-        steps.ledger().requireLease(lease);
-        PublicationReceipt publication = steps.ledger().publicationReceipt(lease.runKey()).orElseThrow(() -> new IllegalStateException(
+        ledger.requireLease(lease);
+        PublicationReceipt publication = ledger.publicationReceipt(lease.runKey()).orElseThrow(() -> new IllegalStateException(
                 "run key " + lease.runKey() + " has no publication receipt: there is nothing to roll back"));
         requireSameTables(publication, names, liveTable);
         String schema = names.schema();
@@ -95,7 +95,7 @@ public final class SwapOrder {
         requireStamped(steps, schema, liveTable, SwapStamp.PUBLISHED, lease.runKey(), "live table");
         requireStamped(steps, schema, backup, SwapStamp.BACKUP, lease.runKey(), "backup");
         steps.blockWriters(liveTable);
-        TableFingerprint atPublication = steps.ledger().publishedFingerprint(lease.runKey());
+        TableFingerprint atPublication = ledger.publishedFingerprint(lease.runKey());
         TableFingerprint now = steps.fingerprintComparableWith(liveTable, atPublication);
         String accepted = PublishedTableWrittenException.writesSincePublication(names, liveTable, atPublication, now, acceptWrites);
         if (steps.exists(shadow)) {
@@ -110,7 +110,7 @@ public final class SwapOrder {
         steps.renameTable(backup, liveTable);
         steps.carryNames(shadow, liveTable, n -> CarriedObjectNames.onShadow(names, n));
         steps.stampRolledBack(liveTable, shadow, lease.runKey());
-        return steps.ledger().insertRollback(lease, reason, accepted);
+        return ledger.insertRollback(lease, reason, accepted);
     }
 
     /**

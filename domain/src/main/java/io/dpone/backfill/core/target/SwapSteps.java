@@ -12,9 +12,6 @@ import java.util.function.UnaryOperator;
  */
 public interface SwapSteps {
 
-    /** The ledger on the swap's connection: receipts commit with the swap or not at all. */
-    PublicationLedger ledger();
-
     // The catalog.
 
     /** True when {@code table} exists and is an ordinary table (not a view). */

@@ -7,14 +7,15 @@ import java.sql.SQLException;
 /**
  * How a target opens the one transaction of a publication or rollback: its own transaction on a connection in
  * auto-commit, the lock timeout and the lock that serialises every campaign on the live table, then the work over the
- * target's {@link SwapSteps}; commit when the work returns, roll back and throw the target's classified database
- * failure when it does not.
+ * target's {@link SwapSteps} and its {@link PublicationLedger}; commit when the work returns, roll back and throw the
+ * target's classified database failure when it does not.
  */
 public interface SwapTransactions {
 
     @FunctionalInterface
     interface Work<T> {
-        T run(SwapSteps steps) throws SQLException;
+        /** {@code ledger}: the ledger on the swap's connection, so receipts commit with the swap or not at all. */
+        T run(SwapSteps steps, PublicationLedger ledger) throws SQLException;
     }
 
     /** {@code action} says what runs, for the failure message. */

@@ -32,7 +32,7 @@ class SwapOrderTest {
 
     @Test
     void aPublicationChecksEverythingBeforeItRenamesAndWritesItsReceiptLast() throws Exception {
-        PublicationReceipt receipt = SwapOrder.publish(steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT,
+        PublicationReceipt receipt = SwapOrder.publish(steps, steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT,
                 FaultPoints.NONE);
 
         assertThat(receipt.runKey()).isEqualTo("rk1");
@@ -48,7 +48,7 @@ class SwapOrderTest {
     void aReplayedPublicationReturnsItsReceiptAndTouchesNothing() throws Exception {
         steps.publication = receipt();
 
-        assertThat(SwapOrder.publish(steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT, FaultPoints.NONE))
+        assertThat(SwapOrder.publish(steps, steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT, FaultPoints.NONE))
                 .isSameAs(steps.publication);
         assertThat(steps.calls).containsExactly("publicationReceipt");
     }
@@ -57,7 +57,7 @@ class SwapOrderTest {
     void aLiveTableWrittenSincePreparationBlocksThePublicationBeforeAnyChange() {
         steps.liveContent = new TableFingerprint(11, "changed");
 
-        assertThatThrownBy(() -> SwapOrder.publish(steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT,
+        assertThatThrownBy(() -> SwapOrder.publish(steps, steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT,
                 FaultPoints.NONE)).isInstanceOf(LiveTargetChangedException.class)
                 .hasMessageContaining("was written after preparation").hasMessageContaining("nothing was changed");
         assertThat(steps.changed()).isFalse();
@@ -65,7 +65,7 @@ class SwapOrderTest {
 
     @Test
     void aPublicationWithoutABaselineIsRefusedBeforeAnyChange() {
-        assertThatThrownBy(() -> SwapOrder.publish(steps, LEASE, NAMES, "orders", 10, null, CONTENT, FaultPoints.NONE))
+        assertThatThrownBy(() -> SwapOrder.publish(steps, steps, LEASE, NAMES, "orders", 10, null, CONTENT, FaultPoints.NONE))
                 .isInstanceOf(LiveTargetChangedException.class).hasMessageContaining("no live target baseline");
         assertThat(steps.changed()).isFalse();
     }
@@ -73,14 +73,14 @@ class SwapOrderTest {
     @Test
     void aTakenBackupNameOrAMissingIndexRefusesThePublicationBeforeAnyChange() {
         steps.existing.put("orders__backup", "someone else");
-        assertThatThrownBy(() -> SwapOrder.publish(steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT,
+        assertThatThrownBy(() -> SwapOrder.publish(steps, steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT,
                 FaultPoints.NONE)).isInstanceOf(ArtifactOwnershipException.class)
                 .hasMessageContaining("backup name app.orders__backup is taken (someone else)");
         assertThat(steps.changed()).isFalse();
 
         steps.existing.remove("orders__backup");
         steps.unmatched = List.of("index orders_pkey");
-        assertThatThrownBy(() -> SwapOrder.publish(steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT,
+        assertThatThrownBy(() -> SwapOrder.publish(steps, steps, LEASE, NAMES, "orders", 10, baseline(CONTENT), CONTENT,
                 FaultPoints.NONE)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("the shadow lacks the live table's [index orders_pkey]");
         assertThat(steps.changed()).isFalse();
@@ -94,7 +94,7 @@ class SwapOrderTest {
         steps.stamps.put("orders", SwapStamp.PUBLISHED);
         steps.stamps.put("orders__backup", SwapStamp.BACKUP);
 
-        RollbackReceipt receipt = SwapOrder.rollback(steps, LEASE, NAMES, "orders", "wrong data", false);
+        RollbackReceipt receipt = SwapOrder.rollback(steps, steps, LEASE, NAMES, "orders", "wrong data", false);
 
         assertThat(receipt.reason()).isEqualTo("wrong data");
         assertThat(steps.calls).containsExactly("rollbackReceipt", "requireLease", "publicationReceipt",
@@ -111,7 +111,7 @@ class SwapOrderTest {
         steps.existing.put("orders__backup", "backup");
         steps.stamps.put("orders__backup", SwapStamp.BACKUP);
 
-        assertThatThrownBy(() -> SwapOrder.rollback(steps, LEASE, NAMES, "orders", "why", false))
+        assertThatThrownBy(() -> SwapOrder.rollback(steps, steps, LEASE, NAMES, "orders", "why", false))
                 .isInstanceOf(ArtifactOwnershipException.class)
                 .hasMessageContaining("live table app.orders does not carry 'published:rk1'");
         assertThat(steps.changed()).isFalse();
@@ -139,7 +139,6 @@ class SwapOrderTest {
                     || c.startsWith("stamp") || c.startsWith("insert") || c.startsWith("handBack"));
         }
 
-        @Override public PublicationLedger ledger() { return this; }
         @Override public Optional<PublicationReceipt> publicationReceipt(String runKey) { calls.add("publicationReceipt"); return Optional.ofNullable(publication); }
         @Override public Optional<RollbackReceipt> rollbackReceipt(String runKey) { calls.add("rollbackReceipt"); return Optional.empty(); }
         @Override public void requireLease(CampaignLease lease) { calls.add("requireLease"); }

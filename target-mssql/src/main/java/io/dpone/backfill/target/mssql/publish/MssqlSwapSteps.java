@@ -1,11 +1,9 @@
 package io.dpone.backfill.target.mssql.publish;
 
-import io.dpone.backfill.core.target.PublicationLedger;
 import io.dpone.backfill.core.target.SwapStamp;
 import io.dpone.backfill.core.target.SwapSteps;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
-import io.dpone.backfill.target.mssql.ledger.MssqlPublicationLedger;
 import io.dpone.backfill.target.mssql.publish.MssqlSwapRenamer.Carry;
 
 import java.sql.Connection;
@@ -21,20 +19,13 @@ import java.util.function.UnaryOperator;
 final class MssqlSwapSteps implements SwapSteps {
     private final Connection c;
     private final String schema;
-    private final MssqlPublicationLedger ledger;
     private final MssqlSwapRenamer renamer;
     private List<Carry> carries = List.of();
 
-    MssqlSwapSteps(Connection c, String schema, String stateSchema) {
+    MssqlSwapSteps(Connection c, String schema) {
         this.c = c;
         this.schema = schema;
-        this.ledger = new MssqlPublicationLedger(c, stateSchema);
         this.renamer = new MssqlSwapRenamer(c);
-    }
-
-    @Override
-    public PublicationLedger ledger() {
-        return ledger;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.dpone.backfill.target.postgres.publish;
 
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
-import io.dpone.backfill.core.target.PublicationLedger;
 import io.dpone.backfill.core.target.SwapStamp;
 import io.dpone.backfill.core.target.SwapSteps;
 import io.dpone.backfill.core.target.TableFingerprint;
@@ -9,7 +8,6 @@ import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.target.postgres.ledger.PostgresReceiptStatements;
 import io.dpone.backfill.target.postgres.publish.PostgresSwapRenamer.Carry;
 import io.dpone.backfill.target.postgres.publish.PostgresSwapSequences.ColumnSequence;
 
@@ -26,7 +24,6 @@ import java.util.function.UnaryOperator;
 final class PostgresSwapSteps implements SwapSteps {
     private final Connection c;
     private final String schema;
-    private final PostgresReceiptStatements ledger;
     private final PostgresCatalog catalog;
     private final PostgresSwapRenamer renamer;
     private final PostgresSwapSequences sequences;
@@ -34,18 +31,12 @@ final class PostgresSwapSteps implements SwapSteps {
     private List<ColumnSequence> outgoingSequences = List.of();
     private List<ColumnSequence> incomingSequences = List.of();
 
-    PostgresSwapSteps(Connection c, String schema, String stateSchema) {
+    PostgresSwapSteps(Connection c, String schema) {
         this.c = c;
         this.schema = schema;
-        this.ledger = new PostgresReceiptStatements(c, stateSchema);
         this.catalog = new PostgresCatalog(c);
         this.renamer = new PostgresSwapRenamer(c);
         this.sequences = new PostgresSwapSequences(c);
-    }
-
-    @Override
-    public PublicationLedger ledger() {
-        return ledger;
     }
 
     @Override

@@ -2,13 +2,15 @@ package io.dpone.backfill.target.postgres.publish;
 
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.target.SwapTransactions;
+import io.dpone.backfill.target.postgres.ledger.PostgresReceiptStatements;
 
 import java.sql.Connection;
 import java.time.Duration;
 
 /**
  * PostgreSQL's swap transaction: {@link PostgresShadowTransaction} opens it (READ COMMITTED), then the lock timeout,
- * a pinned search path and the target lock, then the work over {@link PostgresSwapSteps} on the same connection.
+ * a pinned search path and the target lock, then the work over {@link PostgresSwapSteps} and the ledger's
+ * receipts on the same connection.
  */
 record PostgresSwapTransactions(Connection target, String stateSchema, Duration lockTimeout) implements SwapTransactions {
     @Override
@@ -17,7 +19,7 @@ record PostgresSwapTransactions(Connection target, String stateSchema, Duration 
             PostgresShadowTransaction.lockTimeout(c, lockTimeout);
             PostgresShadowTransaction.pinSearchPath(c);
             PostgresShadowTransaction.lockTarget(c, names.schema(), liveTable);
-            return work.run(new PostgresSwapSteps(c, names.schema(), stateSchema));
+            return work.run(new PostgresSwapSteps(c, names.schema()), new PostgresReceiptStatements(c, stateSchema));
         });
     }
 }
