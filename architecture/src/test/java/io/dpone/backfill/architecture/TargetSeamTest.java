@@ -45,10 +45,7 @@ class TargetSeamTest {
             "io.dpone.backfill.cli.certify.CertifyReport",
             "io.dpone.backfill.cli.certify.NotProven",
             "io.dpone.backfill.cli.certify.TargetDialect",
-            "io.dpone.backfill.cli.scratch.ScratchSchema",
-            "io.dpone.backfill.core.campaign.ManifestReference",
-            "io.dpone.backfill.core.validation.RouteRules",
-            "io.dpone.backfill.core.naming.IdentifierLimit");
+            "io.dpone.backfill.cli.scratch.ScratchSchema");
 
     private static JavaClasses classes;
 

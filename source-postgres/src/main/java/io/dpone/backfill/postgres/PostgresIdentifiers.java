@@ -1,6 +1,6 @@
 package io.dpone.backfill.postgres;
 
-import io.dpone.backfill.core.naming.IdentifierLimit;
+import io.dpone.backfill.core.campaign.IdentifierLimit;
 import io.dpone.backfill.core.validation.IdentifierRules;
 
 /** Quotes identifiers for PostgreSQL; refuses any name that did not pass the identifier rules. */

@@ -98,7 +98,7 @@ public final class ManifestReference {
         SourceSpec source = new SourceSpec();
         s.setSource(source);
         TargetSpec target = new TargetSpec();
-        target.setType(TargetType.POSTGRES);
+        target.setType(TargetType.values()[0]); // any: the reference lists fields, not a route
         s.setTarget(target);
         ChunkSpec chunk = new ChunkSpec();
         chunk.setKind(ChunkKind.UUID);

@@ -2,15 +2,35 @@ package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** Target database engine; selects the dialect adapter and the identifier limits. */
+/**
+ * Target database engine, as {@code spec.target.type} names it: selects the adapter, and holds what the domain must
+ * know of each engine before any connection (default schema, identifier limits). The one place the domain lists them.
+ */
 public enum TargetType {
-    @JsonProperty("mssql") MSSQL("dbo"),
-    @JsonProperty("postgres") POSTGRES("public");
+    @JsonProperty("mssql") MSSQL("dbo", IdentifierLimit.MSSQL, false),
+    @JsonProperty("postgres") POSTGRES("public", IdentifierLimit.POSTGRES, true);
 
     private final String defaultSchema;
+    private final IdentifierLimit identifierLimit;
+    private final boolean sourceEngine;
 
-    TargetType(String defaultSchema) {
+    TargetType(String defaultSchema, IdentifierLimit identifierLimit, boolean sourceEngine) {
         this.defaultSchema = defaultSchema;
+        this.identifierLimit = identifierLimit;
+        this.sourceEngine = sourceEngine;
+    }
+
+    /** How long this engine's identifiers may be; names are never truncated. */
+    public IdentifierLimit identifierLimit() {
+        return identifierLimit;
+    }
+
+    /**
+     * True when this target is the source's engine (PostgreSQL), so one connection Secret, schema and table can name
+     * the source table itself.
+     */
+    public boolean isSourceEngine() {
+        return sourceEngine;
     }
 
     public String defaultSchema() {

@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.naming;
 
+import io.dpone.backfill.core.campaign.IdentifierLimit;
 import io.dpone.backfill.core.campaign.ArtifactScope;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.digest.Sha256;
@@ -15,7 +16,7 @@ public record ArtifactNames(String schema, String shadowTable, String backupTabl
 
     public static ArtifactNames derive(BackfillCampaignSpec normalised) {
         String table = normalised.getTarget().getTable();
-        IdentifierLimit limit = IdentifierLimit.of(normalised.getTarget().getType());
+        IdentifierLimit limit = normalised.getTarget().getType().identifierLimit();
         String scope = normalised.getPublication().getArtifactScope() == ArtifactScope.CAMPAIGN
                 ? "__bf_" + Sha256.hex(normalised.getBackfillId()).substring(0, DIGEST_CHARS)
                 : "__bf";

@@ -5,7 +5,7 @@ import io.dpone.backfill.core.campaign.CampaignDocument;
 import io.dpone.backfill.core.campaign.CampaignMetadata;
 import io.dpone.backfill.core.campaign.SpecDefaults;
 import io.dpone.backfill.core.naming.ArtifactNames;
-import io.dpone.backfill.core.naming.IdentifierLimit;
+import io.dpone.backfill.core.campaign.IdentifierLimit;
 
 import java.util.List;
 import java.util.Map;
@@ -65,7 +65,7 @@ public final class CampaignValidator {
         BackfillCampaignSpec normalised = SpecDefaults.apply(spec);
         RouteRules.check(normalised, errors);
         ArtifactNames names = ArtifactNames.derive(normalised);
-        IdentifierLimit targetLimit = IdentifierLimit.of(normalised.getTarget().getType());
+        IdentifierLimit targetLimit = normalised.getTarget().getType().identifierLimit();
         errors.identifier(names.shadowTable(), "spec.target.table", targetLimit);
         errors.identifier(names.backupTable(), "spec.target.table", targetLimit);
     }

@@ -1,6 +1,6 @@
 package io.dpone.backfill.core.validation;
 
-import io.dpone.backfill.core.naming.IdentifierLimit;
+import io.dpone.backfill.core.campaign.IdentifierLimit;
 
 import java.util.ArrayList;
 import java.util.List;

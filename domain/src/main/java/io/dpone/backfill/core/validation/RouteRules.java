@@ -6,7 +6,6 @@ import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.campaign.RetryPolicy;
 import io.dpone.backfill.core.campaign.SourceSpec;
 import io.dpone.backfill.core.campaign.TargetSpec;
-import io.dpone.backfill.core.campaign.TargetType;
 
 /**
  * Route and capability rules of the reference design, applied to the normalised spec: which combinations of
@@ -46,7 +45,7 @@ final class RouteRules {
     }
 
     private static boolean sameTable(SourceSpec source, TargetSpec target) {
-        return target.getType() == TargetType.POSTGRES
+        return target.getType().isSourceEngine()
                 && source.getConnectionSecretRef().equals(target.getConnectionSecretRef())
                 && source.getSchema().equals(target.getSchema())
                 && source.getTable().equals(target.getTable());

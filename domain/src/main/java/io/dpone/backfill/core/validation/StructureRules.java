@@ -8,7 +8,7 @@ import io.dpone.backfill.core.campaign.ResourceAmounts;
 import io.dpone.backfill.core.campaign.SourceSpec;
 import io.dpone.backfill.core.campaign.StateSpec;
 import io.dpone.backfill.core.campaign.TargetSpec;
-import io.dpone.backfill.core.naming.IdentifierLimit;
+import io.dpone.backfill.core.campaign.IdentifierLimit;
 
 import java.math.BigInteger;
 import java.util.HashSet;
@@ -33,7 +33,7 @@ final class StructureRules {
         source(spec.getSource(), errors);
         TargetSpec target = spec.getTarget();
         IdentifierLimit targetLimit = target != null && target.getType() != null
-                ? IdentifierLimit.of(target.getType()) : IdentifierLimit.POSTGRES;
+                ? target.getType().identifierLimit() : IdentifierLimit.POSTGRES;
         target(target, targetLimit, errors);
         uniqueKey(spec.getUniqueKey(), targetLimit, errors);
         chunk(spec.getChunk(), targetLimit, errors);

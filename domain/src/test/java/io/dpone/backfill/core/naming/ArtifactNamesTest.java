@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.naming;
 
+import io.dpone.backfill.core.campaign.IdentifierLimit;
 import io.dpone.backfill.core.campaign.ArtifactScope;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;

@@ -2,7 +2,7 @@ package io.dpone.backfill.core.validation;
 
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.manifest.CampaignReader;
-import io.dpone.backfill.core.naming.IdentifierLimit;
+import io.dpone.backfill.core.campaign.IdentifierLimit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

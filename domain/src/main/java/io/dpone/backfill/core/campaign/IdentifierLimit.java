@@ -1,11 +1,9 @@
-package io.dpone.backfill.core.naming;
-
-import io.dpone.backfill.core.campaign.TargetType;
+package io.dpone.backfill.core.campaign;
 
 import java.nio.charset.StandardCharsets;
 
 /**
- * Identifier length limits of each engine. PostgreSQL truncates names past 63 bytes (NAMEDATALEN - 1, counted in
+ * Identifier length limits of each engine ({@link TargetType#identifierLimit()} says which a target has). PostgreSQL truncates names past 63 bytes (NAMEDATALEN - 1, counted in
  * the database encoding, UTF-8 here); SQL Server's sysname holds 128 UTF-16 code units. Names are never truncated
  * silently: a name over the limit is an error, because truncation could make two names collide.
  */
@@ -43,9 +41,5 @@ public enum IdentifierLimit {
 
     public boolean fits(String name) {
         return measure(name) <= max;
-    }
-
-    public static IdentifierLimit of(TargetType type) {
-        return type == TargetType.MSSQL ? MSSQL : POSTGRES;
     }
 }
