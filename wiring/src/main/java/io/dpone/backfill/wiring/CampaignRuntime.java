@@ -54,7 +54,8 @@ public final class CampaignRuntime implements AutoCloseable {
         var spec = blueprint.definition().spec();
         return new CampaignEngine(blueprint, ledger, publisher, sourceCatalog, faults,
                 columns -> adapter.rowEncoding(source, spec.getSource().getSchema(), spec.getSource().getTable(), target,
-                        blueprint.artifacts().schema(), blueprint.loadTable(), columns));
+                        blueprint.artifacts().schema(), blueprint.loadTable(), columns),
+                new ShadowReadBack(adapter, source, target, spec.getSource().getSchema(), spec.getSource().getTable()));
     }
 
     public static CampaignRuntime open(CampaignBlueprint blueprint, Connector sourceConnector, Connector targetConnector,

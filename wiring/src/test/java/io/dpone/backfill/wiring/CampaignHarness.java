@@ -98,6 +98,15 @@ final class CampaignHarness implements AutoCloseable {
 
     /** Steps the engine like a driver would, running lanes as threads, until the campaign settles. */
     StepResult runToSettled(CampaignBlueprint b, CampaignRuntime session, CampaignLease lease) throws Exception {
+        return runUntil(b, session, lease, null);
+    }
+
+    /**
+     * The same, stopping as soon as a step reaches {@code phase} (null: once settled), its lanes awaited: so a test
+     * can act between loading and validation.
+     */
+    StepResult runUntil(CampaignBlueprint b, CampaignRuntime session, CampaignLease lease,
+                        io.dpone.backfill.core.campaign.CampaignPhase phase) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             // As a driver's renewer does: a load longer than the lease TTL must not lose the campaign.
@@ -109,10 +118,10 @@ final class CampaignHarness implements AutoCloseable {
                     startLanes(b, run.lanes());
                 }
             }
-            if (r.stopsLanes() || r.settled()) {
+            if (r.stopsLanes() || r.settled() || r.phase() == phase) {
                 awaitLanes();
             }
-            if (r.settled()) {
+            if (r.settled() || r.phase() == phase) {
                 return r;
             }
             Thread.sleep(Math.min(200, r.requeueAfter().toMillis()));

@@ -48,6 +48,9 @@ final class ManifestNotes {
         n.put("spec.publication.mode", rule("`direct` appends to the live table exactly once; `shadow_swap` loads a shadow, validates it and swaps it in atomically"));
         n.put("spec.publication.retainBackup", rule("must be `true`: backups are deleted only explicitly"));
         n.put("spec.publication.artifactScope", rule("`campaign` adds a digest of `backfillId` to shadow and backup names"));
+        n.put("spec.publication.verify", new Note(null, "`content`", "`shadow_swap` only: `content` blocks publication"
+                + " (`ContentMismatch`) when what the target stored differs from what the lanes sent (ADR 0036); `counts`"
+                + " checks counts and keys only. Left out of the normalised spec when `content`, so older run keys hold"));
         n.put("spec.lane.image", new Note(null, "operator default", "may change at any time (not part of the digest)"));
         n.put("spec.lane.imagePullPolicy", new Note(null, "cluster default", ""));
         for (String kind : new String[] {"requests", "limits"}) {

@@ -12,6 +12,9 @@ public class PublicationSpec {
     private Boolean retainBackup;
     @JsonPropertyDescription("stable (default) or campaign: shadow/backup names carry a digest of backfillId.")
     private ArtifactScope artifactScope;
+    @JsonPropertyDescription("content (default) or counts: before the swap, compare the content the target stored in"
+            + " the shadow with what the lanes sent (content), or check counts and keys only (counts).")
+    private PublicationVerify verify;
 
     public PublicationMode getMode() {
         return mode;
@@ -37,22 +40,36 @@ public class PublicationSpec {
         this.artifactScope = artifactScope;
     }
 
+    public PublicationVerify getVerify() {
+        return verify;
+    }
+
+    public void setVerify(PublicationVerify verify) {
+        this.verify = verify;
+    }
+
+    /** The check in force: absent means content (the normalised spec leaves it absent, see {@link SpecDefaults}). */
+    public PublicationVerify verification() {
+        return verify == null ? PublicationVerify.CONTENT : verify;
+    }
+
     PublicationSpec copy() {
         PublicationSpec c = new PublicationSpec();
         c.mode = mode;
         c.retainBackup = retainBackup;
         c.artifactScope = artifactScope;
+        c.verify = verify;
         return c;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof PublicationSpec p && mode == p.mode && Objects.equals(retainBackup, p.retainBackup)
-                && artifactScope == p.artifactScope;
+                && artifactScope == p.artifactScope && verify == p.verify;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, retainBackup, artifactScope);
+        return Objects.hash(mode, retainBackup, artifactScope, verify);
     }
 }

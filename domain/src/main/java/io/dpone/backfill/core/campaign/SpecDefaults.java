@@ -59,6 +59,10 @@ public final class SpecDefaults {
         if (publication.getArtifactScope() == null) {
             publication.setArtifactScope(ArtifactScope.STABLE);
         }
+        // The default check is left absent, not filled in: a campaign written before the field keeps its run key.
+        if (publication.getVerify() == PublicationVerify.CONTENT) {
+            publication.setVerify(null);
+        }
         s.setPublication(publication);
         LaneSpec lane = s.getLane() == null ? new LaneSpec() : s.getLane();
         if (lane.getMaxPodFailures() == null) {

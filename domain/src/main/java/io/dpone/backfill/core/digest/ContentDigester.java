@@ -74,6 +74,10 @@ public final class ContentDigester {
     private long keyLow;
     private long rowHigh;
     private long rowLow;
+    /** Sees each row's fields as it ends; null (nothing extra per row) except when a difference is being located. */
+    private RowObserver observer;
+    /** With an observer: only rows ended into this slot are seen (-1: every row). */
+    private int observedSlot = -1;
 
     /** @param keyColumns positions of the key columns among the row's {@code columns}, in key order */
     public ContentDigester(int columns, int[] keyColumns) {
@@ -100,6 +104,43 @@ public final class ContentDigester {
             }
         }
         return positions;
+    }
+
+    /**
+     * Sees every row as it ends, before its bytes are reused: to locate a difference, never on the lanes' path.
+     * The view is valid only during the call.
+     */
+    @FunctionalInterface
+    public interface RowObserver {
+        void row(RowView row);
+    }
+
+    /** The row that just ended: its key hash and each field's canonical bytes (family tag, length, bytes). */
+    public interface RowView {
+        /** The high and low halves of the 128-bit hash of the key fields, as the digest sums them. */
+        long keyHigh();
+
+        long keyLow();
+
+        int columns();
+
+        /** A 64-bit hash of one field's canonical bytes. */
+        long fieldHash(int column);
+
+        /** A copy of one field's canonical bytes, for {@link CanonicalText}. */
+        byte[] field(int column);
+    }
+
+    /** Lets {@code observer} see every row from now on (null: none). */
+    public ContentDigester observe(RowObserver observer) {
+        return observe(observer, -1);
+    }
+
+    /** Lets {@code observer} see the rows ended into {@code slot} of a table from now on (-1: every row). */
+    public ContentDigester observe(RowObserver observer, int slot) {
+        this.observer = observer;
+        this.observedSlot = slot;
+        return this;
     }
 
     // --- one row: its fields in column order, then endRow ---
@@ -261,7 +302,7 @@ public final class ContentDigester {
 
     /** Ends the current row: hashes its key fields and all its fields into this digester's own digest. */
     public void endRow() {
-        hashRow();
+        hashRow(-1);
         keyHigh += keyHash[0];
         keyLow += keyHash[1];
         rowHigh += hash[0];
@@ -271,11 +312,11 @@ public final class ContentDigester {
 
     /** Ends the current row into {@code slot} of {@code table} (verify's per-chunk sums) instead of this digest. */
     public void endRow(DigestTable table, int slot) {
-        hashRow();
+        hashRow(slot);
         table.add(slot, keyHash[0], keyHash[1], hash[0], hash[1]);
     }
 
-    private void hashRow() {
+    private void hashRow(int slot) {
         if (column != columns) {
             throw new IllegalStateException("a row of " + columns + " columns got " + column + " fields");
         }
@@ -291,9 +332,42 @@ public final class ContentDigester {
         }
         RowHash128.hash(keys, 0, keyLength, keyHash);
         RowHash128.hash(row, 0, length, hash);
+        if (observer != null && (observedSlot < 0 || slot == observedSlot)) {
+            observer.row(view);
+        }
         length = 0;
         column = 0;
     }
+
+    private final RowView view = new RowView() {
+        private final long[] fieldHash = new long[2];
+
+        @Override
+        public long keyHigh() {
+            return keyHash[0];
+        }
+
+        @Override
+        public long keyLow() {
+            return keyHash[1];
+        }
+
+        @Override
+        public int columns() {
+            return columns;
+        }
+
+        @Override
+        public long fieldHash(int c) {
+            RowHash128.hash(row, fieldStart[c], fieldStart[c + 1] - fieldStart[c], fieldHash);
+            return fieldHash[0] ^ fieldHash[1];
+        }
+
+        @Override
+        public byte[] field(int c) {
+            return Arrays.copyOfRange(row, fieldStart[c], fieldStart[c + 1]);
+        }
+    };
 
     /** The digest of the rows ended so far. */
     public ChunkDigest digest() {

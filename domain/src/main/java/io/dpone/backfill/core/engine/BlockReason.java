@@ -18,6 +18,11 @@ public enum BlockReason {
     LIVE_TARGET_WRITTEN("LiveTargetWritten"),
     /** Exact validation of the loaded table failed, or source rows are covered by no chunk. */
     VALIDATION_FAILED("ValidationFailed"),
+    /**
+     * What the target stored in the shadow differs from what the lanes sent (ADR 0036): a value converted wrongly on
+     * the way in. Nothing was published; the shadow is kept for diagnosis.
+     */
+    CONTENT_MISMATCH("ContentMismatch"),
     /** The XMin anchor can no longer start incremental sync. */
     ANCHOR_UNUSABLE("AnchorUnusable"),
     /** The source cannot be read in physical chunks exactly once (ADR 0015): the message says why. */

@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.campaign.PublicationMode;
+import io.dpone.backfill.core.campaign.PublicationVerify;
 import io.dpone.backfill.core.campaign.RetryPolicy;
 import io.dpone.backfill.core.digest.CanonicalJson;
 import io.dpone.backfill.core.digest.ChunkDigest;
@@ -38,6 +39,8 @@ import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.TableShapeDiff;
 import io.dpone.backfill.core.target.ValidationResult;
+import io.dpone.backfill.core.verify.ContentReadBack;
+import io.dpone.backfill.core.verify.ContentScope;
 
 import java.time.Duration;
 import java.util.List;
@@ -64,6 +67,7 @@ public final class CampaignEngine {
     private final ArtifactNames names;
     private final FaultPoints faults;
     private final RowEncodingChoice encodings;
+    private final ContentReadBack readBack;
     /** The verdict of {@link #open}'s pre-flight, recorded at preparation; null until open() checked. */
     private PreflightResult preflight;
 
@@ -83,8 +87,18 @@ public final class CampaignEngine {
     /** {@code encodings}: the target adapter's choice of row encoding, recorded at preparation; null records none. */
     public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source,
                           FaultPoints faults, RowEncodingChoice encodings) {
+        this(blueprint, ledger, publisher, source, faults, encodings, null);
+    }
+
+    /**
+     * {@code readBack}: reads the shadow's stored content back for the gate before publication (ADR 0036); every
+     * driver passes one. Null only for engines over fakes, which then record that no content was compared.
+     */
+    public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source,
+                          FaultPoints faults, RowEncodingChoice encodings, ContentReadBack readBack) {
         this.faults = faults;
         this.encodings = encodings;
+        this.readBack = readBack;
         this.blueprint = blueprint;
         this.spec = blueprint.definition().spec();
         this.ledger = ledger;
@@ -321,6 +335,15 @@ public final class CampaignEngine {
             advance(lease, CampaignPhase.Validating, CampaignPhase.Published, detail.json());
             return StepResult.progressed(CampaignPhase.Published, "direct load validated: " + v.describe(), NOW);
         }
+        ContentGate gate = contentGate(campaign, counts);
+        detail = gate.record(detail);
+        if (!gate.passed()) {
+            String reason = gate.blockReason(names.schema() + "." + loadTable());
+            advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked,
+                    detail.withBlock(BlockReason.CONTENT_MISMATCH, reason).json());
+            return StepResult.blocked(BlockReason.CONTENT_MISMATCH, reason, NOW,
+                    new NextAction.NewCampaign(names.schema() + "." + loadTable()));
+        }
         // Taken once here, when the shadow is final: the receipt keeps it so a rollback can see later writes.
         detail = detail.with("publishedFingerprint", publishedFingerprint(campaign, counts).encoded());
         advance(lease, CampaignPhase.Validating, CampaignPhase.Publishing, detail.json());
@@ -346,6 +369,35 @@ public final class CampaignEngine {
             }
         }
         return publisher.fingerprint(names.schema(), loadTable());
+    }
+
+    /**
+     * The read-back gate (ADR 0036): the shadow's stored rows digested as the lanes digested what they sent, compared
+     * with every receipt's digest, per chunk for a key-range plan and as a whole for a physical one. Off with
+     * {@code publication.verify: counts}; not possible (and recorded so) when a receipt has no digest.
+     */
+    private ContentGate contentGate(CampaignRecord campaign, ChunkCounts counts) {
+        if (spec.getPublication().verification() == PublicationVerify.COUNTS) {
+            return ContentGate.off("counts", "publication.verify is counts");
+        }
+        if (readBack == null) {
+            return ContentGate.off("counts", "this driver reads no content back");
+        }
+        Map<Integer, String> recorded = ledger.chunkDigests(runKey());
+        ChunkDigest[] sent = new ChunkDigest[(int) counts.total()];
+        for (int id = 0; id < sent.length; id++) {
+            sent[id] = ChunkDigest.fromWire(recorded.get(id));
+            if (sent[id] == null) {
+                return ContentGate.off("counts", "chunk " + id + "'s receipt records no content digest");
+            }
+        }
+        TableShape shadow = publisher.shape(names.schema(), loadTable());
+        List<String> columns = shadow.loadColumnsFrom(source.shape(spec.getSource().getSchema(), spec.getSource().getTable()));
+        HeapExtent heap = PhaseDetail.parse(campaign.detail()).heapExtent();
+        ChunkPlan plan = ChunkPlanner.resolve(spec.getChunk(), heap);
+        ContentScope scope = new ContentScope(names.schema(), loadTable(), columns, spec.getUniqueKey(), plan,
+                RowEncoding.fromWire(campaign.rowEncoding()), heap, campaign.anchorXmin());
+        return ContentGate.run(readBack, scope, sent);
     }
 
     /** The sum of every chunk receipt's content digest; null when a chunk has no receipt or no digest. */

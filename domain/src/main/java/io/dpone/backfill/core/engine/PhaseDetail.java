@@ -67,6 +67,36 @@ public final class PhaseDetail {
         return new PhaseDetail(copy);
     }
 
+    /**
+     * The read-back gate's record (ADR 0036): which check ran ({@code content} or {@code counts}), whether it
+     * passed, its own seconds, and a note (why only counts, or what differed).
+     */
+    public PhaseDetail withContentCheck(String check, boolean passed, double seconds, String note) {
+        ObjectNode copy = node.deepCopy();
+        ObjectNode n = copy.putObject("contentCheck");
+        n.put("check", check);
+        n.put("passed", passed);
+        n.put("seconds", Math.round(seconds * 100) / 100.0);
+        if (note != null) {
+            n.put("note", note.length() > MAX_REASON ? note.substring(0, MAX_REASON) + "..." : note);
+        }
+        return new PhaseDetail(copy);
+    }
+
+    /** The read-back gate's record, or null before validation recorded one. */
+    public ContentCheckRecord contentCheck() {
+        JsonNode n = node.get("contentCheck");
+        if (n == null || !n.isObject()) {
+            return null;
+        }
+        return new ContentCheckRecord(n.path("check").asText(), n.path("passed").asBoolean(), n.path("seconds").asDouble(),
+                n.hasNonNull("note") ? n.get("note").asText() : null);
+    }
+
+    /** See {@link #withContentCheck}. */
+    public record ContentCheckRecord(String check, boolean passed, double seconds, String note) {
+    }
+
     /** The pre-flight verdict the campaign started with, as the status shows it (bounded findings, true counts). */
     public PhaseDetail withPreflight(PreflightResult r) {
         ObjectNode copy = node.deepCopy();

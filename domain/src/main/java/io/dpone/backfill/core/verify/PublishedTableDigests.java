@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.verify;
 
+import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.core.digest.DigestTable;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.plan.ChunkPlan;
@@ -16,6 +17,15 @@ public interface PublishedTableDigests {
      *                 the whole table (a row cannot be placed in a block range)
      * @param encoding how the lanes moved rows (the ledger's record): the reader uses the same wire where it can
      */
+    default DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
+                             RowEncoding encoding) throws Exception {
+        return read(schema, table, columns, keyColumns, plan, encoding, null, -1);
+    }
+
+    /**
+     * The same, with {@code observer} seeing each row's canonical fields as it is digested, only the rows that fall
+     * in slot {@code observedSlot} (-1: every row): how a difference is located (ADR 0036).
+     */
     DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
-                     RowEncoding encoding) throws Exception;
+                     RowEncoding encoding, ContentDigester.RowObserver observer, int observedSlot) throws Exception;
 }

@@ -43,6 +43,8 @@ public final class PostgresChunkSource implements ChunkSource {
     private final List<String> columns;
     private final String selectPrefix;
     /** Null for key-range plans; physical chunks are read in their own checked transaction. */
+    /** Sees every digested row; null on every lane. */
+    private ContentDigester.RowObserver observer;
     private final PostgresHeapChunkGuard heapGuard;
     private SourceColumnPlan valuePlan;
     /** Positions of the key columns among the loaded columns; null when this source computes no content digest. */
@@ -84,6 +86,18 @@ public final class PostgresChunkSource implements ChunkSource {
         this.selectPrefix = "COPY (SELECT " + columnList + " FROM " + PostgresIdentifiers.qualified(sourceSchema, sourceTable) + " WHERE ";
     }
 
+    /**
+     * Lets {@code observer} see the canonical fields of every row digested from now on: to locate a difference the
+     * read-back gate found (ADR 0036), never on a lane. Needs key columns.
+     */
+    public PostgresChunkSource observing(ContentDigester.RowObserver observer) {
+        if (keyPositions == null) {
+            throw new IllegalStateException("rows are observed as they are digested: this source digests nothing");
+        }
+        this.observer = observer;
+        return this;
+    }
+
     @Override
     public ChunkRows open(ChunkRange range, RowEncoding encoding) throws SQLException {
         if (heapGuard == null) {
@@ -107,7 +121,7 @@ public final class PostgresChunkSource implements ChunkSource {
             case POSTGRES_COPY_BINARY -> new BinaryTupleRows(source.unwrap(PGConnection.class).getCopyAPI()
                     .copyOut(selectPrefix + predicate + ") TO STDOUT (FORMAT binary)"), columns.size(), digests);
             case VALUES -> new DecodedRows(BinaryCopyReader.start(source, valuePlan(), predicate),
-                    keyPositions == null ? null : new ContentDigester(columns.size(), keyPositions));
+                    keyPositions == null ? null : new ContentDigester(columns.size(), keyPositions).observe(observer));
         };
     }
 
@@ -119,7 +133,7 @@ public final class PostgresChunkSource implements ChunkSource {
         if (copyTypes == null) {
             copyTypes = ColumnFamilies.of(source, sourceSchema, sourceTable, columns);
         }
-        return new CopyRowDigests(copyTypes, new ContentDigester(columns.size(), keyPositions));
+        return new CopyRowDigests(copyTypes, new ContentDigester(columns.size(), keyPositions).observe(observer));
     }
 
     /** The columns' types are read once per lane: a type change mid-campaign is drift, caught before each chunk. */

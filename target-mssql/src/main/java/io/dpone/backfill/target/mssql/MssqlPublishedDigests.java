@@ -42,13 +42,15 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
 
     @Override
     public DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
-                            RowEncoding encoding) throws Exception {
+                            RowEncoding encoding, ContentDigester.RowObserver observer, int observedSlot)
+            throws Exception {
         List<SourceColumn> plannedColumns = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, columns).columns();
         PgType[] types = plannedColumns.stream().map(SourceColumn::arrivingType).toArray(PgType[]::new);
         boolean keyed = plan.kind().keyed();
         int keyColumn = keyed ? columns.indexOf(plan.column()) : -1;
         DigestTable digests = new DigestTable(keyed ? plan.size() : 1);
-        ContentDigester digester = new ContentDigester(columns.size(), ContentDigester.positions(columns, keyColumns));
+        ContentDigester digester = new ContentDigester(columns.size(), ContentDigester.positions(columns, keyColumns))
+                .observe(observer, observedSlot);
         String sql = "SELECT " + columns.stream().map(MssqlIdentifiers::quote).collect(Collectors.joining(", "))
                 + " FROM " + MssqlIdentifiers.quote(schema) + "." + MssqlIdentifiers.quote(table);
         try (PreparedStatement ps = target.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {

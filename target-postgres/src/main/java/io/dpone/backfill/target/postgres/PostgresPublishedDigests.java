@@ -8,6 +8,8 @@ import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.postgres.PostgresBinaryCopy;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.source.postgres.binary.PgType;
 import io.dpone.backfill.source.postgres.binary.CopyOutInputStream;
 import io.dpone.backfill.source.postgres.digest.ColumnFamilies;
 import io.dpone.backfill.source.postgres.digest.CopyRowDigests;
@@ -15,26 +17,45 @@ import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
 
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The published PostgreSQL table's digests for {@code verify}: one {@code COPY (SELECT <loaded columns> FROM table)
- * TO STDOUT} on the wire the lanes used (binary when they moved binary tuples, else text), each row canonicalised by
- * its own column's type (the target's catalog) and placed in its chunk by its chunk key, in Java, streaming.
+ * The published PostgreSQL table's digests for {@code verify} and the read-back gate: one {@code COPY (SELECT <loaded
+ * columns> FROM table) TO STDOUT} on the wire the lanes used (binary when they moved binary tuples, else text), each
+ * row canonicalised by its own column's type (the target's catalog) and placed in its chunk by its chunk key, in
+ * Java, streaming. Given the source table, a column widened on the way in (ADR 0036) is read as the type the lanes
+ * digested: an integer from a numeric column as an integer (a fraction stays a numeric, and differs), a real from a
+ * double precision column as a real, a {@code character(n)} from a longer one cast back to its source length.
  */
 public final class PostgresPublishedDigests implements PublishedTableDigests {
     private final Connection target;
+    private final Connection source;
+    private final String sourceSchema;
+    private final String sourceTable;
 
+    /** Reads every column as its own type: for a table loaded from identical types, or digested on its own terms. */
     public PostgresPublishedDigests(Connection target) {
+        this(target, null, null, null);
+    }
+
+    /** Reads widened columns as their source types (the class comment says how). */
+    public PostgresPublishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
         this.target = target;
+        this.source = source;
+        this.sourceSchema = sourceSchema;
+        this.sourceTable = sourceTable;
     }
 
     @Override
     public DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
-                            RowEncoding encoding) throws Exception {
+                            RowEncoding encoding, ContentDigester.RowObserver observer, int observedSlot)
+            throws Exception {
         boolean keyed = plan.kind().keyed();
-        return stream(schema, table, columns, keyColumns, keyed ? plan : null, encoding);
+        return stream(schema, table, columns, keyColumns, keyed ? plan : null, encoding, observer, observedSlot);
     }
 
     /**
@@ -45,20 +66,27 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
     public ChunkDigest wholeTable(String schema, String table, List<String> columns, RowEncoding encoding)
             throws Exception {
         // Only the full-row hash is compared (it covers every column): any column may stand in as the key.
-        return stream(schema, table, columns, columns.subList(0, 1), null, encoding).total();
+        return stream(schema, table, columns, columns.subList(0, 1), null, encoding, null, -1).total();
     }
 
     private DigestTable stream(String schema, String table, List<String> columns, List<String> keyColumns,
-                               ChunkPlan keyedPlan, RowEncoding encoding) throws Exception {
+                               ChunkPlan keyedPlan, RowEncoding encoding, ContentDigester.RowObserver observer,
+                               int observedSlot) throws Exception {
         DigestTable digests = new DigestTable(keyedPlan != null ? keyedPlan.size() : 1);
-        CopyRowDigests rows = new CopyRowDigests(ColumnFamilies.of(target, schema, table, columns),
-                new ContentDigester(columns.size(), ContentDigester.positions(columns, keyColumns)));
+        boolean binary = encoding == RowEncoding.POSTGRES_COPY_BINARY;
+        PgType[] types = ColumnFamilies.of(target, schema, table, columns);
+        List<String> select = columns.stream().map(PostgresIdentifiers::quote).collect(Collectors.toList());
+        if (source != null && !binary) {
+            asSent(types, select, schema, table, columns);
+        }
+        CopyRowDigests rows = new CopyRowDigests(types,
+                new ContentDigester(columns.size(), ContentDigester.positions(columns, keyColumns))
+                        .observe(observer, observedSlot));
         if (keyedPlan != null) {
             rows.readingKey(columns.indexOf(keyedPlan.column()));
         }
         rows.into(digests, keyedPlan);
-        boolean binary = encoding == RowEncoding.POSTGRES_COPY_BINARY;
-        String sql = "COPY (SELECT " + columns.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "))
+        String sql = "COPY (SELECT " + String.join(", ", select)
                 + " FROM " + PostgresIdentifiers.qualified(schema, table) + ") TO STDOUT" + (binary ? " (FORMAT binary)" : "");
         CopyOut out = target.unwrap(PGConnection.class).getCopyAPI().copyOut(sql);
         try {
@@ -79,5 +107,36 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
             new CopyOutInputStream(out, target.unwrap(PGConnection.class)).close();
         }
         return digests;
+    }
+
+    /** Widened columns read as the lanes digested them: their families, or (character) a cast to the source type. */
+    private void asSent(PgType[] types, List<String> select, String schema, String table, List<String> columns)
+            throws SQLException {
+        PgType[] sent = ColumnFamilies.of(source, sourceSchema, sourceTable, columns);
+        Map<String, String> sentTypes = formatTypes(source, sourceSchema, sourceTable);
+        Map<String, String> storedTypes = formatTypes(target, schema, table);
+        for (int c = 0; c < types.length; c++) {
+            String column = columns.get(c);
+            if (sent[c] == null || types[c] == null || sentTypes.get(column).equals(storedTypes.get(column))) {
+                continue;
+            }
+            boolean integerIntoNumeric = (sent[c] == PgType.INT2 || sent[c] == PgType.INT4 || sent[c] == PgType.INT8)
+                    && types[c] == PgType.NUMERIC;
+            if (integerIntoNumeric || sent[c] == PgType.FLOAT4 && types[c] == PgType.FLOAT8) {
+                types[c] = sent[c];
+            } else if (sent[c] == PgType.BPCHAR && types[c] == PgType.BPCHAR) {
+                // Only blanks lie past the source's length in a value loaded from it.
+                select.set(c, PostgresIdentifiers.quote(column) + "::" + sentTypes.get(column));
+            }
+        }
+    }
+
+    private static Map<String, String> formatTypes(Connection c, String schema, String table) throws SQLException {
+        Map<String, String> types = new HashMap<>();
+        new PostgresJdbc(c).list("SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type"
+                + " FROM pg_catalog.pg_attribute a WHERE a.attrelid = pg_catalog.to_regclass(?) AND a.attnum > 0"
+                + " AND NOT a.attisdropped", rs -> types.put(rs.getString("attname"), rs.getString("type")),
+                PostgresIdentifiers.qualified(schema, table));
+        return types;
     }
 }

@@ -89,6 +89,6 @@ public final class PostgresTargetAdapter implements TargetAdapter {
 
     @Override
     public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
-        return new PostgresPublishedDigests(target);
+        return new PostgresPublishedDigests(target, source, sourceSchema, sourceTable);
     }
 }

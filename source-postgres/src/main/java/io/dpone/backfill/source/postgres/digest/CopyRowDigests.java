@@ -276,7 +276,7 @@ public final class CopyRowDigests {
 
         static Object parse(PgType type, String s) {
             return switch (type) {
-                case INT2, INT4, INT8 -> Long.parseLong(s);
+                case INT2, INT4, INT8 -> s.indexOf('.') < 0 ? Long.parseLong(s) : integral(s);
                 case NUMERIC -> switch (s) {
                     case "NaN" -> special("NAN");
                     case "Infinity" -> special("POSITIVE_INFINITY");
@@ -294,6 +294,19 @@ public final class CopyRowDigests {
                 case JSONB -> s;
                 default -> s;
             };
+        }
+
+        /**
+         * An integer read from a wider numeric column ({@code 5.00}): the integer when it is one, else the numeric
+         * itself, which then digests as a numeric and differs, as it should.
+         */
+        private static Object integral(String s) {
+            BigDecimal d = new BigDecimal(s);
+            try {
+                return d.longValueExact();
+            } catch (ArithmeticException notAnInteger) {
+                return d;
+            }
         }
 
         private static Object infinity(String s) {
