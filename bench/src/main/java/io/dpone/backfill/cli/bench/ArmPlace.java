@@ -1,10 +1,14 @@
 package io.dpone.backfill.cli.bench;
 
 import io.dpone.backfill.connect.ConnectionSettings;
+import io.dpone.backfill.core.engine.PhaseDetail;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
@@ -52,6 +56,21 @@ interface ArmPlace extends AutoCloseable {
 
     /** The target database's clock now, as text its own timestamps compare with. */
     String clock() throws SQLException;
+
+    /** The seconds a campaign's read-back gate took, from its ledger's phase detail; empty when it compared none. */
+    default OptionalDouble contentCheckSeconds(String runKey) throws SQLException {
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(campaignDetailQuery())) {
+            ps.setString(1, runKey);
+            try (ResultSet rs = ps.executeQuery()) {
+                PhaseDetail.ContentCheckRecord check = rs.next() ? PhaseDetail.parse(rs.getString(1)).contentCheck() : null;
+                return check == null || !check.check().equals("content") ? OptionalDouble.empty()
+                        : OptionalDouble.of(check.seconds());
+            }
+        }
+    }
+
+    /** The campaign row's phase detail by run key ({@code ?}), in this target's ledger. */
+    String campaignDetailQuery();
 
     /** Committed chunks of a campaign from its ledger, in seconds since {@code since} (a {@link #clock()} value). */
     List<ChunkTiming> chunkTimings(String runKey, String since) throws SQLException;

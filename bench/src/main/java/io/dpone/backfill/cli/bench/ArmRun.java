@@ -1,6 +1,7 @@
 package io.dpone.backfill.cli.bench;
 
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
@@ -9,7 +10,12 @@ import java.util.OptionalLong;
  * are processes only in the campaign arm).
  */
 record ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkTiming> chunks, long heapPagesVisited,
-              OptionalLong logBytes, List<Long> lanePeakHeapBytes) {
+              OptionalLong logBytes, List<Long> lanePeakHeapBytes, OptionalDouble contentCheckSeconds) {
+    ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkTiming> chunks, long heapPagesVisited,
+           OptionalLong logBytes, List<Long> lanePeakHeapBytes) {
+        this(arm, repetition, seconds, rows, chunks, heapPagesVisited, logBytes, lanePeakHeapBytes, OptionalDouble.empty());
+    }
+
     ArmRun {
         chunks = List.copyOf(chunks);
         lanePeakHeapBytes = List.copyOf(lanePeakHeapBytes);
@@ -17,7 +23,12 @@ record ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkT
 
     /** The same run with its lanes' peak heaps, which the lanes report when they exit. */
     ArmRun withLanePeakHeaps(List<Long> peaks) {
-        return new ArmRun(arm, repetition, seconds, rows, chunks, heapPagesVisited, logBytes, peaks);
+        return new ArmRun(arm, repetition, seconds, rows, chunks, heapPagesVisited, logBytes, peaks, contentCheckSeconds);
+    }
+
+    /** The same run with the seconds its read-back gate took before publication (ADR 0036), part of its wall time. */
+    ArmRun withContentCheckSeconds(OptionalDouble checkSeconds) {
+        return new ArmRun(arm, repetition, seconds, rows, chunks, heapPagesVisited, logBytes, lanePeakHeapBytes, checkSeconds);
     }
 
     double rowsPerSecond() {

@@ -60,10 +60,13 @@ final class BenchReport {
                 s.median().lanePeakHeapBytes().forEach(b -> lanes.add(round(b / MIB)));
                 a.put("maxLanePeakHeapAfterGcMiB", round(s.lanePeakHeapBytes() / MIB));
             }
+            // The read-back gate before publication (ADR 0036), inside the arm's seconds.
+            s.median().contentCheckSeconds().ifPresent(c -> a.put("contentCheckSeconds", round(c)));
             ArrayNode runs = a.putArray("runs");
             for (ArmRun r : s.runs()) {
-                runs.addObject().put("repetition", r.repetition()).put("seconds", round(r.seconds()))
+                ObjectNode run = runs.addObject().put("repetition", r.repetition()).put("seconds", round(r.seconds()))
                         .put("rowsPerSecond", Math.round(r.rowsPerSecond()));
+                r.contentCheckSeconds().ifPresent(c -> run.put("contentCheckSeconds", round(c)));
             }
         }
         return root;
@@ -103,6 +106,10 @@ final class BenchReport {
         }
         for (ArmSummary s : arms.values()) {
             out.append(String.format(Locale.ROOT, "  %-3s %s%n", s.arm().code(), s.arm().description()));
+        }
+        for (ArmSummary s : arms.values()) {
+            s.median().contentCheckSeconds().ifPresent(c -> out.append(String.format(Locale.ROOT,
+                    "  %-3s content check before publication: %.2f s of its %.2f s%n", s.arm().code(), c, s.median().seconds())));
         }
         return out.toString();
     }

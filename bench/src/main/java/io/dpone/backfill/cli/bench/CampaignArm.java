@@ -27,6 +27,6 @@ final class CampaignArm implements BenchArm {
                 throw new IllegalStateException("the benchmark campaign did not reach its handoff (exit " + code + ")");
             }
             return place.chunkTimings(blueprint.identity().runKey(), since);
-        }).withLanePeakHeaps(heaps.peaks());
+        }).withLanePeakHeaps(heaps.peaks()).withContentCheckSeconds(place.contentCheckSeconds(blueprint.identity().runKey()));
     }
 }

@@ -164,6 +164,11 @@ final class PostgresBenchTarget implements BenchTarget {
         }
 
         @Override
+        public String campaignDetailQuery() {
+            return "SELECT detail FROM " + StateSpec.DEFAULT_SCHEMA + ".campaign WHERE run_key = ?";
+        }
+
+        @Override
         public List<ChunkTiming> chunkTimings(String runKey, String since) throws SQLException {
             List<ChunkTiming> timings = new ArrayList<>();
             try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT"

@@ -195,6 +195,11 @@ final class SqlServerBenchTarget implements BenchTarget {
         }
 
         @Override
+        public String campaignDetailQuery() {
+            return "SELECT detail FROM " + MssqlIdentifiers.quote(scratch) + ".campaign WHERE run_key = ?";
+        }
+
+        @Override
         public List<ChunkTiming> chunkTimings(String runKey, String since) throws SQLException {
             List<ChunkTiming> timings = new ArrayList<>();
             try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT"

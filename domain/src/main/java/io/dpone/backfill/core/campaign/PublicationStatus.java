@@ -17,6 +17,8 @@ public class PublicationStatus {
     private Boolean backupRetained;
     private Long uncoveredSourceRows;
     private String coverage;
+    private String contentCheck;
+    private Boolean contentMatches;
 
     public String getMode() {
         return mode;
@@ -123,6 +125,27 @@ public class PublicationStatus {
         this.coverage = coverage;
     }
 
+    /**
+     * The read-back gate before the swap (ADR 0036): {@code content} (stored rows compared with what the lanes sent)
+     * or {@code counts} (turned off, or not possible: the phase detail says why); null before validation.
+     */
+    public String getContentCheck() {
+        return contentCheck;
+    }
+
+    public void setContentCheck(String contentCheck) {
+        this.contentCheck = contentCheck;
+    }
+
+    /** With {@code content}: whether the stored rows matched what was sent. */
+    public Boolean getContentMatches() {
+        return contentMatches;
+    }
+
+    public void setContentMatches(Boolean contentMatches) {
+        this.contentMatches = contentMatches;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof PublicationStatus p && Objects.equals(mode, p.mode) && Objects.equals(phase, p.phase)
@@ -131,12 +154,13 @@ public class PublicationStatus {
                 && Objects.equals(actualRows, p.actualRows) && Objects.equals(duplicateKeys, p.duplicateKeys)
                 && Objects.equals(nullKeys, p.nullKeys) && Objects.equals(receiptId, p.receiptId)
                 && Objects.equals(backupRetained, p.backupRetained)
-                && Objects.equals(uncoveredSourceRows, p.uncoveredSourceRows) && Objects.equals(coverage, p.coverage);
+                && Objects.equals(uncoveredSourceRows, p.uncoveredSourceRows) && Objects.equals(coverage, p.coverage)
+                && Objects.equals(contentCheck, p.contentCheck) && Objects.equals(contentMatches, p.contentMatches);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(mode, phase, validation, shadowTable, backupTable, expectedRows, actualRows, duplicateKeys,
-                nullKeys, receiptId, backupRetained, uncoveredSourceRows, coverage);
+                nullKeys, receiptId, backupRetained, uncoveredSourceRows, coverage, contentCheck, contentMatches);
     }
 }

@@ -109,6 +109,16 @@ public final class CampaignStatusProjector {
                 p.setValidation("failed");
             }
         }
+        PhaseDetail.ContentCheckRecord content = detail.contentCheck();
+        if (content != null) {
+            p.setContentCheck(content.check());
+            if (content.check().equals("content")) {
+                p.setContentMatches(content.passed());
+            }
+            if (!content.passed()) {
+                p.setValidation("failed");
+            }
+        }
         p.setPhase(switch (campaign.phase()) {
             case Published, HandoffCommitted -> "published";
             case Publishing -> "publishing";

@@ -89,6 +89,10 @@ public final class StatusReport {
                 b.append(String.format(" (%,d expected, %,d loaded, %d null keys, %d duplicate keys)", pub.getExpectedRows(),
                         pub.getActualRows(), pub.getNullKeys(), pub.getDuplicateKeys()));
             }
+            if (pub.getContentCheck() != null) {
+                b.append("; content check ").append(pub.getContentCheck()).append(pub.getContentMatches() == null ? ""
+                        : pub.getContentMatches() ? ": stored rows match what was sent" : ": stored rows differ from what was sent");
+            }
             b.append("; receipt ").append(pub.getReceiptId() == null ? "none yet" : pub.getReceiptId());
             line(out, "publication", b.toString());
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.PrettyJson;
 import io.dpone.backfill.cli.status.StatusCommand;
 import io.dpone.backfill.cli.status.StatusReader;
+import io.dpone.backfill.core.engine.PhaseDetail;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.core.campaign.PreflightStatus;
@@ -76,6 +77,17 @@ public final class Evidence {
             }
             publication.put("coverage", pub.getCoverage());
         }
+        // The read-back gate (ADR 0036): which check ran, whether it passed, its own seconds, and why when not content.
+        ledger.findByRunKey(blueprint.identity().runKey()).map(c -> PhaseDetail.parse(c.detail()).contentCheck())
+                .ifPresent(check -> {
+                    ObjectNode content = publication.putObject("content_check");
+                    content.put("check", check.check());
+                    content.put("passed", check.passed());
+                    content.put("seconds", check.seconds());
+                    if (check.note() != null) {
+                        content.put("note", check.note());
+                    }
+                });
         if (pub.getReceiptId() != null) {
             publication.put("receipt_id", pub.getReceiptId());
         }

@@ -61,6 +61,9 @@ public final class StatusCommand implements Callable<Integer> {
             } else {
                 BackfillCampaignStatus s = status.get();
                 System.out.println(ProgressDisplay.line(s) + "; validation " + s.getPublication().getValidation()
+                        + (s.getPublication().getContentCheck() == null ? "" : "; content check "
+                        + s.getPublication().getContentCheck() + (s.getPublication().getContentMatches() == null ? ""
+                        : s.getPublication().getContentMatches() ? " (matches)" : " (differs)"))
                         + (s.getPublication().getReceiptId() == null ? "" : "; publication receipt " + s.getPublication().getReceiptId())
                         + (s.getHandoff().getReceiptId() == null ? "" : "; handoff receipt " + s.getHandoff().getReceiptId()));
                 if (s.getProgress() != null && s.getProgress().getEtaBasis() != null) {
