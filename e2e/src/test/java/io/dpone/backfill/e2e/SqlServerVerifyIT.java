@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * chunk; an update of one published row is named by its chunk. Runs on the resolved T-SQL engine (SQL Server when
  * configured, Babelfish when BACKFILL_BABELFISH_DIST is set, else skipped by SqlServerTestEngine); on Babelfish the
  * route's table leaves out the temporal and binary columns (see SqlServerRoute), so their digests are proven on
- * SQL Server only.
+ * SQL Server only. The run itself passed the read-back gate before publication (ADR 0036) on the same digests.
  */
 class SqlServerVerifyIT {
     @TempDir
@@ -29,6 +29,8 @@ class SqlServerVerifyIT {
         route.cli(0, route.runArgs("run"));
         assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.chunk_receipt WHERE content_digest IS NOT NULL")).isEqualTo(8);
 
+        // The read-back gate compared the shadow with the receipts before the swap (ADR 0036), on this engine.
+        assertThat(route.cli(0, route.withCampaign("status"))).contains("content check content (matches)");
         String clean = route.cli(0, route.withCampaign("verify"));
         assertThat(clean).contains("8 chunks (key range): 8 equal, 0 differ").contains("result: passed");
 

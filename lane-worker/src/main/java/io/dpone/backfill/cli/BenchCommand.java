@@ -59,6 +59,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--lane-heap", defaultValue = "64m", description = "Each lane's -Xmx: chunks larger than it prove streaming (default ${DEFAULT-VALUE}).")
     String laneHeap;
 
+    @Option(names = "--publication-verify", defaultValue = "content", description = "The campaign arm's publication.verify:"
+            + " content (the read-back gate, ADR 0036) or counts, to measure the gate's cost (default ${DEFAULT-VALUE}).")
+    String publicationVerify;
+
 
 
     @Override
@@ -85,6 +89,8 @@ public final class BenchCommand implements Callable<Integer> {
         require(repeat >= 1 && repeat <= 99, "--repeat must be between 1 and 99");
         require(format.equals("table") || format.equals("json"), "--format must be table or json, not " + format);
         require(laneHeap.matches("[0-9]+[kKmMgG]?"), "--lane-heap must be a JVM size such as 64m, not " + laneHeap);
+        require(publicationVerify.equals("content") || publicationVerify.equals("counts"),
+                "--publication-verify must be content or counts, not " + publicationVerify);
         List<String> known = Bench.armCodes();
         List<String> asked = arms.stream().map(String::trim).map(String::toUpperCase).toList();
         for (String arm : asked) {
@@ -94,7 +100,7 @@ public final class BenchCommand implements Callable<Integer> {
         ConnectionSettings server = sqlServer.server();
         String scratch = sqlServer.scratchSchema();
         ChunkKind chunkKind = Arrays.stream(ChunkKind.values()).filter(k -> k.wireName().equals(kind)).findFirst().orElseThrow();
-        return new Bench.Settings(rows, lanes, chunks, chunkKind, repeat, asked, laneHeap, server, scratch);
+        return new Bench.Settings(rows, lanes, chunks, chunkKind, repeat, asked, laneHeap, server, scratch, publicationVerify);
     }
 
     private void require(boolean condition, String message) {

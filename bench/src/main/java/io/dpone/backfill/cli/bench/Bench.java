@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 public final class Bench {
     /** What the user asked for, already checked. */
     public record Settings(long rows, int lanes, int chunks, ChunkKind kind, int repeat, List<String> arms,
-                           String laneHeap, ConnectionSettings sqlServer, String scratchSchema) {
+                           String laneHeap, ConnectionSettings sqlServer, String scratchSchema, String publicationVerify) {
     }
 
     private static final Map<String, BenchArm> ARMS = new LinkedHashMap<>();
@@ -70,7 +70,8 @@ public final class Bench {
             source.generate(settings.rows());
             log.accept(String.format("source public.orders: %,d rows, %,d pages, generated in %.1f s", settings.rows(),
                     source.tablePages(), (System.nanoTime() - t) / 1e9));
-            BenchCampaign campaign = new BenchCampaign(table, target.type(), settings.rows(), settings.chunks(), settings.lanes());
+            BenchCampaign campaign = new BenchCampaign(table, target.type(), settings.rows(), settings.chunks(), settings.lanes(),
+                    settings.publicationVerify());
             var heap = source.heapExtent();
             SourceReads reads = new SourceReads(campaign.plan(heap), heap, source.anchor());
             ArmContext context = new ArmContext(source, table, settings.rows(), settings.lanes(), campaign, reads, campaigns, heaps);
@@ -109,7 +110,7 @@ public final class Bench {
     private ObjectNode setup(BenchSource source, BenchTarget target, String classArchive) throws Exception {
         ObjectNode setup = JsonNodeFactory.instance.objectNode();
         setup.put("rows", settings.rows()).put("chunks", settings.chunks()).put("kind", settings.kind().wireName())
-                .put("lanes", settings.lanes()).put("repeat", settings.repeat()).put("laneHeap", "-Xmx" + settings.laneHeap())
+                .put("lanes", settings.lanes()).put("publicationVerify", settings.publicationVerify()).put("repeat", settings.repeat()).put("laneHeap", "-Xmx" + settings.laneHeap())
                 .put("laneJavaOptions", (String.join(" ", LaneJvmDefaults.of(target.type())) + " " + laneOptions).trim())
                 .put("laneClassArchive", classArchive)
                 .put("cores", Runtime.getRuntime().availableProcessors()).put("source", "embedded PostgreSQL 17")

@@ -19,8 +19,11 @@ final class BenchCampaign {
     private final long rows;
     private final int chunks;
     private final int lanes;
+    private final String publicationVerify;
 
-    BenchCampaign(BenchTable table, TargetType targetType, long rows, int chunks, int lanes) {
+    /** @param publicationVerify the campaign's {@code publication.verify}: content or counts */
+    BenchCampaign(BenchTable table, TargetType targetType, long rows, int chunks, int lanes, String publicationVerify) {
+        this.publicationVerify = publicationVerify;
         this.table = table;
         this.targetType = targetType;
         this.rows = rows;
@@ -60,8 +63,8 @@ final class BenchCampaign {
                   chunk: %s
                   parallelWorkers: %d
                   state: {schema: %s}
-                  publication: {mode: shadow_swap, artifactScope: campaign}
+                  publication: {mode: shadow_swap, artifactScope: campaign, verify: %s}
                 """.formatted(backfillId, BenchTable.NAME, targetType.wireName(),
-                targetSchema, targetTable, chunk, lanes, stateSchema);
+                targetSchema, targetTable, chunk, lanes, stateSchema, publicationVerify);
     }
 }
