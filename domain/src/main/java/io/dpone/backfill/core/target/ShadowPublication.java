@@ -8,6 +8,7 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,6 +42,15 @@ public final class ShadowPublication implements ShadowPublisher {
         this.deferredIndexes = Objects.requireNonNull(deferredIndexes, "deferredIndexes");
         this.swaps = Objects.requireNonNull(swaps, "swaps");
         this.faults = Objects.requireNonNull(faults, "faults");
+    }
+
+    /** A target's lock timeout for its shadow DDL and swaps: present and not negative, or refused here. */
+    public static Duration requireLockTimeout(Duration lockTimeout) {
+        Objects.requireNonNull(lockTimeout, "lockTimeout");
+        if (lockTimeout.isNegative()) {
+            throw new IllegalArgumentException("lockTimeout must not be negative");
+        }
+        return lockTimeout;
     }
 
     @Override

@@ -23,10 +23,6 @@ public final class MssqlShadowPublishers {
     private MssqlShadowPublishers() {
     }
 
-    public static ShadowPublisher of(Connection target, String stateSchema, Duration lockTimeout) {
-        return of(target, stateSchema, lockTimeout, FaultPoints.NONE);
-    }
-
     /**
      * The shadow is created from the live table's catalog (see {@link MssqlShadowDdl}) as a heap, or with the live
      * table's clustered columnstore, and stamped; an existing shadow must carry exactly this run key's stamp. After
@@ -37,10 +33,7 @@ public final class MssqlShadowPublishers {
     public static ShadowPublisher of(Connection target, String stateSchema, Duration lockTimeout, FaultPoints faults) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(stateSchema, "stateSchema");
-        Objects.requireNonNull(lockTimeout, "lockTimeout");
-        if (lockTimeout.isNegative()) {
-            throw new IllegalArgumentException("lockTimeout must not be negative");
-        }
+        ShadowPublication.requireLockTimeout(lockTimeout);
         MssqlShadowValidator validator = new MssqlShadowValidator(target);
         return new ShadowPublication(new MssqlTargetCatalog(target), (schema, table) -> fingerprint(target, schema, table),
                 validator::validate, new MssqlShadowCreator(target, stateSchema, lockTimeout)::prepare,

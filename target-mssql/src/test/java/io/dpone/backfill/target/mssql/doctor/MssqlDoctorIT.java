@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.doctor;
 
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.doctor.DoctorReport;
@@ -353,7 +354,7 @@ class MssqlDoctorIT {
     @Test
     void theShadowThePublisherPreparesIsOursAndForeignToAnyOtherRunKey() throws SQLException {
         MssqlLedgerConnection.store(target, STATE).ensureSchema();
-        MssqlShadowPublishers.of(target, STATE, Duration.ofSeconds(5)).prepareShadow(RUN_KEY, names(spec()), "orders");
+        MssqlShadowPublishers.of(target, STATE, Duration.ofSeconds(5), FaultPoints.NONE).prepareShadow(RUN_KEY, names(spec()), "orders");
 
         assertThat(codes(check(spec()))).contains("target.shadow.owned").doesNotContain("target.shadow.foreign",
                 "target.shadow.unstamped");

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.publish;
 
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
@@ -80,7 +81,7 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
         if (!target.getAutoCommit()) {
             target.setAutoCommit(true);
         }
-        publisher = MssqlShadowPublishers.of(target, stateSchema, Duration.ofSeconds(5));
+        publisher = MssqlShadowPublishers.of(target, stateSchema, Duration.ofSeconds(5), FaultPoints.NONE);
     }
 
     // ---- contract fixture ----
@@ -384,7 +385,7 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
         startCampaign(OWNER, EPOCH, 60);
         LiveTargetBaseline baseline = baseline();
         TableFingerprint shadow = shadowPrint();
-        ShadowPublisher impatient = MssqlShadowPublishers.of(target, stateSchema, Duration.ofMillis(500));
+        ShadowPublisher impatient = MssqlShadowPublishers.of(target, stateSchema, Duration.ofMillis(500), FaultPoints.NONE);
         try (Connection writer = engine.connect(database)) {
             writer.setAutoCommit(false);
             try (Statement s = writer.createStatement()) {
@@ -412,7 +413,7 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
         TableFingerprint shadow = shadowPrint();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (Connection second = engine.connect(database)) {
-            ShadowPublisher other = MssqlShadowPublishers.of(second, stateSchema, Duration.ofSeconds(30));
+            ShadowPublisher other = MssqlShadowPublishers.of(second, stateSchema, Duration.ofSeconds(30), FaultPoints.NONE);
             Future<PublicationReceipt> a = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3, baseline, shadow));
             Future<PublicationReceipt> b = pool.submit(() -> other.publish(lease(), names, LIVE, 3, baseline, shadow));
             assertThat(a.get()).isEqualTo(b.get());

@@ -36,10 +36,6 @@ public final class PostgresShadowPublishers {
     private PostgresShadowPublishers() {
     }
 
-    public static ShadowPublisher of(Connection target, String stateSchema, Duration lockTimeout) {
-        return of(target, stateSchema, lockTimeout, FaultPoints.NONE);
-    }
-
     /**
      * The shadow is created with {@code CREATE TABLE ... (LIKE live INCLUDING DEFAULTS, GENERATED, IDENTITY, STORAGE,
      * COMMENTS)}: columns, types, defaults and NOT NULL, but no index or constraint, with autovacuum off until
@@ -56,10 +52,7 @@ public final class PostgresShadowPublishers {
      */
     public static ShadowPublisher of(Connection target, String stateSchema, Duration lockTimeout, FaultPoints faults) {
         Objects.requireNonNull(target, "target");
-        Objects.requireNonNull(lockTimeout, "lockTimeout");
-        if (lockTimeout.isNegative()) {
-            throw new IllegalArgumentException("lockTimeout must not be negative");
-        }
+        ShadowPublication.requireLockTimeout(lockTimeout);
         PostgresReceiptStatements ledger = new PostgresReceiptStatements(target, stateSchema);
         return new ShadowPublication(new PostgresTargetCatalog(target), new Fingerprints(target),
                 new PostgresShadowValidator(target)::validate, new PostgresShadowCreator(target, ledger)::prepare,

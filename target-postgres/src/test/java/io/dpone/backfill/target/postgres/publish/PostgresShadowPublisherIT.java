@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres.publish;
 
+import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
@@ -93,7 +94,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
         exec("CREATE SCHEMA " + q(schema));
         PostgresLedgerSchema.apply(admin, stateSchema);
         target = SharedEmbeddedPostgres.get().connect(database);
-        publisher = PostgresShadowPublishers.of(target, stateSchema, Duration.ofSeconds(5));
+        publisher = PostgresShadowPublishers.of(target, stateSchema, Duration.ofSeconds(5), FaultPoints.NONE);
     }
 
     @AfterEach
@@ -421,7 +422,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
     void publishGivesUpAfterTheLockTimeoutWhileTheLiveTableIsBusyAndSucceedsLater() throws SQLException {
         loadedShadow();
         startCampaign(OWNER, EPOCH, 60);
-        ShadowPublisher impatient = PostgresShadowPublishers.of(target, stateSchema, Duration.ofMillis(200));
+        ShadowPublisher impatient = PostgresShadowPublishers.of(target, stateSchema, Duration.ofMillis(200), FaultPoints.NONE);
         try (Connection reader = SharedEmbeddedPostgres.get().connect(database)) {
             reader.setAutoCommit(false);
             try (Statement s = reader.createStatement()) {
@@ -536,7 +537,7 @@ public class PostgresShadowPublisherIT extends ShadowPublisherContract {
         startCampaign(OWNER, EPOCH, 60);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (Connection second = SharedEmbeddedPostgres.get().connect(database)) {
-            ShadowPublisher other = PostgresShadowPublishers.of(second, stateSchema, Duration.ofSeconds(5));
+            ShadowPublisher other = PostgresShadowPublishers.of(second, stateSchema, Duration.ofSeconds(5), FaultPoints.NONE);
             LiveTargetBaseline baseline = baseline();
             TableFingerprint shadow = shadowPrint();
             Future<PublicationReceipt> a = pool.submit(() -> publisher.publish(lease(), names, LIVE, 3, baseline, shadow));
