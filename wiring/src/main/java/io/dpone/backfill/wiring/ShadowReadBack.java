@@ -13,6 +13,7 @@ import io.dpone.backfill.source.postgres.PostgresChunkSource;
 import io.dpone.backfill.target.TargetAdapter;
 
 import java.sql.Connection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -73,10 +74,7 @@ final class ShadowReadBack implements ContentReadBack {
     private void readSource(ContentScope scope, int slot, ContentDigester.RowObserver observer) throws Exception {
         PostgresChunkSource chunks = new PostgresChunkSource(source, scope.plan(), sourceSchema, sourceTable,
                 scope.columns(), scope.heap(), scope.anchorXmin(), scope.keyColumns()).observing(observer);
-        for (ChunkRange range : scope.plan().chunks()) {
-            if (slot >= 0 && range.id() != slot) {
-                continue;
-            }
+        for (ChunkRange range : slot >= 0 ? List.of(scope.plan().chunk(slot)) : scope.plan().chunks()) {
             try (ChunkRows rows = chunks.open(range, encoding(scope))) {
                 while (rows.next()) {
                     // the rows digest themselves, and the observer sees them, as they pass

@@ -335,7 +335,9 @@ public final class CampaignEngine {
             advance(lease, CampaignPhase.Validating, CampaignPhase.Published, detail.json());
             return StepResult.progressed(CampaignPhase.Published, "direct load validated: " + v.describe(), NOW);
         }
-        ContentGate gate = contentGate(campaign, counts);
+        // Read once: the gate compares with them, the fingerprint may be derived from their sum.
+        ChunkDigest[] sent = receiptDigests(counts);
+        ContentGate gate = contentGate(campaign, sent);
         detail = gate.record(detail);
         if (!gate.passed()) {
             String reason = gate.blockReason(names.schema() + "." + loadTable());
@@ -345,7 +347,7 @@ public final class CampaignEngine {
                     new NextAction.NewCampaign(names.schema() + "." + loadTable()));
         }
         // Taken once here, when the shadow is final: the receipt keeps it so a rollback can see later writes.
-        detail = detail.with("publishedFingerprint", publishedFingerprint(campaign, counts).encoded());
+        detail = detail.with("publishedFingerprint", publishedFingerprint(campaign, counts, sent).encoded());
         advance(lease, CampaignPhase.Validating, CampaignPhase.Publishing, detail.json());
         return StepResult.progressed(CampaignPhase.Publishing, "validated: " + v.describe(), NOW);
     }
@@ -355,8 +357,8 @@ public final class CampaignEngine {
      * content digest of its rows, their sum describes the shadow exactly and the target may take it instead of a
      * scan (ADR 0022); otherwise, or when the target cannot use it, the target hashes every row.
      */
-    private TableFingerprint publishedFingerprint(CampaignRecord campaign, ChunkCounts counts) {
-        ChunkDigest receipts = receiptsDigest(counts);
+    private TableFingerprint publishedFingerprint(CampaignRecord campaign, ChunkCounts counts, ChunkDigest[] sent) {
+        ChunkDigest receipts = sum(sent);
         if (receipts != null && receipts.rows() == counts.rowsLoaded()) {
             TableShape shadow = publisher.shape(names.schema(), loadTable());
             TableShape sourceShape = source.shape(spec.getSource().getSchema(), spec.getSource().getTable());
@@ -376,17 +378,14 @@ public final class CampaignEngine {
      * with every receipt's digest, per chunk for a key-range plan and as a whole for a physical one. Off with
      * {@code publication.verify: counts}; not possible (and recorded so) when a receipt has no digest.
      */
-    private ContentGate contentGate(CampaignRecord campaign, ChunkCounts counts) {
+    private ContentGate contentGate(CampaignRecord campaign, ChunkDigest[] sent) {
         if (spec.getPublication().verification() == PublicationVerify.COUNTS) {
             return ContentGate.off("counts", "publication.verify is counts");
         }
         if (readBack == null) {
             return ContentGate.off("counts", "this driver reads no content back");
         }
-        Map<Integer, String> recorded = ledger.chunkDigests(runKey());
-        ChunkDigest[] sent = new ChunkDigest[(int) counts.total()];
         for (int id = 0; id < sent.length; id++) {
-            sent[id] = ChunkDigest.fromWire(recorded.get(id));
             if (sent[id] == null) {
                 return ContentGate.off("counts", "chunk " + id + "'s receipt records no content digest");
             }
@@ -400,15 +399,20 @@ public final class CampaignEngine {
         return ContentGate.run(readBack, scope, sent);
     }
 
-    /** The sum of every chunk receipt's content digest; null when a chunk has no receipt or no digest. */
-    private ChunkDigest receiptsDigest(ChunkCounts counts) {
-        Map<Integer, String> digests = ledger.chunkDigests(runKey());
-        if (digests.size() != counts.total()) {
-            return null;
+    /** Each chunk receipt's content digest by chunk id; null where a chunk has no receipt or its receipt no digest. */
+    private ChunkDigest[] receiptDigests(ChunkCounts counts) {
+        Map<Integer, String> recorded = ledger.chunkDigests(runKey());
+        ChunkDigest[] digests = new ChunkDigest[(int) counts.total()];
+        for (int id = 0; id < digests.length; id++) {
+            digests[id] = ChunkDigest.fromWire(recorded.get(id));
         }
+        return digests;
+    }
+
+    /** Their sum; null when any is missing. */
+    private static ChunkDigest sum(ChunkDigest[] digests) {
         ChunkDigest total = ChunkDigest.EMPTY;
-        for (String wire : digests.values()) {
-            ChunkDigest digest = ChunkDigest.fromWire(wire);
+        for (ChunkDigest digest : digests) {
             if (digest == null) {
                 return null;
             }

@@ -38,9 +38,14 @@ public final class PhaseDetail {
         if (value == null) {
             copy.remove(field);
         } else {
-            copy.put(field, value.length() > MAX_REASON ? value.substring(0, MAX_REASON) + "..." : value);
+            copy.put(field, bounded(value));
         }
         return new PhaseDetail(copy);
+    }
+
+    /** Text for the status, cut to {@value #MAX_REASON} characters. */
+    private static String bounded(String text) {
+        return text.length() > MAX_REASON ? text.substring(0, MAX_REASON) + "..." : text;
     }
 
     /** Blocked for {@code code}, with the particulars in {@code blockedReason}. */
@@ -78,7 +83,7 @@ public final class PhaseDetail {
         n.put("passed", passed);
         n.put("seconds", Math.round(seconds * 100) / 100.0);
         if (note != null) {
-            n.put("note", note.length() > MAX_REASON ? note.substring(0, MAX_REASON) + "..." : note);
+            n.put("note", bounded(note));
         }
         return new PhaseDetail(copy);
     }

@@ -8,7 +8,7 @@ import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.postgres.PostgresBinaryCopy;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.source.postgres.binary.PgType;
 import io.dpone.backfill.source.postgres.binary.CopyOutInputStream;
 import io.dpone.backfill.source.postgres.digest.ColumnFamilies;
@@ -131,12 +131,15 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
         }
     }
 
+    /** Each column's {@code format_type}, as the catalog reader prints it (user types schema-qualified). */
     private static Map<String, String> formatTypes(Connection c, String schema, String table) throws SQLException {
+        PostgresCatalog catalog = new PostgresCatalog(c);
+        long oid = catalog.relation(schema, table).orElseThrow(() -> new IllegalStateException(
+                schema + "." + table + " does not exist")).oid();
         Map<String, String> types = new HashMap<>();
-        new PostgresJdbc(c).list("SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type"
-                + " FROM pg_catalog.pg_attribute a WHERE a.attrelid = pg_catalog.to_regclass(?) AND a.attnum > 0"
-                + " AND NOT a.attisdropped", rs -> types.put(rs.getString("attname"), rs.getString("type")),
-                PostgresIdentifiers.qualified(schema, table));
+        for (PostgresCatalog.Column column : catalog.columns(oid)) {
+            types.put(column.name(), column.type());
+        }
         return types;
     }
 }
