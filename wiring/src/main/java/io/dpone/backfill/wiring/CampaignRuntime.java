@@ -33,9 +33,13 @@ public final class CampaignRuntime implements AutoCloseable {
     private final TargetAdapter adapter;
     private final StaleSessionIds sessionIds;
 
+    /** Opens the read-back gate's extra sessions to the target, named for the driver. */
+    private final Connector readBackSessions;
+
     private CampaignRuntime(TargetAdapter adapter, CampaignBlueprint blueprint, Connection source, Connection state, Connection target,
-                            EngineTimings timings, FaultPoints faults) {
+                            Connector readBackSessions, EngineTimings timings, FaultPoints faults) {
         this.adapter = adapter;
+        this.readBackSessions = readBackSessions;
         this.faults = faults;
         this.sessionIds = new StaleSessionIds(java.util.Collections.singletonList(PostgresSessions.INSTANCE.identify(source)),
                 java.util.Arrays.asList(adapter.sessions().identify(state), adapter.sessions().identify(target)));
@@ -55,7 +59,8 @@ public final class CampaignRuntime implements AutoCloseable {
         return new CampaignEngine(blueprint, ledger, publisher, sourceCatalog, faults,
                 columns -> adapter.rowEncoding(source, spec.getSource().getSchema(), spec.getSource().getTable(), target,
                         blueprint.artifacts().schema(), blueprint.loadTable(), columns),
-                new ShadowReadBack(adapter, source, target, spec.getSource().getSchema(), spec.getSource().getTable()));
+                new ShadowReadBack(adapter, source, target, spec.getSource().getSchema(), spec.getSource().getTable(),
+                        readBackSessions, spec.getParallelWorkers() == null ? 1 : spec.getParallelWorkers()));
     }
 
     public static CampaignRuntime open(CampaignBlueprint blueprint, Connector sourceConnector, Connector targetConnector,
@@ -69,7 +74,10 @@ public final class CampaignRuntime implements AutoCloseable {
                 state.setNetworkTimeout(Runnable::run, (int) Math.max(timings.leaseTtl().multipliedBy(2).toMillis(), 60_000));
                 Connection target = targetConnector.open(applicationName + "-target");
                 // Crash-test points come from the environment (BACKFILL_FAULT) for every driver; none in production.
-                return new CampaignRuntime(adapter, blueprint, source, state, target, timings, EnvironmentFaultPoints.fromEnvironment());
+                // The gate reads the shadow in a part per lane once the lanes are done (ADR 0036).
+                Connector readBack = part -> targetConnector.open(applicationName + "-" + part);
+                return new CampaignRuntime(adapter, blueprint, source, state, target, readBack, timings,
+                        EnvironmentFaultPoints.fromEnvironment());
             } catch (SQLException | RuntimeException e) {
                 state.close();
                 throw e;

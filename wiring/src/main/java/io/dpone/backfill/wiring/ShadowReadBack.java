@@ -1,5 +1,6 @@
 package io.dpone.backfill.wiring;
 
+import io.dpone.backfill.connect.Connector;
 import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.core.digest.DigestTable;
 import io.dpone.backfill.core.encoding.RowEncoding;
@@ -9,12 +10,21 @@ import io.dpone.backfill.core.verify.ContentDifference;
 import io.dpone.backfill.core.verify.ContentReadBack;
 import io.dpone.backfill.core.verify.ContentScope;
 import io.dpone.backfill.core.verify.DifferenceLocator;
+import io.dpone.backfill.core.verify.PublishedTableDigests;
+import io.dpone.backfill.core.verify.TablePart;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
 import io.dpone.backfill.target.TargetAdapter;
 
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
 
 /**
  * The read-back gate's reads (ADR 0036) over a driver's connections: the target adapter's reader of a loaded table
@@ -22,23 +32,102 @@ import java.util.Optional;
  * difference. The source is read again only after a difference was found.
  */
 final class ShadowReadBack implements ContentReadBack {
+    private static final String READ_BACK_SESSION = "read-back-";
+
     private final TargetAdapter adapter;
     private final Connection source;
     private final Connection target;
     private final String sourceSchema;
     private final String sourceTable;
+    private final Connector sessions;
+    private final int parallel;
+    private Function<Connection, PublishedTableDigests> readers;
 
-    ShadowReadBack(TargetAdapter adapter, Connection source, Connection target, String sourceSchema, String sourceTable) {
+    /**
+     * @param sessions opens the extra target sessions that read parts of the shadow at once, at most {@code parallel}
+     *                 sessions in all ({@code target} reads the first part)
+     */
+    ShadowReadBack(TargetAdapter adapter, Connection source, Connection target, String sourceSchema, String sourceTable,
+                   Connector sessions, int parallel) {
         this.adapter = adapter;
         this.source = source;
         this.target = target;
         this.sourceSchema = sourceSchema;
         this.sourceTable = sourceTable;
+        this.sessions = sessions;
+        this.parallel = Math.max(1, parallel);
+        this.readers = session -> adapter.publishedDigests(session, source, sourceSchema, sourceTable);
     }
 
+    /** The same over other readers of the target's sessions (a test splits small tables). */
+    ShadowReadBack(TargetAdapter adapter, Connection source, Connection target, String sourceSchema, String sourceTable,
+                   Connector sessions, int parallel, Function<Connection, PublishedTableDigests> readers) {
+        this(adapter, source, target, sourceSchema, sourceTable, sessions, parallel);
+        this.readers = readers;
+    }
+
+    /**
+     * The shadow's digests, read in parts on several sessions at once where the target can split it: on a server
+     * with cores to spare a part per lane reads as fast as one session reads its part, not the whole table.
+     */
     @Override
     public DigestTable stored(ContentScope scope) throws Exception {
-        return readStored(scope, null, -1);
+        PublishedTableDigests reader = reader(target);
+        List<TablePart> parts = reader.split(scope.schema(), scope.table(), parallel);
+        if (parts.size() == 1) {
+            return readStored(scope, null, -1);
+        }
+        List<Connection> opened = new ArrayList<>();
+        ExecutorService readers = Executors.newFixedThreadPool(parts.size(), r -> {
+            Thread t = new Thread(r, "backfill-read-back");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<DigestTable>> reads = new ArrayList<>();
+            for (TablePart part : parts) {
+                Connection session = target;
+                if (part.index() > 0) {
+                    session = sessions.open(READ_BACK_SESSION + part.index());
+                    opened.add(session);
+                }
+                PublishedTableDigests partReader = part.index() == 0 ? reader : reader(session);
+                reads.add(readers.submit(() -> partReader.read(scope.schema(), scope.table(), scope.columns(),
+                        scope.keyColumns(), scope.plan(), encoding(scope), part)));
+            }
+            DigestTable stored = null;
+            for (Future<DigestTable> read : reads) {
+                DigestTable digests = awaited(read);
+                stored = stored == null ? digests : stored.plus(digests);
+            }
+            return stored;
+        } finally {
+            // Closing a session ends a part still streaming after another part failed.
+            for (Connection session : opened) {
+                closeQuietly(session);
+            }
+            readers.shutdownNow();
+        }
+    }
+
+    private static DigestTable awaited(Future<DigestTable> read) throws Exception {
+        try {
+            return read.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    private static void closeQuietly(Connection session) {
+        try {
+            session.close();
+        } catch (SQLException e) {
+            // the part's own failure, if any, is what the caller hears about
+        }
+    }
+
+    private PublishedTableDigests reader(Connection session) {
+        return readers.apply(session);
     }
 
     /**
@@ -66,7 +155,7 @@ final class ShadowReadBack implements ContentReadBack {
     }
 
     private DigestTable readStored(ContentScope scope, ContentDigester.RowObserver observer, int slot) throws Exception {
-        return adapter.publishedDigests(target, source, sourceSchema, sourceTable).read(scope.schema(), scope.table(),
+        return reader(target).read(scope.schema(), scope.table(),
                 scope.columns(), scope.keyColumns(), scope.plan(), encoding(scope), observer, slot);
     }
 

@@ -14,6 +14,7 @@ import io.dpone.backfill.core.plan.ChunkPlanner;
 import io.dpone.backfill.core.verify.ContentDifference;
 import io.dpone.backfill.core.verify.ContentScope;
 import io.dpone.backfill.core.verify.StoredContent;
+import io.dpone.backfill.target.postgres.PostgresPublishedDigests;
 import io.dpone.backfill.testsupport.postgres.CampaignYaml;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -209,17 +210,25 @@ class ContentGateIT {
             ContentScope scope = new ContentScope(b.artifacts().schema(), b.loadTable(), columns, List.of("id"), plan,
                     expected, null, null);
             ShadowReadBack readBack = new ShadowReadBack(TargetAdapters.of(b.definition().spec().getTarget().getType()),
-                    source, target, "public", "items");
+                    source, target, "public", "items", h.targetConnector, 1);
+            // The same shadow read in block-range parts on three sessions at once, as a large one is.
+            ShadowReadBack inParts = new ShadowReadBack(TargetAdapters.of(b.definition().spec().getTarget().getType()),
+                    source, target, "public", "items", h.targetConnector, 3,
+                    session -> new PostgresPublishedDigests(session, source, "public", "items").splittingEvery(2));
             ChunkDigest[] sent = sent(s, b, plan.size());
 
             assertThat(StoredContent.compare(true, sent, readBack.stored(scope)).matches())
                     .as("every stored value equals what was sent").isTrue();
+            assertThat(StoredContent.compare(true, sent, inParts.stored(scope)).matches())
+                    .as("read in parts, every stored value equals what was sent").isTrue();
             h.target.execute("CREATE TABLE public.kept AS SELECT * FROM " + shadow(b) + " WHERE id = 1234");
             for (Map.Entry<String, String> change : changes.entrySet()) {
                 String column = change.getKey();
                 h.target.execute("UPDATE " + shadow(b) + " SET " + column + " = " + change.getValue() + " WHERE id = 1234");
                 StoredContent found = StoredContent.compare(true, sent, readBack.stored(scope));
                 assertThat(found.mismatches()).as(column).extracting(StoredContent.Mismatch::chunkId).containsExactly(2);
+                assertThat(StoredContent.compare(true, sent, inParts.stored(scope)).mismatches()).as(column + ", in parts")
+                        .extracting(StoredContent.Mismatch::chunkId).containsExactly(2);
                 ContentDifference first = readBack.firstDifference(scope, 2).orElseThrow();
                 assertThat(first.key()).as(column).isEqualTo("(id)=(1234)");
                 assertThat(first.column()).as(first.describe()).isEqualTo(column);

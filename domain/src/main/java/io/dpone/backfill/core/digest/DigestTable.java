@@ -31,6 +31,20 @@ public final class DigestTable {
         return new ChunkDigest(rows[slot], sums[i], sums[i + 1], sums[i + 2], sums[i + 3]);
     }
 
+    /** Adds {@code other}'s slots to these: the digests of two parts of one table, read apart, summed. */
+    public DigestTable plus(DigestTable other) {
+        if (other.rows.length != rows.length) {
+            throw new IllegalArgumentException("a table of " + other.rows.length + " slots cannot add to one of " + rows.length);
+        }
+        for (int slot = 0; slot < rows.length; slot++) {
+            rows[slot] += other.rows[slot];
+        }
+        for (int i = 0; i < sums.length; i++) {
+            sums[i] += other.sums[i];
+        }
+        return this;
+    }
+
     /** The sum of every slot: the whole table's digest. */
     public ChunkDigest total() {
         ChunkDigest total = ChunkDigest.EMPTY;

@@ -28,4 +28,22 @@ public interface PublishedTableDigests {
      */
     DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
                      RowEncoding encoding, ContentDigester.RowObserver observer, int observedSlot) throws Exception;
+
+    /**
+     * At most {@code wanted} parts of {@code schema.table} that together hold each row once, for reading on as many
+     * sessions at once (the read-back gate, ADR 0036); the whole table where this target cannot split it. The table
+     * must not change between the split and the reads.
+     */
+    default List<TablePart> split(String schema, String table, int wanted) throws Exception {
+        return List.of(TablePart.WHOLE);
+    }
+
+    /** The digests of one part of {@link #split}'s, slotted as {@link #read} slots the whole table's. */
+    default DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
+                             RowEncoding encoding, TablePart part) throws Exception {
+        if (!part.whole()) {
+            throw new IllegalArgumentException("this reader does not split tables; asked for part " + part);
+        }
+        return read(schema, table, columns, keyColumns, plan, encoding, null, -1);
+    }
 }

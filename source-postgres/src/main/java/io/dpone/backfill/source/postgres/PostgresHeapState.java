@@ -22,7 +22,7 @@ public record PostgresHeapState(int serverVersion, char relkind, boolean hasChil
                                 BigInteger nextXid) {
     /** Transaction ids below this are in epoch 0: a raw 32-bit xmin is then the transaction's full 64-bit id. */
     public static final BigInteger FIRST_WRAPPED_XID = BigInteger.ONE.shiftLeft(32);
-    static final int TID_RANGE_SCAN_VERSION = 140000;
+    public static final int TID_RANGE_SCAN_VERSION = 140000;
 
     private static final String QUERY = """
             SELECT pg_catalog.current_setting('server_version_num')::int, c.relkind, c.relhassubclass,

@@ -6,9 +6,11 @@ import io.dpone.backfill.core.digest.DigestTable;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.verify.PublishedTableDigests;
+import io.dpone.backfill.core.verify.TablePart;
 import io.dpone.backfill.postgres.PostgresBinaryCopy;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresCatalog;
+import io.dpone.backfill.source.postgres.PostgresHeapState;
 import io.dpone.backfill.source.postgres.binary.PgType;
 import io.dpone.backfill.source.postgres.binary.CopyOutInputStream;
 import io.dpone.backfill.source.postgres.digest.ColumnFamilies;
@@ -18,6 +20,7 @@ import org.postgresql.copy.CopyOut;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +35,11 @@ import java.util.stream.Collectors;
  * double precision column as a real, a {@code character(n)} from a longer one cast back to its source length.
  */
 public final class PostgresPublishedDigests implements PublishedTableDigests {
+    /** 64 MiB of heap: below that a part costs more in sessions and scans started than it saves. */
+    static final long BLOCKS_PER_PART = 8192;
+
+    private long blocksPerPart = BLOCKS_PER_PART;
+
     private final Connection target;
     private final Connection source;
     private final String sourceSchema;
@@ -55,7 +63,43 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
                             RowEncoding encoding, ContentDigester.RowObserver observer, int observedSlot)
             throws Exception {
         boolean keyed = plan.kind().keyed();
-        return stream(schema, table, columns, keyColumns, keyed ? plan : null, encoding, observer, observedSlot);
+        return stream(schema, table, columns, keyColumns, keyed ? plan : null, encoding, observer, observedSlot,
+                TablePart.WHOLE);
+    }
+
+    /**
+     * Block ranges of about equal size, the last one open: a TID range scan reads only its own blocks (PostgreSQL 14
+     * and later; an earlier server, a table of fewer than {@value #BLOCKS_PER_PART} blocks a part (by default), or a relation
+     * that is not a plain table is read whole).
+     */
+    /** Splits tables into parts of at least {@code blocks} blocks (tests split small tables). */
+    public PostgresPublishedDigests splittingEvery(long blocks) {
+        if (blocks < 1) {
+            throw new IllegalArgumentException("a part holds at least one block, not " + blocks);
+        }
+        this.blocksPerPart = blocks;
+        return this;
+    }
+
+    @Override
+    public List<TablePart> split(String schema, String table, int wanted) throws Exception {
+        PostgresHeapState heap = PostgresHeapState.read(target, schema, table).orElseThrow(() ->
+                new IllegalStateException(schema + "." + table + " does not exist"));
+        int parts = (int) Math.min(wanted, heap.blocks() / blocksPerPart);
+        if (parts < 2 || heap.serverVersion() < PostgresHeapState.TID_RANGE_SCAN_VERSION || heap.relkind() != 'r') {
+            return List.of(TablePart.WHOLE);
+        }
+        List<TablePart> split = new ArrayList<>(parts);
+        for (int i = 0; i < parts; i++) {
+            split.add(new TablePart(i, parts, heap.blocks() * i / parts, i == parts - 1 ? -1 : heap.blocks() * (i + 1) / parts));
+        }
+        return split;
+    }
+
+    @Override
+    public DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
+                            RowEncoding encoding, TablePart part) throws Exception {
+        return stream(schema, table, columns, keyColumns, plan.kind().keyed() ? plan : null, encoding, null, -1, part);
     }
 
     /**
@@ -66,12 +110,12 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
     public ChunkDigest wholeTable(String schema, String table, List<String> columns, RowEncoding encoding)
             throws Exception {
         // Only the full-row hash is compared (it covers every column): any column may stand in as the key.
-        return stream(schema, table, columns, columns.subList(0, 1), null, encoding, null, -1).total();
+        return stream(schema, table, columns, columns.subList(0, 1), null, encoding, null, -1, TablePart.WHOLE).total();
     }
 
     private DigestTable stream(String schema, String table, List<String> columns, List<String> keyColumns,
                                ChunkPlan keyedPlan, RowEncoding encoding, ContentDigester.RowObserver observer,
-                               int observedSlot) throws Exception {
+                               int observedSlot, TablePart part) throws Exception {
         DigestTable digests = new DigestTable(keyedPlan != null ? keyedPlan.size() : 1);
         boolean binary = encoding == RowEncoding.POSTGRES_COPY_BINARY;
         PgType[] types = ColumnFamilies.of(target, schema, table, columns);
@@ -87,7 +131,8 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
         }
         rows.into(digests, keyedPlan);
         String sql = "COPY (SELECT " + String.join(", ", select)
-                + " FROM " + PostgresIdentifiers.qualified(schema, table) + ") TO STDOUT" + (binary ? " (FORMAT binary)" : "");
+                + " FROM " + PostgresIdentifiers.qualified(schema, table) + blocks(part) + ") TO STDOUT"
+                + (binary ? " (FORMAT binary)" : "");
         CopyOut out = target.unwrap(PGConnection.class).getCopyAPI().copyOut(sql);
         try {
             boolean first = true;
@@ -107,6 +152,15 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
             new CopyOutInputStream(out, target.unwrap(PGConnection.class)).close();
         }
         return digests;
+    }
+
+    /** The part's block range as a TID range condition; nothing for the whole table. */
+    private static String blocks(TablePart part) {
+        if (part.whole()) {
+            return "";
+        }
+        return " WHERE ctid >= '(" + part.from() + ",0)'::tid"
+                + (part.to() < 0 ? "" : " AND ctid < '(" + part.to() + ",0)'::tid");
     }
 
     /** Widened columns read as the lanes digested them: their families, or (character) a cast to the source type. */
