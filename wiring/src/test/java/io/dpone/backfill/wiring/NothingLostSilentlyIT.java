@@ -131,7 +131,7 @@ class NothingLostSilentlyIT {
     }
 
     @Test
-    void aViewAndAForeignKeyBoundToTheLiveTargetAreRefusedAndTheViewStillReadsTheLiveTable() throws Exception {
+    void aViewBoundToTheLiveTargetIsRefusedAndTheViewStillReadsTheLiveTable() throws Exception {
         h.source.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY, v text)",
                 "INSERT INTO public.orders SELECT i, 'new' FROM generate_series(1, 900) i");
         h.target.execute("CREATE TABLE public.orders (id bigint PRIMARY KEY, v text)", "INSERT INTO public.orders VALUES (1, 'old')",
@@ -141,7 +141,7 @@ class NothingLostSilentlyIT {
         try (CampaignRuntime s = h.session(b)) {
             assertThatThrownBy(() -> s.engine().open(s.preflight(b, null)))
                     .isInstanceOfSatisfying(PreflightRefusedException.class, e -> assertThat(e.result().errors())
-                            .extracting(f -> f.code()).contains("target.binding.view", "target.binding.inbound-foreign-key"));
+                            .extracting(f -> f.code()).containsExactly("target.binding.view"));
         }
         assertNothingCreated("orders");
         h.target.execute("INSERT INTO public.orders VALUES (2, 'written after the refusal')");

@@ -23,6 +23,11 @@ public enum BlockReason {
      * the way in. Nothing was published; the shadow is kept for diagnosis.
      */
     CONTENT_MISMATCH("ContentMismatch"),
+    /**
+     * Rows of another table reference, by a foreign key, keys the validated shadow lacks: re-pointed at the published
+     * table the key would not hold. Nothing was published; the message names the key, the count and a sample.
+     */
+    FOREIGN_KEY_ORPHANS("ForeignKeyOrphans"),
     /** The XMin anchor can no longer start incremental sync. */
     ANCHOR_UNUSABLE("AnchorUnusable"),
     /** The source cannot be read in physical chunks exactly once (ADR 0015): the message says why. */

@@ -34,6 +34,7 @@ import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
 import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.LiveTargetChangedException;
+import io.dpone.backfill.core.target.ReferencedKeysMissingException;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TableFingerprint;
 import io.dpone.backfill.core.target.TableShape;
@@ -313,6 +314,14 @@ public final class CampaignEngine {
         // finding, not as the build's error.
         RuntimeException buildFailure = shadowSwap() ? buildDeferredIndexes() : null;
         ValidationResult v = publisher.validate(names.schema(), loadTable(), spec.getUniqueKey(), counts.rowsLoaded());
+        if (buildFailure instanceof ReferencedKeysMissingException orphans && v.passed()) {
+            String reason = "validation failed: " + orphans.getMessage() + ": load the referenced table first; the"
+                    + " shadow is kept for diagnosis and the live table is untouched";
+            advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked, PhaseDetail.parse(campaign.detail())
+                    .withValidation(v).withBlock(BlockReason.FOREIGN_KEY_ORPHANS, reason).json());
+            return StepResult.blocked(BlockReason.FOREIGN_KEY_ORPHANS, reason, NOW,
+                    new NextAction.NewCampaign(names.schema() + "." + loadTable()));
+        }
         if (buildFailure != null && v.passed()) {
             throw buildFailure;
         }
@@ -450,6 +459,9 @@ public final class CampaignEngine {
         } catch (LiveTargetChangedException e) {
             return block(lease, campaign, e.contentChanged() ? BlockReason.LIVE_TARGET_WRITTEN : BlockReason.SCHEMA_DRIFT,
                     "publication refused: " + e.getMessage());
+        } catch (ReferencedKeysMissingException e) {
+            return block(lease, campaign, BlockReason.FOREIGN_KEY_ORPHANS, "publication refused: " + e.getMessage()
+                    + ": the shadow is kept and the live table is untouched");
         }
         faults.reached(FaultPoint.AFTER_PUBLISH, -1);
         advance(lease, CampaignPhase.Publishing, CampaignPhase.Published, PhaseDetail.parse(campaign.detail()).with("publicationReceipt", receipt.receiptId()).json());

@@ -19,13 +19,14 @@ import java.util.Optional;
  * <p>Publication: an existing receipt returns at once (replay); the lease read stops a deposed driver before any
  * work; writers of the live table blocked and its shape and content compared with the preparation baseline; identity
  * checks (shadow stamped by this run, backup name free, every index and constraint rebuilt) before any change; owner,
- * permissions, storage and identity positions onto the shadow; live to backup, shadow to live; names carried; stamps;
+ * permissions, storage and identity positions onto the shadow; other tables' foreign keys re-pointed at the shadow
+ * and validated there; live to backup, shadow to live; names carried; stamps;
  * the lease fence and the receipt last.
  *
  * <p>Rollback: an existing rollback receipt returns at once; the lease read; the publication receipt must exist and
  * name these tables; the live table must carry this run's published stamp and the backup its backup stamp; writers
- * of the published table blocked and its content compared with the receipt's fingerprint; the shadow name free; then
- * the published table goes back to the shadow name, the backup becomes the live table under its original names, and
+ * of the published table blocked and its content compared with the receipt's fingerprint; the shadow name free; other
+ * tables' foreign keys re-pointed at the backup and validated there; then the published table goes back to the shadow name, the backup becomes the live table under its original names, and
  * the lease fence and the rollback receipt are written last.
  */
 public final class SwapOrder {
@@ -68,6 +69,8 @@ public final class SwapOrder {
                     + " indexes before publishing" + steps.notRebuilt() + "; nothing was changed");
         }
         steps.carryAttributes(liveTable, shadow);
+        // Other tables' keys must check against the table that is live after the swap, not the backup.
+        steps.repointInboundReferences(liveTable, shadow);
 
         steps.renameTable(liveTable, backup);
         steps.renameTable(shadow, liveTable);
@@ -105,6 +108,7 @@ public final class SwapOrder {
         steps.lockExclusive(backup);
         steps.planCarries(liveTable, backup, n -> CarriedObjectNames.onBackup(names, n));
         steps.handBack(liveTable, backup);
+        steps.repointInboundReferences(liveTable, backup);
 
         steps.renameTable(liveTable, shadow);
         steps.renameTable(backup, liveTable);

@@ -75,4 +75,12 @@ public interface SwapSteps {
 
     /** After a rollback's renames: the live table as the user had it, the shadow stamped as this run's again. */
     void stampRolledBack(String live, String shadow, String runKey) throws SQLException;
+
+    /**
+     * Re-points the foreign keys of other tables that reference {@code outgoing} at {@code incoming}, before the
+     * renames and inside the swap's transaction, each validated against {@code incoming} as the original was;
+     * throws {@link ReferencedKeysMissingException} when one would not hold. A target that cannot re-point them
+     * refuses here, before any change, when there are any.
+     */
+    void repointInboundReferences(String outgoing, String incoming) throws SQLException;
 }

@@ -40,7 +40,7 @@ class SwapOrderTest {
                 "blockWriters orders", "liveShape orders", "fingerprint orders", "exists orders__shadow",
                 "requireShadowOwned orders__shadow", "lockExclusive orders__shadow", "exists orders__backup",
                 "planCarries orders->orders__shadow", "carryAttributes orders->orders__shadow",
-                "rename orders->orders__backup", "rename orders__shadow->orders", "carryNames orders__backup->orders",
+                "repointInboundReferences orders->orders__shadow", "rename orders->orders__backup", "rename orders__shadow->orders", "carryNames orders__backup->orders",
                 "stampPublished orders/orders__backup", "insertPublication");
     }
 
@@ -101,7 +101,7 @@ class SwapOrderTest {
                 "isTable orders", "carries orders PUBLISHED", "isTable orders__backup", "carries orders__backup BACKUP",
                 "blockWriters orders", "publishedFingerprint", "fingerprint orders", "exists orders__shadow",
                 "lockExclusive orders__backup", "planCarries orders->orders__backup", "handBack orders->orders__backup",
-                "rename orders->orders__shadow", "rename orders__backup->orders", "carryNames orders__shadow->orders",
+                "repointInboundReferences orders->orders__backup", "rename orders->orders__shadow", "rename orders__backup->orders", "carryNames orders__shadow->orders",
                 "stampRolledBack orders/orders__shadow", "insertRollback");
     }
 
@@ -136,7 +136,8 @@ class SwapOrderTest {
 
         boolean changed() {
             return calls.stream().anyMatch(c -> c.startsWith("rename") || c.startsWith("carryAttributes")
-                    || c.startsWith("stamp") || c.startsWith("insert") || c.startsWith("handBack"));
+                    || c.startsWith("stamp") || c.startsWith("insert") || c.startsWith("handBack")
+                    || c.startsWith("repoint"));
         }
 
         @Override public Optional<PublicationReceipt> publicationReceipt(String runKey) { calls.add("publicationReceipt"); return Optional.ofNullable(publication); }
@@ -166,6 +167,7 @@ class SwapOrderTest {
         @Override public String notRebuilt() { return ""; }
         @Override public void carryAttributes(String live, String shadow) { calls.add("carryAttributes " + live + "->" + shadow); }
         @Override public void handBack(String published, String backup) { calls.add("handBack " + published + "->" + backup); }
+        @Override public void repointInboundReferences(String outgoing, String incoming) { calls.add("repointInboundReferences " + outgoing + "->" + incoming); }
         @Override public void renameTable(String from, String to) { calls.add("rename " + from + "->" + to); }
         @Override public void carryNames(String outgoing, String incoming, UnaryOperator<String> renamed) { calls.add("carryNames " + outgoing + "->" + incoming); }
         @Override public void stampPublished(String live, String backup, String runKey) { calls.add("stampPublished " + live + "/" + backup); }

@@ -49,6 +49,12 @@ public record PostgresDatabase(EmbeddedPostgres server, String name) {
         return values;
     }
 
+    /** The first column of the first row, as text (null when there is no row). */
+    public String queryForString(String sql) throws SQLException {
+        List<String> values = queryForStrings(sql);
+        return values.isEmpty() ? null : values.get(0);
+    }
+
     public boolean hasSchema(String schema) throws SQLException {
         return queryForLong("SELECT count(*) FROM information_schema.schemata WHERE schema_name = '" + schema + "'") > 0;
     }

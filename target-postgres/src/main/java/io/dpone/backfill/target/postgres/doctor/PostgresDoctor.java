@@ -5,6 +5,7 @@ import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.postgres.PostgresCatalog.Column;
+import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.source.postgres.PostgresDoctorConnectivity;
 import io.dpone.backfill.source.postgres.PostgresDoctorSource;
 import io.dpone.backfill.target.TargetDoctor;
@@ -34,7 +35,10 @@ import java.util.Optional;
  * {@code target.column.missing-in-source}, {@code target.column.nullability} and
  * {@code target.column.generated-ignores-source} (WARNINGs); {@code target.column.generated} and
  * {@code target.column.identity} (OK notes: computed by the target; loaded and continued after);</li>
- * <li>{@code target.binding.view|inbound-foreign-key|trigger|row-security|publication},
+ * <li>{@code target.binding.view|trigger|row-security|publication},
+ * {@code target.foreign-key.referenced-empty|referenced-key-missing} (a foreign key that would block the campaign),
+ * {@code target.binding.inbound-foreign-key} (OK or WARNING: re-pointed by the swap),
+ * {@code target.foreign-key.validated-after-load} (OK),
  * {@code target.grants.copied} (WARNING);</li>
  * <li>{@code target.shadow.foreign|unstamped}, {@code target.backup.exists};</li>
  * <li>{@code <family>.check-failed}: a catalog query itself failed.</li>
@@ -65,6 +69,14 @@ public final class PostgresDoctor implements TargetDoctor {
                     new PostgresDoctorBindings(target, findings).check(live.get().relation());
                     return null;
                 });
+                if (sourceColumns.isPresent()) {
+                    String sourceTable = PostgresIdentifiers.qualified(normalisedSpec.getSource().getSchema(),
+                            normalisedSpec.getSource().getTable());
+                    guarded("target.foreign-keys", findings, () -> {
+                        new PostgresDoctorForeignKeys(source, target, sourceTable, findings).check(live.get().relation());
+                        return null;
+                    });
+                }
             }
             guarded("target.artifacts", findings, () -> {
                 new PostgresDoctorArtifacts(target, findings).check(names, runKey);

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Objects bound to the live table by oid, which a swap by rename would leave on the backup: dependent views,
- * foreign keys from other tables, triggers, row-level security, publication membership. They are found here,
+ * triggers, row-level security, publication membership (foreign keys from other tables are re-pointed by the swap:
+ * {@link PostgresDoctorForeignKeys}). They are found here,
  * before the campaign, never after the swap. Grants are copied by the swap and reported for information.
  */
 public final class PostgresDoctorBindings {
@@ -23,13 +24,6 @@ public final class PostgresDoctorBindings {
              WHERE d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass
                AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass
                AND d.refobjid = ?::oid AND v.oid <> d.refobjid
-             ORDER BY 1""";
-    private static final String INBOUND_FOREIGN_KEYS = """
-            SELECT k.conname || ' on ' || n.nspname || '.' || t.relname
-              FROM pg_catalog.pg_constraint k
-              JOIN pg_catalog.pg_class t ON t.oid = k.conrelid
-              JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
-             WHERE k.contype = 'f' AND k.confrelid = ?::oid AND k.conrelid <> k.confrelid
              ORDER BY 1""";
     private static final String TRIGGERS = """
             SELECT tgname FROM pg_catalog.pg_trigger WHERE tgrelid = ?::oid AND NOT tgisinternal ORDER BY 1""";
@@ -68,13 +62,6 @@ public final class PostgresDoctorBindings {
                     + " the swap they would keep reading the backup", "Drop these views before publication and"
                     + " recreate them afterwards (CREATE OR REPLACE VIEW with the same text binds to the new table)."));
         }
-        List<String> foreignKeys = list(INBOUND_FOREIGN_KEYS, live.oid(), 1);
-        if (!foreignKeys.isEmpty()) {
-            findings.add(Finding.error("target.binding.inbound-foreign-key", "foreign keys " + foreignKeys
-                    + " reference " + table + ": after the swap they would check against the backup",
-                    "Drop these foreign keys before publication and re-add them afterwards (NOT VALID, then VALIDATE"
-                            + " CONSTRAINT)."));
-        }
         List<String> triggers = list(TRIGGERS, live.oid(), 1);
         if (!triggers.isEmpty()) {
             findings.add(Finding.error("target.binding.trigger", "triggers " + triggers + " on " + table + " are not"
@@ -96,7 +83,7 @@ public final class PostgresDoctorBindings {
                             + " then need a fresh copy)."));
         }
         if (findings.size() == before) {
-            findings.add(Finding.ok("target.bindings.none", "no views, inbound foreign keys, triggers, policies or"
+            findings.add(Finding.ok("target.bindings.none", "no views, triggers, policies or"
                     + " publications are bound to " + table));
         }
         grants(live, table);

@@ -18,7 +18,7 @@ public final class PostgresShadowDdl {
 
     /**
      * The creating statement. A validated foreign key is added NOT VALID (a quick catalog change) and validated by
-     * {@link #validate} in its own transaction, which holds a weaker lock on the referenced table.
+     * {@code PostgresForeignKeyOrphans.validate} in its own transaction, which holds a weaker lock on the referenced table.
      */
     static String create(CarriedObject object, String schema, String shadowTable, String newName) {
         String shadow = PostgresIdentifiers.qualified(schema, shadowTable);
@@ -39,14 +39,9 @@ public final class PostgresShadowDdl {
         return "ALTER TABLE " + shadow + " ADD CONSTRAINT " + PostgresIdentifiers.quote(newName) + " " + definition;
     }
 
-    /** Whether the created object still needs {@link #validate}: a foreign key the live table has validated. */
+    /** Whether the created object still needs {@code PostgresForeignKeyOrphans.validate}: a foreign key the live table has validated. */
     static boolean needsValidation(CarriedObject object) {
         return object.isForeignKey() && object.validated();
-    }
-
-    static String validate(String schema, String shadowTable, String name) {
-        return "ALTER TABLE " + PostgresIdentifiers.qualified(schema, shadowTable) + " VALIDATE CONSTRAINT "
-                + PostgresIdentifiers.quote(name);
     }
 
     static String comment(CarriedObject object, String schema, String shadowTable, String name) {

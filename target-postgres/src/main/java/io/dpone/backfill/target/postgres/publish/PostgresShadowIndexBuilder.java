@@ -51,7 +51,9 @@ public final class PostgresShadowIndexBuilder {
                 PostgresShadowTransaction.run(connection, "validate " + object.name() + " on the shadow", c -> {
                     begin(c, names, liveTable);
                     ownedShadow(c, runKey, names);
-                    PostgresShadowSql.execute(c, PostgresShadowDdl.validate(names.schema(), names.shadowTable(), name));
+                    // Rows that reference keys the referenced table lacks are counted and sampled for the block.
+                    PostgresForeignKeyOrphans.validate(c, PostgresIdentifiers.qualified(names.schema(), names.shadowTable()),
+                            name, "the live table's foreign key " + object.name());
                     return null;
                 });
             }

@@ -153,6 +153,12 @@ final class PostgresSwapSteps implements SwapSteps {
         comment(shadow, PostgresShadowStamp.shadow(runKey));
     }
 
+    @Override
+    public void repointInboundReferences(String outgoing, String incoming) throws SQLException {
+        PostgresInboundReferences references = new PostgresInboundReferences(c);
+        references.repoint(references.of(relation(outgoing).oid()), PostgresIdentifiers.qualified(schema, incoming));
+    }
+
     private void comment(String table, String text) throws SQLException {
         PostgresShadowSql.comment(c, "TABLE " + PostgresIdentifiers.qualified(schema, table), text);
     }

@@ -1,0 +1,175 @@
+package io.dpone.backfill.target.postgres.doctor;
+
+import io.dpone.backfill.core.doctor.Finding;
+import io.dpone.backfill.postgres.PostgresCatalog.Relation;
+import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.postgres.PostgresJdbc;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the live table's foreign keys will do to the campaign, predicted from both catalogs and, where it is cheap,
+ * the rows (issue 27). Outbound keys are created on the shadow after loading and validated before publication:
+ * a key whose referenced table is empty on the target while source rows reference it would block validation, and
+ * is refused here. Inbound keys (other tables referencing the live table) are re-pointed at the published table
+ * in the swap and validated there: when a referencing table holds values the source table lacks, publication
+ * would block, and is refused here; when there are too many values to probe, the check is left to publication.
+ */
+final class PostgresDoctorForeignKeys {
+    /** Distinct referencing values probed against the source; beyond this, publication checks them. */
+    static final int PROBED_VALUES = 100_000;
+    private static final int BATCH = 5_000;
+    private static final int SHOWN = 5;
+
+    private static final String KEYS = """
+            SELECT k.conname, k.conrelid = ?::oid AS outbound,
+                   pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(t.relname),
+                   pg_catalog.quote_ident(rn.nspname) || '.' || pg_catalog.quote_ident(r.relname),
+                   ARRAY(SELECT a.attname FROM pg_catalog.unnest(k.conkey) WITH ORDINALITY u(attnum, ord)
+                           JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum
+                          ORDER BY u.ord),
+                   ARRAY(SELECT a.attname FROM pg_catalog.unnest(k.confkey) WITH ORDINALITY u(attnum, ord)
+                           JOIN pg_catalog.pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.attnum
+                          ORDER BY u.ord)
+              FROM pg_catalog.pg_constraint k
+              JOIN pg_catalog.pg_class t ON t.oid = k.conrelid
+              JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
+              JOIN pg_catalog.pg_class r ON r.oid = k.confrelid
+              JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace
+             WHERE k.contype = 'f' AND k.conparentid = 0 AND k.conrelid <> k.confrelid
+               AND (k.conrelid = ?::oid OR k.confrelid = ?::oid)
+             ORDER BY 2 DESC, 3, 1""";
+
+    private record Key(String name, boolean outbound, String table, String referenced, String[] columns,
+                       String[] referencedColumns) {
+        String describe() {
+            return name + " on " + table + " (" + String.join(", ", columns) + ") -> " + referenced + " ("
+                    + String.join(", ", referencedColumns) + ")";
+        }
+    }
+
+    private final Connection source;
+    private final Connection target;
+    private final String sourceTable;
+    private final List<Finding> findings;
+
+    /** @param sourceTable the campaign's source table, quoted and schema-qualified */
+    PostgresDoctorForeignKeys(Connection source, Connection target, String sourceTable, List<Finding> findings) {
+        this.source = source;
+        this.target = target;
+        this.sourceTable = sourceTable;
+        this.findings = findings;
+    }
+
+    void check(Relation live) throws SQLException {
+        for (Key key : keys(live.oid())) {
+            if (key.outbound()) {
+                outbound(key);
+            } else {
+                inbound(key);
+            }
+        }
+    }
+
+    private void outbound(Key key) throws SQLException {
+        boolean referencedEmpty = !exists(target, "SELECT 1 FROM " + key.referenced() + " LIMIT 1");
+        if (referencedEmpty && exists(source, "SELECT 1 FROM " + sourceTable + " WHERE "
+                + allPresent(key.columns()) + " LIMIT 1")) {
+            findings.add(Finding.error("target.foreign-key.referenced-empty", "foreign key " + key.describe()
+                    + ": " + key.referenced() + " is empty on the target while source rows reference it, so the"
+                    + " key would not hold on the loaded rows and validation would block (ForeignKeyOrphans)",
+                    "Load " + key.referenced() + " first (its own campaign, published), then this table."));
+            return;
+        }
+        findings.add(Finding.ok("target.foreign-key.validated-after-load", "foreign key " + key.describe()
+                + " is not enforced while chunks load; it is created on the shadow after loading and validated"
+                + " before publication, which blocks (ForeignKeyOrphans) with the count and a sample of rows"
+                + " that reference missing keys"));
+    }
+
+    private void inbound(Key key) throws SQLException {
+        String subject = "foreign key " + key.describe() + " references the live table";
+        if (key.columns().length != 1) {
+            findings.add(Finding.warning("target.binding.inbound-foreign-key", subject + ": the swap re-points it"
+                    + " at the published table and validates it there; a composite key is not probed here",
+                    "Make sure every key " + key.table() + " references is among the source rows, or publication"
+                            + " blocks (ForeignKeyOrphans) and nothing is swapped."));
+            return;
+        }
+        String column = PostgresIdentifiers.quote(key.columns()[0]);
+        List<String> values = new PostgresJdbc(target).list("SELECT DISTINCT " + column + "::text FROM " + key.table()
+                + " WHERE " + column + " IS NOT NULL LIMIT " + (PROBED_VALUES + 1), rs -> rs.getString(1));
+        if (values.size() > PROBED_VALUES) {
+            findings.add(Finding.warning("target.binding.inbound-foreign-key", subject + " with more than "
+                    + PROBED_VALUES + " distinct values: the swap re-points it at the published table and"
+                    + " validates it there, not probed here", "Publication blocks (ForeignKeyOrphans) and swaps"
+                    + " nothing if rows of " + key.table() + " reference keys the source lacks."));
+            return;
+        }
+        List<String> missing = missingInSource(key.referencedColumns()[0], values);
+        if (!missing.isEmpty()) {
+            findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ": "
+                    + missing.size() + " of its " + values.size() + " distinct values are not in the source table "
+                    + sourceTable + " (e.g. " + String.join(", ", missing.subList(0, Math.min(SHOWN, missing.size())))
+                    + "), so re-pointed at the published table it would not hold and publication would block",
+                    "Delete or fix those rows of " + key.table() + ", or load the rows they reference into the source."));
+            return;
+        }
+        findings.add(Finding.ok("target.binding.inbound-foreign-key", subject + ": the swap re-points it at the"
+                + " published table and validates it there (a rollback points it back); its " + values.size()
+                + " distinct values are all in the source table"));
+    }
+
+    /** The values no source row holds in {@code column}, probed in batches as the column's own type. */
+    private List<String> missingInSource(String column, List<String> values) throws SQLException {
+        String quoted = PostgresIdentifiers.quote(column);
+        // Qualified everywhere: an unqualified name would resolve to a source column of the same name.
+        String sql = "SELECT probe.value FROM pg_catalog.unnest(?::text[]) AS probe(value) WHERE NOT EXISTS (SELECT 1"
+                + " FROM " + sourceTable + " s WHERE s." + quoted + " = probe.value::" + columnType(column) + ")"
+                + " ORDER BY probe.value";
+        List<String> missing = new ArrayList<>();
+        for (int from = 0; from < values.size(); from += BATCH) {
+            List<String> batch = values.subList(from, Math.min(values.size(), from + BATCH));
+            try (PreparedStatement ps = source.prepareStatement(sql)) {
+                Array array = source.createArrayOf("text", batch.toArray());
+                ps.setArray(1, array);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        missing.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        return missing;
+    }
+
+    private String columnType(String column) throws SQLException {
+        return new PostgresJdbc(source).one("SELECT pg_catalog.format_type(a.atttypid, a.atttypmod)"
+                        + " FROM pg_catalog.pg_attribute a WHERE a.attrelid = ?::regclass AND a.attname = ?"
+                        + " AND NOT a.attisdropped", rs -> rs.getString(1), sourceTable, column)
+                .orElseThrow(() -> new SQLException("the source table " + sourceTable + " has no column " + column));
+    }
+
+    private List<Key> keys(long oid) throws SQLException {
+        return new PostgresJdbc(target).list(KEYS, rs -> new Key(rs.getString(1), rs.getBoolean(2), rs.getString(3),
+                rs.getString(4), (String[]) rs.getArray(5).getArray(), (String[]) rs.getArray(6).getArray()), oid, oid, oid);
+    }
+
+    private static String allPresent(String[] columns) {
+        List<String> present = new ArrayList<>();
+        for (String column : columns) {
+            present.add(PostgresIdentifiers.quote(column) + " IS NOT NULL");
+        }
+        return String.join(" AND ", present);
+    }
+
+    private static boolean exists(Connection c, String sql) throws SQLException {
+        return new PostgresJdbc(c).one(sql, rs -> true).isPresent();
+    }
+}
