@@ -7,11 +7,11 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What a lane's chunk sink loads: {@code columns} of the source table into the same-named columns of the load
- * table (the shadow, or the live table in direct mode), with the chunk's receipt and ledger row in
+ * What a lane's chunk sink loads: {@code sourceColumns} of the source table into {@code columns} of the load table
+ * (the shadow, or the live table in direct mode), pair by pair (issue 27), with the chunk's receipt and ledger row in
  * {@code stateSchema}. A sink that writes values reads the source columns' types over {@code source} once.
  *
- * @param keyColumns  the campaign's unique key, to name a row in an error
+ * @param keyColumns  the campaign's unique key under the load table's names, to name a row in an error
  * @param receiptWait how long a chunk's transaction waits behind another transaction holding the same chunk's
  *                    receipt (a zombie lane), at most one chunk lease
  * @param encoding    the row encoding preparation recorded in the ledger, or null when it recorded none (the
@@ -19,9 +19,22 @@ import java.util.List;
  */
 public record ChunkLoad(String stateSchema, String loadSchema, String loadTable, List<String> columns, List<String> keyColumns,
                         Duration receiptWait, Connection source, String sourceSchema, String sourceTable,
-                        RowEncoding encoding) {
+                        List<String> sourceColumns, RowEncoding encoding) {
     public ChunkLoad {
         columns = List.copyOf(columns);
         keyColumns = List.copyOf(keyColumns);
+        sourceColumns = List.copyOf(sourceColumns);
+        if (sourceColumns.size() != columns.size()) {
+            throw new IllegalArgumentException(sourceColumns.size() + " source columns cannot load " + columns.size()
+                    + " target columns");
+        }
+    }
+
+    /** Columns named the same on both sides. */
+    public ChunkLoad(String stateSchema, String loadSchema, String loadTable, List<String> columns, List<String> keyColumns,
+                     Duration receiptWait, Connection source, String sourceSchema, String sourceTable,
+                     RowEncoding encoding) {
+        this(stateSchema, loadSchema, loadTable, columns, keyColumns, receiptWait, source, sourceSchema, sourceTable,
+                columns, encoding);
     }
 }

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target;
 
 import io.dpone.backfill.connect.DatabaseEndpoint;
+import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
@@ -57,7 +58,7 @@ public interface TargetAdapter {
      * catalogs and recorded in the ledger (ADR 0017).
      */
     RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target, String loadSchema,
-                            String loadTable, List<String> columns);
+                            String loadTable, LoadColumns columns);
 
     /**
      * The encoding lanes into this target used before preparation recorded one in the ledger (ADR 0017), so an
@@ -77,5 +78,6 @@ public interface TargetAdapter {
      * {@code verify}'s reader of the published table (ADR 0018), over a target connection; {@code source} and the
      * source table are where a values route reads the column types its lanes decoded with.
      */
-    PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable);
+    PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable,
+                                           LoadColumns columns);
 }

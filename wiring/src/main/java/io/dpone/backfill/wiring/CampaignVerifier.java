@@ -2,6 +2,7 @@ package io.dpone.backfill.wiring;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.digest.DigestTable;
 import io.dpone.backfill.core.encoding.RowEncoding;
@@ -75,12 +76,13 @@ public final class CampaignVerifier {
         String sourceTable = spec.getSource().getTable();
         String schema = blueprint.artifacts().schema();
         String live = spec.getTarget().getTable();
-        List<String> columns = adapter.catalog(target).shape(schema, live)
-                .loadColumnsFrom(new PostgresSourceCatalog(source).shape(sourceSchema, sourceTable));
+        LoadColumns loaded = adapter.catalog(target).shape(schema, live)
+                .loadColumnsFrom(new PostgresSourceCatalog(source).shape(sourceSchema, sourceTable), spec.columnMapping());
+        List<String> columns = loaded.source();
         List<String> keys = LaneRuntime.digestKey(columns, spec.getUniqueKey());
         if (keys == null) {
             throw new NotVerifiableException("the unique key " + spec.getUniqueKey() + " is not among the published columns "
-                    + columns + ": no content digest can be computed");
+                    + loaded.describe() + ": no content digest can be computed");
         }
         RowEncoding recorded = RowEncoding.fromWire(campaign.rowEncoding());
         RowEncoding encoding = recorded != null ? recorded : adapter.unrecordedRowEncoding();
@@ -103,8 +105,8 @@ public final class CampaignVerifier {
             }
         }
         log.accept("reading the published table " + schema + "." + live);
-        DigestTable published = adapter.publishedDigests(target, source, sourceSchema, sourceTable)
-                .read(schema, live, columns, keys, plan, encoding);
+        DigestTable published = adapter.publishedDigests(target, source, sourceSchema, sourceTable, loaded)
+                .read(schema, live, loaded.target(), loaded.targetKey(keys), plan, encoding);
         ChangedRows changed = new ChangedRows(source, plan, sourceSchema, sourceTable, campaign.anchorXmin());
         return plan.kind().keyed()
                 ? Verification.keyRange(receipts, sourceNow, published, changed::count)

@@ -3,6 +3,7 @@ package io.dpone.backfill.wiring;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dpone.backfill.connect.Connector;
+import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignDefinition;
 import io.dpone.backfill.core.campaign.TargetType;
@@ -80,11 +81,14 @@ public final class LaneRuntime implements AutoCloseable {
         String schema = blueprint.artifacts().schema();
         TableShape loadShape = targetCatalog.shape(schema, loadTable);
         TableShape sourceShape = sourceCatalog.shape(spec.getSource().getSchema(), spec.getSource().getTable());
-        // Generated columns are computed by the target and columns the source lacks take their defaults.
-        List<String> columns = loadShape.loadColumnsFrom(sourceShape);
-        ChunkSink sinkPort = adapter.chunkSink(sink, new ChunkLoad(stateSchema, schema, loadTable, columns,
-                spec.getUniqueKey(), receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable(),
-                RowEncoding.fromWire(campaign.rowEncoding())));
+        // Generated columns are computed by the target and columns the source lacks take their defaults; each loaded
+        // column is read from the source column the campaign's mapping pairs with it (issue 27).
+        LoadColumns loaded = loadShape.loadColumnsFrom(sourceShape, spec.columnMapping());
+        List<String> columns = loaded.source();
+        List<String> sinkKey = spec.getUniqueKey().stream().map(loaded::targetOf).filter(java.util.Objects::nonNull).toList();
+        ChunkSink sinkPort = adapter.chunkSink(sink, new ChunkLoad(stateSchema, schema, loadTable, loaded.target(),
+                sinkKey, receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable(),
+                columns, RowEncoding.fromWire(campaign.rowEncoding())));
         // Said once per lane: how rows travel is the campaign's recorded choice (ADR 0017), visible in the lane log.
         log.accept("rows move as " + sinkPort.encoding().wireName());
         ChunkProtocol committer = new ChunkProtocol(

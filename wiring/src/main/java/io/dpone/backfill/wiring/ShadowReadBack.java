@@ -41,7 +41,8 @@ final class ShadowReadBack implements ContentReadBack {
     private final String sourceTable;
     private final Connector sessions;
     private final int parallel;
-    private Function<Connection, PublishedTableDigests> readers;
+    /** A test's readers; null: the adapter's. */
+    private Function<Connection, PublishedTableDigests> readerOf;
 
     /**
      * @param sessions opens the extra target sessions that read parts of the shadow at once, at most {@code parallel}
@@ -56,14 +57,13 @@ final class ShadowReadBack implements ContentReadBack {
         this.sourceTable = sourceTable;
         this.sessions = sessions;
         this.parallel = Math.max(1, parallel);
-        this.readers = session -> adapter.publishedDigests(session, source, sourceSchema, sourceTable);
     }
 
     /** The same over other readers of the target's sessions (a test splits small tables). */
     ShadowReadBack(TargetAdapter adapter, Connection source, Connection target, String sourceSchema, String sourceTable,
                    Connector sessions, int parallel, Function<Connection, PublishedTableDigests> readers) {
         this(adapter, source, target, sourceSchema, sourceTable, sessions, parallel);
-        this.readers = readers;
+        this.readerOf = readers;
     }
 
     /**
@@ -72,7 +72,7 @@ final class ShadowReadBack implements ContentReadBack {
      */
     @Override
     public DigestTable stored(ContentScope scope) throws Exception {
-        PublishedTableDigests reader = reader(target);
+        PublishedTableDigests reader = reader(target, scope);
         List<TablePart> parts = reader.split(scope.schema(), scope.table(), parallel);
         if (parts.size() == 1) {
             return readStored(scope, null, -1);
@@ -91,7 +91,7 @@ final class ShadowReadBack implements ContentReadBack {
                     session = sessions.open(READ_BACK_SESSION + part.index());
                     opened.add(session);
                 }
-                PublishedTableDigests partReader = part.index() == 0 ? reader : reader(session);
+                PublishedTableDigests partReader = part.index() == 0 ? reader : reader(session, scope);
                 reads.add(readers.submit(() -> partReader.read(scope.schema(), scope.table(), scope.columns(),
                         scope.keyColumns(), scope.plan(), encoding(scope), part)));
             }
@@ -126,8 +126,9 @@ final class ShadowReadBack implements ContentReadBack {
         }
     }
 
-    private PublishedTableDigests reader(Connection session) {
-        return readers.apply(session);
+    private PublishedTableDigests reader(Connection session, ContentScope scope) {
+        return readerOf != null ? readerOf.apply(session)
+                : adapter.publishedDigests(session, source, sourceSchema, sourceTable, scope.loaded());
     }
 
     /**
@@ -155,14 +156,14 @@ final class ShadowReadBack implements ContentReadBack {
     }
 
     private DigestTable readStored(ContentScope scope, ContentDigester.RowObserver observer, int slot) throws Exception {
-        return reader(target).read(scope.schema(), scope.table(),
+        return reader(target, scope).read(scope.schema(), scope.table(),
                 scope.columns(), scope.keyColumns(), scope.plan(), encoding(scope), observer, slot);
     }
 
     /** The source's rows of chunk {@code slot} (every chunk when -1), read and digested as the lanes did. */
     private void readSource(ContentScope scope, int slot, ContentDigester.RowObserver observer) throws Exception {
         PostgresChunkSource chunks = new PostgresChunkSource(source, scope.plan(), sourceSchema, sourceTable,
-                scope.columns(), scope.heap(), scope.anchorXmin(), scope.keyColumns()).observing(observer);
+                scope.sourceColumns(), scope.heap(), scope.anchorXmin(), scope.sourceKey()).observing(observer);
         for (ChunkRange range : slot >= 0 ? List.of(scope.plan().chunk(slot)) : scope.plan().chunks()) {
             try (ChunkRows rows = chunks.open(range, encoding(scope))) {
                 while (rows.next()) {

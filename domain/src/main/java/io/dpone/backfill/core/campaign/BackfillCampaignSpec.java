@@ -19,7 +19,7 @@ import java.util.Objects;
  * (operator's CampaignRules): it depends on the status, which a rule on the spec cannot see.
  */
 @JsonPropertyOrder({"backfillId", "source", "target", "uniqueKey", "chunk", "parallelWorkers", "innerMode",
-        "onlyNewRows", "retryPolicy", "maxChunkAttempts", "state", "publication", "lane", "suspend"})
+        "onlyNewRows", "retryPolicy", "maxChunkAttempts", "state", "publication", "columns", "lane", "suspend"})
 public class BackfillCampaignSpec {
     public static final String BACKFILL_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$";
     public static final int MAX_PARALLEL_WORKERS = 64;
@@ -58,6 +58,9 @@ public class BackfillCampaignSpec {
     private Integer maxChunkAttempts;
     private StateSpec state;
     private PublicationSpec publication;
+    @JsonPropertyDescription("Which source column loads which target column: explicit pairs (map) and a naming rule"
+            + " (default: the same name).")
+    private ColumnsSpec columns;
     private LaneSpec lane;
     @JsonPropertyDescription("true pauses: no new chunk claims, running chunks drain. Can change at any time.")
     private Boolean suspend;
@@ -166,6 +169,19 @@ public class BackfillCampaignSpec {
         this.lane = lane;
     }
 
+    public ColumnsSpec getColumns() {
+        return columns;
+    }
+
+    public void setColumns(ColumnsSpec columns) {
+        this.columns = columns;
+    }
+
+    /** The column mapping in force: the same names when {@code columns} is absent. */
+    public ColumnMapping columnMapping() {
+        return ColumnMapping.of(columns);
+    }
+
     public Boolean getSuspend() {
         return suspend;
     }
@@ -189,6 +205,7 @@ public class BackfillCampaignSpec {
         c.maxChunkAttempts = maxChunkAttempts;
         c.state = state == null ? null : state.copy();
         c.publication = publication == null ? null : publication.copy();
+        c.columns = columns == null ? null : columns.copy();
         c.lane = lane == null ? null : lane.copy();
         c.suspend = suspend;
         return c;
@@ -202,13 +219,14 @@ public class BackfillCampaignSpec {
                 && Objects.equals(parallelWorkers, s.parallelWorkers) && innerMode == s.innerMode
                 && Objects.equals(onlyNewRows, s.onlyNewRows) && retryPolicy == s.retryPolicy
                 && Objects.equals(maxChunkAttempts, s.maxChunkAttempts) && Objects.equals(state, s.state)
-                && Objects.equals(publication, s.publication) && Objects.equals(lane, s.lane)
+                && Objects.equals(publication, s.publication) && Objects.equals(columns, s.columns)
+                && Objects.equals(lane, s.lane)
                 && Objects.equals(suspend, s.suspend);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(backfillId, source, target, uniqueKey, chunk, parallelWorkers, innerMode, onlyNewRows,
-                retryPolicy, maxChunkAttempts, state, publication, lane, suspend);
+                retryPolicy, maxChunkAttempts, state, publication, columns, lane, suspend);
     }
 }

@@ -51,6 +51,13 @@ final class ManifestNotes {
         n.put("spec.publication.verify", new Note(null, "`content`", "`shadow_swap` only: `content` blocks publication"
                 + " (`ContentMismatch`) when what the target stored differs from what the lanes sent (ADR 0036); `counts`"
                 + " checks counts and keys only. Left out of the normalised spec when `content`, so older run keys hold"));
+        n.put("spec.columns.naming", new Note(null, "`exact`", "how a target column is named after a source column no"
+                + " pair names: `exact`, `case-insensitive`, `snake-to-pascal` (`album_id` loads `AlbumId`) or `snake-to-camel`"
+                + " (`albumId`); two source columns for one target column is an error. Part of the plan digest; `uniqueKey`"
+                + " and `chunk.column` name source columns"));
+        n.put("spec.columns.map", new Note("source column: target column", null, "explicit pairs, before the naming rule;"
+                + " no target column twice (`unique-values`); a pair naming a column either table lacks is refused by"
+                + " `doctor` and by preparation"));
         n.put("spec.lane.image", new Note(null, "operator default", "may change at any time (not part of the digest)"));
         n.put("spec.lane.imagePullPolicy", new Note(null, "cluster default", ""));
         for (String kind : new String[] {"requests", "limits"}) {

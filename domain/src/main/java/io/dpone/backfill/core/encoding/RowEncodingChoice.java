@@ -3,7 +3,7 @@ package io.dpone.backfill.core.encoding;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.engine.DatabaseFailureException;
 
-import java.util.List;
+import io.dpone.backfill.core.campaign.LoadColumns;
 
 /**
  * How lanes will move rows for the load columns, decided at preparation by the target's adapter from both catalogs
@@ -13,5 +13,5 @@ import java.util.List;
 @FunctionalInterface
 public interface RowEncodingChoice {
     /** Fails with a {@link io.dpone.backfill.core.engine.DatabaseFailureException} when a catalog cannot be read. */
-    RowEncoding choose(List<String> loadColumns);
+    RowEncoding choose(LoadColumns loadColumns);
 }

@@ -12,6 +12,8 @@ import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.campaign.ColumnMapping;
+import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.encoding.RowEncodingChoice;
 import io.dpone.backfill.core.fault.FaultPoint;
 import io.dpone.backfill.core.fault.FaultPoints;
@@ -209,8 +211,22 @@ public final class CampaignEngine {
                 return block(lease, campaign, BlockReason.PHYSICAL_UNSUPPORTED, e.getMessage());
             }
         }
+        // Which source column loads which target column (issue 27): a pair naming a column that does not exist, or a
+        // naming rule that finds two sources for one target, stops here, before any side effect.
+        ColumnMapping mapping = spec.columnMapping();
+        List<String> unknown = mapping.unknownColumns(sourceShape.columnNames(), liveShape.columnNames());
+        List<String> missing;
+        try {
+            missing = liveShape.requiredMissingIn(sourceShape, mapping);
+        } catch (IllegalArgumentException e) {
+            unknown = java.util.stream.Stream.concat(unknown.stream(), java.util.stream.Stream.of(e.getMessage())).toList();
+            missing = List.of();
+        }
+        if (!unknown.isEmpty()) {
+            return block(lease, campaign, BlockReason.TARGET_COLUMNS_MISSING, "the column mapping does not fit the"
+                    + " tables: " + String.join("; ", unknown));
+        }
         // Columns the target fills itself (nullable, default, identity, generated) may be absent in the source.
-        List<String> missing = liveShape.requiredMissingIn(sourceShape);
         if (!missing.isEmpty()) {
             return block(lease, campaign, BlockReason.TARGET_COLUMNS_MISSING, "target columns missing in the source that the target cannot fill"
                     + " (NOT NULL without default, identity or generation): " + missing);
@@ -230,7 +246,7 @@ public final class CampaignEngine {
             throw new LeaseLostException("could not record table shapes: campaign lease lost");
         }
         // Recorded after the shapes on every preparation attempt, so both always describe the same tables.
-        if (encodings != null && !ledger.recordRowEncoding(lease, encodings.choose(loadShape.loadColumnsFrom(sourceShape)).wireName())) {
+        if (encodings != null && !ledger.recordRowEncoding(lease, encodings.choose(loadShape.loadColumnsFrom(sourceShape, mapping)).wireName())) {
             throw new LeaseLostException("could not record the row encoding: campaign lease lost");
         }
         ChunkRowEstimates estimates = estimateRows(ChunkPlanner.resolve(spec.getChunk(), heap));
@@ -313,7 +329,7 @@ public final class CampaignEngine {
         // its own (ADR 0022). A build that fails on bad rows (duplicate or NULL keys) is reported as validation's
         // finding, not as the build's error.
         RuntimeException buildFailure = shadowSwap() ? buildDeferredIndexes() : null;
-        ValidationResult v = publisher.validate(names.schema(), loadTable(), spec.getUniqueKey(), counts.rowsLoaded());
+        ValidationResult v = publisher.validate(names.schema(), loadTable(), targetKey(), counts.rowsLoaded());
         if (buildFailure instanceof ReferencedKeysMissingException orphans && v.passed()) {
             String reason = "validation failed: " + orphans.getMessage() + ": load the referenced table first; the"
                     + " shadow is kept for diagnosis and the live table is untouched";
@@ -372,7 +388,7 @@ public final class CampaignEngine {
             TableShape shadow = publisher.shape(names.schema(), loadTable());
             TableShape sourceShape = source.shape(spec.getSource().getSchema(), spec.getSource().getTable());
             RowEncoding encoding = RowEncoding.fromWire(campaign.rowEncoding());
-            if (encoding != null && shadow.loadColumnsFrom(sourceShape).equals(shadow.columnNames())) {
+            if (encoding != null && shadow.loadColumnsFrom(sourceShape, spec.columnMapping()).target().equals(shadow.columnNames())) {
                 Optional<TableFingerprint> derived = publisher.fingerprintOfLoadedRows(encoding, receipts);
                 if (derived.isPresent()) {
                     return derived.get();
@@ -400,7 +416,8 @@ public final class CampaignEngine {
             }
         }
         TableShape shadow = publisher.shape(names.schema(), loadTable());
-        List<String> columns = shadow.loadColumnsFrom(source.shape(spec.getSource().getSchema(), spec.getSource().getTable()));
+        LoadColumns columns = shadow.loadColumnsFrom(source.shape(spec.getSource().getSchema(), spec.getSource().getTable()),
+                spec.columnMapping());
         HeapExtent heap = PhaseDetail.parse(campaign.detail()).heapExtent();
         ChunkPlan plan = ChunkPlanner.resolve(spec.getChunk(), heap);
         ContentScope scope = new ContentScope(names.schema(), loadTable(), columns, spec.getUniqueKey(), plan,
@@ -428,6 +445,13 @@ public final class CampaignEngine {
             total = total.plus(digest);
         }
         return total;
+    }
+
+    /** The unique key (source columns) under the target's names, for checks of the loaded table. */
+    private List<String> targetKey() {
+        TableShape loaded = publisher.shape(names.schema(), loadTable());
+        return loaded.loadColumnsFrom(source.shape(spec.getSource().getSchema(), spec.getSource().getTable()),
+                spec.columnMapping()).targetKey(spec.getUniqueKey());
     }
 
     /** Builds the shadow's deferred indexes; returns the build's failure instead of throwing it, null when built. */

@@ -2,6 +2,7 @@ package io.dpone.backfill.core.plan;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.ColumnMapping;
 import io.dpone.backfill.core.campaign.TargetSpec;
 import io.dpone.backfill.core.digest.CanonicalJson;
 import io.dpone.backfill.core.digest.Sha256;
@@ -27,7 +28,11 @@ public record CampaignIdentity(String planDigest, String configDigest, String ru
     static final int RUN_KEY_HEX_CHARS = 24;
 
     public static CampaignIdentity of(BackfillCampaignSpec normalised, ChunkPlan plan) {
-        String planDigest = planDigest(plan);
+        // Which source column loads which target column is part of what is loaded (issue 27); a campaign without a
+        // mapping keeps the digest it always had.
+        ColumnMapping mapping = normalised.columnMapping();
+        String planDigest = mapping.sameNames() ? planDigest(plan)
+                : Sha256.hex(PLAN_FORMAT + "\n" + planDigest(plan) + "\ncolumns " + mapping.describe());
         String configDigest = configDigest(normalised);
         TargetSpec t = normalised.getTarget();
         String target = t.getType().wireName() + ":" + t.getConnectionSecretRef().getName() + "/" + t.getSchema() + "." + t.getTable();

@@ -1,5 +1,7 @@
 package io.dpone.backfill.core.target;
 
+import io.dpone.backfill.core.campaign.ColumnMapping;
+import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.digest.Sha256;
 
 import java.util.List;
@@ -33,17 +35,24 @@ public record TableShape(List<ColumnShape> columns, List<String> constraints) {
     }
 
     /**
-     * The columns a load writes into this (target) table from {@code source}: every column the source has, in
-     * this table's order, except generated ones, which the target computes itself.
+     * The columns a load writes into this (target) table from {@code source}, in this table's order, each paired with
+     * the source column that loads it under {@code mapping} (issue 27): every column but generated ones, which the
+     * target computes itself, and those no source column loads.
      */
-    public List<String> loadColumnsFrom(TableShape source) {
-        return columns.stream().filter(c -> !c.generated() && source.column(c.name()).isPresent())
-                .map(ColumnShape::name).toList();
+    public LoadColumns loadColumnsFrom(TableShape source, ColumnMapping mapping) {
+        List<String> targets = columns.stream().filter(c -> !c.generated()).map(ColumnShape::name).toList();
+        return mapping.pair(targets, source.columnNames());
     }
 
     /** Columns of this (target) table that {@code source} lacks and that the target cannot fill itself. */
     public List<String> requiredMissingIn(TableShape source) {
-        return columns.stream().filter(c -> !c.fillableByTarget() && source.column(c.name()).isEmpty())
+        return requiredMissingIn(source, ColumnMapping.SAME_NAMES);
+    }
+
+    /** The same under {@code mapping}: no source column loads them. */
+    public List<String> requiredMissingIn(TableShape source, ColumnMapping mapping) {
+        List<String> sourceColumns = source.columnNames();
+        return columns.stream().filter(c -> !c.fillableByTarget() && mapping.sourceOf(c.name(), sourceColumns).isEmpty())
                 .map(ColumnShape::name).toList();
     }
 

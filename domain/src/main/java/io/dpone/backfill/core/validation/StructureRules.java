@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.validation;
 
+import io.dpone.backfill.core.campaign.ColumnsSpec;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.campaign.ChunkSpec;
@@ -40,7 +41,30 @@ final class StructureRules {
         errors.range(spec.getParallelWorkers(), 1, BackfillCampaignSpec.MAX_PARALLEL_WORKERS, "spec.parallelWorkers");
         errors.range(spec.getMaxChunkAttempts(), 1, BackfillCampaignSpec.MAX_CHUNK_ATTEMPTS, "spec.maxChunkAttempts");
         state(spec.getState(), targetLimit, errors);
+        columns(spec.getColumns(), targetLimit, errors);
         lane(spec.getLane(), errors);
+    }
+
+    /** Each pair names a source and a target column; no target column is loaded from two sources (issue 27). */
+    private static void columns(ColumnsSpec columns, IdentifierLimit targetLimit, Errors errors) {
+        if (columns == null || columns.getMap() == null) {
+            return;
+        }
+        java.util.Map<String, String> loadedFrom = new java.util.TreeMap<>();
+        for (java.util.Map.Entry<String, String> pair : new java.util.TreeMap<>(columns.getMap()).entrySet()) {
+            String path = "spec.columns.map." + KubernetesNames.printable(pair.getKey());
+            errors.identifier(pair.getKey(), path, IdentifierLimit.POSTGRES);
+            if (!errors.require(pair.getValue(), path)) {
+                continue;
+            }
+            errors.identifier(pair.getValue(), path, targetLimit);
+            String other = loadedFrom.putIfAbsent(pair.getValue(), pair.getKey());
+            if (other != null) {
+                errors.add(path, "unique-values", "source columns '" + KubernetesNames.printable(other) + "' and '"
+                        + KubernetesNames.printable(pair.getKey()) + "' both load target column '"
+                        + KubernetesNames.printable(pair.getValue()) + "': a target column has one source column");
+            }
+        }
     }
 
     private static void source(SourceSpec source, Errors errors) {

@@ -55,6 +55,14 @@ public final class PlanReport {
         target.put("connectionSecret", s.getTarget().getConnectionSecretRef().getName());
         ArrayNode key = root.putArray("uniqueKey");
         s.getUniqueKey().forEach(key::add);
+        io.dpone.backfill.core.campaign.ColumnMapping mapping = s.columnMapping();
+        if (!mapping.sameNames()) {
+            // Source column to target column; uniqueKey and the chunk column are source names.
+            ObjectNode columns = root.putObject("columns");
+            columns.put("naming", mapping.naming().wireName());
+            ObjectNode pairs = columns.putObject("map");
+            mapping.pairs().forEach(pairs::put);
+        }
         ChunkPlan plan = b.plan();
         ObjectNode chunks = root.putObject("chunks");
         chunks.put("count", plan.size());

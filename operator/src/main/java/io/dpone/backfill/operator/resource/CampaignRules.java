@@ -41,6 +41,7 @@ public final class CampaignRules {
             + " && (has(self.spec.maxChunkAttempts) ? has(oldSelf.spec.maxChunkAttempts) && self.spec.maxChunkAttempts == oldSelf.spec.maxChunkAttempts : !has(oldSelf.spec.maxChunkAttempts))"
             + " && (has(self.spec.state) ? has(oldSelf.spec.state) && self.spec.state == oldSelf.spec.state : !has(oldSelf.spec.state))"
             + " && (has(self.spec.publication) ? has(oldSelf.spec.publication) && self.spec.publication == oldSelf.spec.publication : !has(oldSelf.spec.publication))"
+            + " && (has(self.spec.columns) ? has(oldSelf.spec.columns) && self.spec.columns == oldSelf.spec.columns : !has(oldSelf.spec.columns))"
             + ")";
     public static final String PLAN_MESSAGE = "the campaign is planned: its spec is immutable except suspend and lane;"
             + " a changed plan or policy needs a new BackfillCampaign with a new backfillId"

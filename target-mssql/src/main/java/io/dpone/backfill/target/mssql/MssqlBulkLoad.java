@@ -46,7 +46,17 @@ public final class MssqlBulkLoad {
     public static MssqlBulkLoad bind(Connection source, String sourceSchema, String sourceTable, Connection target,
                                      String targetSchema, String targetTable, List<String> columns,
                                      List<String> keyColumns) throws SQLException {
-        List<SourceColumn> sources = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, columns).columns();
+        return bind(source, sourceSchema, sourceTable, columns, target, targetSchema, targetTable, columns, keyColumns);
+    }
+
+    /**
+     * The same, {@code sourceColumns} loading {@code columns} pair by pair (issue 27); {@code keyColumns} are target
+     * names.
+     */
+    public static MssqlBulkLoad bind(Connection source, String sourceSchema, String sourceTable, List<String> sourceColumns,
+                                     Connection target, String targetSchema, String targetTable, List<String> columns,
+                                     List<String> keyColumns) throws SQLException {
+        List<SourceColumn> sources = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, sourceColumns).columns();
         List<MssqlColumn> targets = MssqlTableColumns.of(target, targetSchema, targetTable, columns);
         List<MssqlColumnBinding> paired = new ArrayList<>();
         for (int i = 0; i < sources.size(); i++) {

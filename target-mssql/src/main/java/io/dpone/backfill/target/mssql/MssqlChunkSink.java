@@ -57,8 +57,8 @@ public final class MssqlChunkSink implements ChunkSink {
         // Session settings, set once for the lane's sink connection: a zombie lane's uncommitted receipt for a chunk
         // blocks ours at most one lease (then 1222), and any error aborts the whole chunk transaction.
         receipts.configureSession(load.receiptWait());
-        bulkLoad = MssqlBulkLoad.bind(load.source(), load.sourceSchema(), load.sourceTable(), sink, load.loadSchema(),
-                load.loadTable(), load.columns(), load.keyColumns());
+        bulkLoad = MssqlBulkLoad.bind(load.source(), load.sourceSchema(), load.sourceTable(), load.sourceColumns(), sink,
+                load.loadSchema(), load.loadTable(), load.columns(), load.keyColumns());
     }
 
     private final class Transaction extends JdbcChunkTransaction {

@@ -11,6 +11,8 @@ import io.dpone.backfill.source.postgres.binary.SourceColumn;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
 
 import java.math.BigInteger;
+import io.dpone.backfill.core.campaign.LoadColumns;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,22 +34,33 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
     private final Connection source;
     private final String sourceSchema;
     private final String sourceTable;
+    private final LoadColumns loaded;
 
     public MssqlPublishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
+        this(target, source, sourceSchema, sourceTable, null);
+    }
+
+    /** @param loaded each read column's source column (issue 27); null: named the same */
+    public MssqlPublishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable,
+                                 LoadColumns loaded) {
         this.target = target;
         this.source = source;
         this.sourceSchema = sourceSchema;
         this.sourceTable = sourceTable;
+        this.loaded = loaded;
     }
 
     @Override
     public DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
                             RowEncoding encoding, ContentDigester.RowObserver observer, int observedSlot)
             throws Exception {
-        List<SourceColumn> plannedColumns = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, columns).columns();
+        List<String> sourceColumns = columns.stream().map(c -> loaded == null || loaded.sourceOf(c) == null ? c
+                : loaded.sourceOf(c)).toList();
+        List<SourceColumn> plannedColumns = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, sourceColumns).columns();
         PgType[] types = plannedColumns.stream().map(SourceColumn::arrivingType).toArray(PgType[]::new);
         boolean keyed = plan.kind().keyed();
-        int keyColumn = keyed ? columns.indexOf(plan.column()) : -1;
+        // The plan's column is a source column: its place among the loaded columns is the same on both sides.
+        int keyColumn = keyed ? sourceColumns.indexOf(plan.column()) : -1;
         DigestTable digests = new DigestTable(keyed ? plan.size() : 1);
         ContentDigester digester = new ContentDigester(columns.size(), ContentDigester.positions(columns, keyColumns))
                 .observe(observer, observedSlot);

@@ -2,6 +2,7 @@ package io.dpone.backfill.target.mssql;
 
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.ChunkSink;
@@ -66,7 +67,7 @@ public final class MssqlTargetAdapter implements TargetAdapter {
 
     @Override
     public RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target,
-                                   String loadSchema, String loadTable, List<String> columns) {
+                                   String loadSchema, String loadTable, LoadColumns columns) {
         return RowEncoding.VALUES;
     }
 
@@ -76,7 +77,8 @@ public final class MssqlTargetAdapter implements TargetAdapter {
     }
 
     @Override
-    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
-        return new MssqlPublishedDigests(target, source, sourceSchema, sourceTable);
+    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable,
+                                                  LoadColumns columns) {
+        return new MssqlPublishedDigests(target, source, sourceSchema, sourceTable, columns);
     }
 }

@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresCatalog.Column;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
@@ -7,7 +8,6 @@ import io.dpone.backfill.postgres.PostgresFailures;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -27,15 +27,21 @@ final class PostgresPassThrough {
     }
 
     static boolean identicalTypes(Connection source, String sourceSchema, String sourceTable, Connection target,
-                                  String loadSchema, String loadTable, List<String> columns) {
+                                  String loadSchema, String loadTable, LoadColumns columns) {
         Map<String, Column> from = columns(source, sourceSchema, sourceTable);
         Map<String, Column> to = columns(target, loadSchema, loadTable);
-        return !columns.isEmpty() && columns.stream().allMatch(c -> {
-            Column s = from.get(c);
-            Column t = to.get(c);
-            return s != null && t != null && s.typeId() < FIRST_NORMAL_OBJECT_ID && s.typeId() == t.typeId()
-                    && s.typmod() == t.typmod();
-        });
+        if (columns.target().isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < columns.target().size(); i++) {
+            Column s = from.get(columns.source().get(i));
+            Column t = to.get(columns.target().get(i));
+            if (s == null || t == null || s.typeId() >= FIRST_NORMAL_OBJECT_ID || s.typeId() != t.typeId()
+                    || s.typmod() != t.typmod()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Map<String, Column> columns(Connection c, String schema, String table) {

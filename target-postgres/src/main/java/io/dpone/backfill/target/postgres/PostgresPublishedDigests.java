@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres;
 
+import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.core.digest.DigestTable;
@@ -44,18 +45,28 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
     private final Connection source;
     private final String sourceSchema;
     private final String sourceTable;
+    private final LoadColumns loaded;
 
     /** Reads every column as its own type: for a table loaded from identical types, or digested on its own terms. */
     public PostgresPublishedDigests(Connection target) {
-        this(target, null, null, null);
+        this(target, null, null, null, null);
     }
 
-    /** Reads widened columns as their source types (the class comment says how). */
+    /** Reads widened columns as their source types (the class comment says how), source columns named the same. */
     public PostgresPublishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
+        this(target, source, sourceSchema, sourceTable, null);
+    }
+
+    /**
+     * The same, each read column's source column found through {@code loaded} (issue 27); null: named the same.
+     */
+    public PostgresPublishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable,
+                                    LoadColumns loaded) {
         this.target = target;
         this.source = source;
         this.sourceSchema = sourceSchema;
         this.sourceTable = sourceTable;
+        this.loaded = loaded;
     }
 
     @Override
@@ -127,7 +138,8 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
                 new ContentDigester(columns.size(), ContentDigester.positions(columns, keyColumns))
                         .observe(observer, observedSlot));
         if (keyedPlan != null) {
-            rows.readingKey(columns.indexOf(keyedPlan.column()));
+            // The plan's column is a source column: its place among the loaded columns is the same on both sides.
+            rows.readingKey(columns.stream().map(this::sourceOf).toList().indexOf(keyedPlan.column()));
         }
         rows.into(digests, keyedPlan);
         String sql = "COPY (SELECT " + String.join(", ", select)
@@ -166,12 +178,14 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
     /** Widened columns read as the lanes digested them: their families, or (character) a cast to the source type. */
     private void asSent(PgType[] types, List<String> select, String schema, String table, List<String> columns)
             throws SQLException {
-        PgType[] sent = ColumnFamilies.of(source, sourceSchema, sourceTable, columns);
+        List<String> sourceColumns = columns.stream().map(this::sourceOf).toList();
+        PgType[] sent = ColumnFamilies.of(source, sourceSchema, sourceTable, sourceColumns);
         Map<String, String> sentTypes = formatTypes(source, sourceSchema, sourceTable);
         Map<String, String> storedTypes = formatTypes(target, schema, table);
         for (int c = 0; c < types.length; c++) {
             String column = columns.get(c);
-            if (sent[c] == null || types[c] == null || sentTypes.get(column).equals(storedTypes.get(column))) {
+            String sentType = sentTypes.get(sourceColumns.get(c));
+            if (sent[c] == null || types[c] == null || sentType.equals(storedTypes.get(column))) {
                 continue;
             }
             boolean integerIntoNumeric = (sent[c] == PgType.INT2 || sent[c] == PgType.INT4 || sent[c] == PgType.INT8)
@@ -180,9 +194,14 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
                 types[c] = sent[c];
             } else if (sent[c] == PgType.BPCHAR && types[c] == PgType.BPCHAR) {
                 // Only blanks lie past the source's length in a value loaded from it.
-                select.set(c, PostgresIdentifiers.quote(column) + "::" + sentTypes.get(column));
+                select.set(c, PostgresIdentifiers.quote(column) + "::" + sentType);
             }
         }
+    }
+
+    private String sourceOf(String column) {
+        String sourceColumn = loaded == null ? null : loaded.sourceOf(column);
+        return sourceColumn == null ? column : sourceColumn;
     }
 
     /** Each column's {@code format_type}, as the catalog reader prints it (user types schema-qualified). */

@@ -2,6 +2,7 @@ package io.dpone.backfill.target.postgres;
 
 import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.ChunkSink;
@@ -77,7 +78,7 @@ public final class PostgresTargetAdapter implements TargetAdapter {
 
     @Override
     public RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target,
-                                   String loadSchema, String loadTable, List<String> columns) {
+                                   String loadSchema, String loadTable, LoadColumns columns) {
         return PostgresPassThrough.identicalTypes(source, sourceSchema, sourceTable, target, loadSchema, loadTable, columns)
                 ? RowEncoding.POSTGRES_COPY_BINARY : RowEncoding.POSTGRES_COPY_TEXT;
     }
@@ -88,7 +89,8 @@ public final class PostgresTargetAdapter implements TargetAdapter {
     }
 
     @Override
-    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
-        return new PostgresPublishedDigests(target, source, sourceSchema, sourceTable);
+    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable,
+                                                  LoadColumns columns) {
+        return new PostgresPublishedDigests(target, source, sourceSchema, sourceTable, columns);
     }
 }

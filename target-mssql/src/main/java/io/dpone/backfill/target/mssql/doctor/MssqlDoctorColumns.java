@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql.doctor;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.campaign.ColumnMapping;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.target.ColumnShape;
@@ -47,31 +48,50 @@ final class MssqlDoctorColumns {
     void check(LiveTarget live) throws SQLException {
         TableShape sourceShape = new PostgresSourceCatalog(source).shape(spec.getSource().getSchema(),
                 spec.getSource().getTable());
-        List<String> loaded = live.columns().stream().filter(c -> !c.computed() && c.systemType()
-                && sourceShape.column(c.name()).isPresent()).map(TargetColumn::name).toList();
-        Map<String, SourceColumn> planned = plan(loaded);
+        ColumnMapping mapping = spec.columnMapping();
+        List<String> sourceNames = sourceShape.columnNames();
+        List<String> problems = new ArrayList<>(mapping.unknownColumns(sourceNames,
+                live.columns().stream().map(TargetColumn::name).toList()));
+        // Each target column's source column under the campaign's mapping (issue 27); absent: none loads it.
+        Map<String, String> sourceOf = new HashMap<>();
+        for (TargetColumn column : live.columns()) {
+            try {
+                mapping.sourceOf(column.name(), sourceNames).ifPresent(s -> sourceOf.put(column.name(), s));
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+            }
+        }
+        List<TargetColumn> loadedColumns = live.columns().stream().filter(c -> !c.computed() && c.systemType()
+                && sourceOf.containsKey(c.name())).toList();
+        List<String> loaded = loadedColumns.stream().map(TargetColumn::name).toList();
+        Map<String, SourceColumn> planned = plan(loadedColumns.stream().map(c -> sourceOf.get(c.name())).toList());
         Map<String, MssqlColumn> into = new HashMap<>();
         if (!loaded.isEmpty()) {
             MssqlTableColumns.of(target, live.schema(), live.table(), loaded).forEach(c -> into.put(c.name(), c));
         }
         int before = findings.size();
+        for (String problem : problems) {
+            findings.add(Finding.error("target.column.mapping", problem, "Fix spec.columns (map, naming) so that"
+                    + " every pair names existing columns and each target column has at most one source column."));
+        }
         for (TargetColumn column : live.columns()) {
-            Optional<ColumnShape> from = sourceShape.column(column.name());
+            String sourceName = sourceOf.get(column.name());
+            Optional<ColumnShape> from = sourceName == null ? Optional.empty() : sourceShape.column(sourceName);
             if (column.computed()) {
                 computed(column, from.isPresent());
             } else if (from.isEmpty()) {
                 missingInSource(column);
             } else if (!column.systemType()) {
-                findings.add(Finding.error("target.column.type-incompatible", "source column \"" + column.name()
+                findings.add(Finding.error("target.column.type-incompatible", "source column \"" + sourceName
                         + "\" " + from.get().type() + " -> target column \"" + column.name() + "\" "
                         + column.typeName() + ": incompatible, the loader writes no CLR type (geography, geometry,"
                         + " hierarchyid)", "Give the target column a type the SQL Server type map accepts, or leave"
                         + " it out of the reviewed target table."));
-            } else if (planned.containsKey(column.name())) {
-                loaded(column, from.get(), planned.get(column.name()), into.get(column.name()));
+            } else if (planned.containsKey(sourceName)) {
+                loaded(column, from.get(), planned.get(sourceName), into.get(column.name()));
             }
         }
-        uniqueKeyCollations(live);
+        uniqueKeyCollations(live, mapping);
         if (findings.stream().skip(before).noneMatch(f -> f.severity() != Severity.OK)) {
             findings.add(Finding.ok("target.columns.compatible", "every column of " + live.shown()
                     + " is loadable from the source"));
@@ -160,9 +180,16 @@ final class MssqlDoctorColumns {
      * Only character columns have a collation. SQL Server compares text with trailing spaces ignored in every collation, and a _CI or _AI collation ignores
      * case or accents: keys PostgreSQL keeps apart ('a' and 'a ', 'a' and 'A') may be one key in the target.
      */
-    private void uniqueKeyCollations(LiveTarget live) {
-        for (String key : spec.getUniqueKey()) {
-            Optional<TargetColumn> column = live.column(key);
+    private void uniqueKeyCollations(LiveTarget live, ColumnMapping mapping) {
+        List<String> targetNames = live.columns().stream().map(TargetColumn::name).toList();
+        for (String sourceKey : spec.getUniqueKey()) {
+            Optional<String> key;
+            try {
+                key = mapping.targetOf(sourceKey, targetNames);
+            } catch (IllegalArgumentException e) {
+                continue; // named by the mapping's finding
+            }
+            Optional<TargetColumn> column = key.flatMap(live::column);
             if (column.isEmpty() || column.get().collation() == null) {
                 continue;
             }
@@ -176,7 +203,7 @@ final class MssqlDoctorColumns {
                 ignored.add("accents");
             }
             ignored.add("trailing spaces");
-            findings.add(Finding.warning("target.unique-key.collation", "unique key column " + key + " is "
+            findings.add(Finding.warning("target.unique-key.collation", "unique key column " + key.get() + " is "
                     + column.get().typeName() + " with collation " + collation + ", which ignores "
                     + String.join(", ", ignored) + " when comparing: keys distinct in PostgreSQL may be equal in the"
                     + " target, and validation would then block publication", "Confirm that the source's keys stay"

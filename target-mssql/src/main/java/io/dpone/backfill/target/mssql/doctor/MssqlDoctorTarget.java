@@ -105,7 +105,15 @@ final class MssqlDoctorTarget {
         boolean refused = shapes(objectId, shown);
         refused |= columnSet(objectId, shown);
         LiveTarget live = new LiveTarget(objectId, schema, table, columns(objectId));
-        List<String> missing = spec.getUniqueKey().stream().filter(k -> live.column(k).isEmpty()).toList();
+        // The key names source columns: each must load a target column (issue 27).
+        List<String> targetNames = live.columns().stream().map(TargetColumn::name).toList();
+        List<String> missing = spec.getUniqueKey().stream().filter(k -> {
+            try {
+                return spec.columnMapping().targetOf(k, targetNames).isEmpty();
+            } catch (IllegalArgumentException e) {
+                return false; // the columns check names the ambiguity
+            }
+        }).toList();
         if (!missing.isEmpty()) {
             findings.add(Finding.error("target.unique-key.missing", "unique key column(s) " + missing
                     + " do not exist in target table " + shown,

@@ -63,7 +63,8 @@ public final class PostgresDoctor implements TargetDoctor {
             });
             if (live.isPresent()) {
                 if (sourceColumns.isPresent()) {
-                    PostgresDoctorColumns.check(sourceColumns.get(), live.get().columns(), findings);
+                    PostgresDoctorColumns.check(sourceColumns.get(), live.get().columns(), normalisedSpec.columnMapping(),
+                            findings);
                 }
                 guarded("target.bindings", findings, () -> {
                     new PostgresDoctorBindings(target, findings).check(live.get().relation());
@@ -72,8 +73,15 @@ public final class PostgresDoctor implements TargetDoctor {
                 if (sourceColumns.isPresent()) {
                     String sourceTable = PostgresIdentifiers.qualified(normalisedSpec.getSource().getSchema(),
                             normalisedSpec.getSource().getTable());
+                    List<String> sourceNames = sourceColumns.get().stream().map(Column::name).toList();
                     guarded("target.foreign-keys", findings, () -> {
-                        new PostgresDoctorForeignKeys(source, target, sourceTable, findings).check(live.get().relation());
+                        new PostgresDoctorForeignKeys(source, target, sourceTable, column -> {
+                            try {
+                                return normalisedSpec.columnMapping().sourceOf(column, sourceNames).orElse(null);
+                            } catch (IllegalArgumentException e) {
+                                return null;
+                            }
+                        }, findings).check(live.get().relation());
                         return null;
                     });
                 }

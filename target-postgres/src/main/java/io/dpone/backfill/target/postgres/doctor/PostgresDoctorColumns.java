@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.postgres.doctor;
 
+import io.dpone.backfill.core.campaign.ColumnMapping;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.postgres.PostgresCatalog.Column;
 import io.dpone.backfill.source.postgres.PostgresDoctorSource;
@@ -8,17 +9,31 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Every target column against the source: present with a compatible type ({@link PostgresDoctorTypes}); a
+ * Every target column against the source column that loads it under the campaign's column mapping (issue 27):
+ * present with a compatible type ({@link PostgresDoctorTypes}); a
  * target column missing in the source must be fillable (nullable, a default, identity or generated).
  */
 public final class PostgresDoctorColumns {
     private PostgresDoctorColumns() {
     }
 
-    static void check(List<Column> source, List<Column> target, List<Finding> findings) {
+    static void check(List<Column> source, List<Column> target, ColumnMapping mapping, List<Finding> findings) {
         int before = findings.size();
+        List<String> sourceNames = source.stream().map(Column::name).toList();
+        List<String> targetNames = target.stream().map(Column::name).toList();
+        List<String> problems = new java.util.ArrayList<>(mapping.unknownColumns(sourceNames, targetNames));
+        List<String> renamed = new java.util.ArrayList<>();
         for (Column column : target) {
-            Optional<Column> from = PostgresDoctorSource.find(source, column.name());
+            Optional<Column> from;
+            try {
+                from = mapping.sourceOf(column.name(), sourceNames).flatMap(name -> PostgresDoctorSource.find(source, name));
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+                continue;
+            }
+            if (from.isPresent() && !from.get().name().equals(column.name())) {
+                renamed.add(from.get().name() + " -> " + column.name());
+            }
             if (column.isGenerated()) {
                 generated(column, from.isPresent(), findings);
                 continue;
@@ -42,6 +57,14 @@ public final class PostgresDoctorColumns {
                         + " is NOT NULL in the target but allows NULL in the source: a NULL fails its chunk",
                         "Make sure the source holds no NULLs in this column, or allow NULL in the target."));
             }
+        }
+        for (String problem : problems) {
+            findings.add(Finding.error("target.column.mapping", problem, "Fix spec.columns (map, naming) so that"
+                    + " every pair names existing columns and each target column has at most one source column."));
+        }
+        if (!renamed.isEmpty()) {
+            findings.add(Finding.ok("target.columns.mapped", "columns loaded under other names (" + mapping.describe()
+                    + "): " + String.join(", ", renamed)));
         }
         if (findings.stream().skip(before).noneMatch(f -> f.severity() != io.dpone.backfill.core.doctor.Severity.OK)) {
             findings.add(Finding.ok("target.columns.compatible", "every target column is loadable from the source"));

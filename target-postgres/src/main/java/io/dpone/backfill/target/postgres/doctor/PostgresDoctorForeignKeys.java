@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * What the live table's foreign keys will do to the campaign, predicted from both catalogs and, where it is cheap,
@@ -57,13 +58,19 @@ final class PostgresDoctorForeignKeys {
     private final Connection source;
     private final Connection target;
     private final String sourceTable;
+    private final UnaryOperator<String> sourceColumn;
     private final List<Finding> findings;
 
-    /** @param sourceTable the campaign's source table, quoted and schema-qualified */
-    PostgresDoctorForeignKeys(Connection source, Connection target, String sourceTable, List<Finding> findings) {
+    /**
+     * @param sourceTable  the campaign's source table, quoted and schema-qualified
+     * @param sourceColumn the source column that loads a live-table column (the column mapping), null when none
+     */
+    PostgresDoctorForeignKeys(Connection source, Connection target, String sourceTable, UnaryOperator<String> sourceColumn,
+                              List<Finding> findings) {
         this.source = source;
         this.target = target;
         this.sourceTable = sourceTable;
+        this.sourceColumn = sourceColumn;
         this.findings = findings;
     }
 
@@ -79,8 +86,9 @@ final class PostgresDoctorForeignKeys {
 
     private void outbound(Key key) throws SQLException {
         boolean referencedEmpty = !exists(target, "SELECT 1 FROM " + key.referenced() + " LIMIT 1");
-        if (referencedEmpty && exists(source, "SELECT 1 FROM " + sourceTable + " WHERE "
-                + allPresent(key.columns()) + " LIMIT 1")) {
+        List<String> loadedFrom = java.util.Arrays.stream(key.columns()).map(sourceColumn).toList();
+        if (referencedEmpty && !loadedFrom.contains(null) && exists(source, "SELECT 1 FROM " + sourceTable + " WHERE "
+                + allPresent(loadedFrom) + " LIMIT 1")) {
             findings.add(Finding.error("target.foreign-key.referenced-empty", "foreign key " + key.describe()
                     + ": " + key.referenced() + " is empty on the target while source rows reference it, so the"
                     + " key would not hold on the loaded rows and validation would block (ForeignKeyOrphans)",
@@ -112,7 +120,15 @@ final class PostgresDoctorForeignKeys {
                     + " nothing if rows of " + key.table() + " reference keys the source lacks."));
             return;
         }
-        List<String> missing = missingInSource(key.referencedColumns()[0], values);
+        String loadedFrom = sourceColumn.apply(key.referencedColumns()[0]);
+        if (loadedFrom == null) {
+            findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ", but no source column"
+                    + " loads its column " + key.referencedColumns()[0] + ": re-pointed at the published table, every"
+                    + " row of " + key.table() + " that references it would break it", "Load the referenced column,"
+                    + " or empty " + key.table() + " for the campaign."));
+            return;
+        }
+        List<String> missing = missingInSource(loadedFrom, values);
         if (!missing.isEmpty()) {
             findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ": "
                     + missing.size() + " of its " + values.size() + " distinct values are not in the source table "
@@ -161,7 +177,7 @@ final class PostgresDoctorForeignKeys {
                 rs.getString(4), (String[]) rs.getArray(5).getArray(), (String[]) rs.getArray(6).getArray()), oid, oid, oid);
     }
 
-    private static String allPresent(String[] columns) {
+    private static String allPresent(List<String> columns) {
         List<String> present = new ArrayList<>();
         for (String column : columns) {
             present.add(PostgresIdentifiers.quote(column) + " IS NOT NULL");

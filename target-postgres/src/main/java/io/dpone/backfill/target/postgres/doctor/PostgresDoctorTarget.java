@@ -50,8 +50,10 @@ public final class PostgresDoctorTarget {
             return Optional.empty();
         }
         List<Column> columns = catalog.columns(relation.get().oid());
+        // The key names source columns: each must load a target column (issue 27).
+        List<String> targetNames = columns.stream().map(Column::name).toList();
         List<String> missing = spec.getUniqueKey().stream()
-                .filter(k -> PostgresDoctorSource.find(columns, k).isEmpty()).toList();
+                .filter(k -> targetOf(spec, k, targetNames).isEmpty()).toList();
         if (missing.isEmpty()) {
             findings.add(Finding.ok("target.table.ok", "target table " + schema + "." + table + " exists with the"
                     + " unique key columns " + spec.getUniqueKey()));
@@ -108,6 +110,14 @@ public final class PostgresDoctorTarget {
                             "Stop the applications that write " + name + " until the campaign has published."));
                 }
             }
+        }
+    }
+
+    private static Optional<String> targetOf(BackfillCampaignSpec spec, String sourceColumn, List<String> targetNames) {
+        try {
+            return spec.columnMapping().targetOf(sourceColumn, targetNames);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // the columns check names the ambiguity
         }
     }
 }
