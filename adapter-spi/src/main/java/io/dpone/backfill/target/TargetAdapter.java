@@ -4,6 +4,7 @@ import io.dpone.backfill.connect.DatabaseEndpoint;
 import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.generate.SchemaCatalog;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -40,6 +41,9 @@ public interface TargetAdapter {
 
     /** Table shapes only: what a lane compares before every chunk. */
     TargetCatalog catalog(Connection target);
+
+    /** The tables of a target schema and the foreign keys among them, for {@code backfill generate} (issue 27). */
+    SchemaCatalog schemaCatalog(Connection target);
 
     /**
      * The lane's chunk sink over its sink connection: loads the chunk's rows into the load table and writes the

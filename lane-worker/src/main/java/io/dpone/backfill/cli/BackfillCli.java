@@ -3,6 +3,7 @@ package io.dpone.backfill.cli;
 import io.dpone.backfill.cli.demo.DemoCommand;
 import io.dpone.backfill.cli.kubectl.KubectlCommand;
 import io.dpone.backfill.cli.plan.DoctorCommand;
+import io.dpone.backfill.cli.plan.GenerateCommand;
 import io.dpone.backfill.cli.plan.PlanCommand;
 import io.dpone.backfill.cli.run.ResumeCommand;
 import io.dpone.backfill.cli.run.RollbackCommand;
@@ -21,7 +22,7 @@ import java.util.Arrays;
 @Command(name = "backfill", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Resumable, shadow-published initial loads from PostgreSQL into SQL Server or PostgreSQL.",
         subcommands = {PlanCommand.class, RunCommand.class, ResumeCommand.class, StatusCommand.class, VerifyCommand.class,
-                RollbackCommand.class, DoctorCommand.class, LaneCommand.class, DemoCommand.class, BenchCommand.class,
+                RollbackCommand.class, DoctorCommand.class, GenerateCommand.class, LaneCommand.class, DemoCommand.class, BenchCommand.class,
                 CertifyCommand.class, KubectlCommand.class},
         exitCodeListHeading = "%nExit codes (every command; each code means one thing):%n",
         exitCodeList = {

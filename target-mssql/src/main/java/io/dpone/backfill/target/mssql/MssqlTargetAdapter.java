@@ -45,6 +45,11 @@ public final class MssqlTargetAdapter implements TargetAdapter {
     }
 
     @Override
+    public io.dpone.backfill.core.generate.SchemaCatalog schemaCatalog(Connection target) {
+        return new MssqlSchemaCatalog(target);
+    }
+
+    @Override
     public TargetCatalog catalog(Connection target) {
         return new MssqlTargetCatalog(target);
     }

@@ -46,6 +46,11 @@ public final class PostgresTargetAdapter implements TargetAdapter {
     }
 
     @Override
+    public io.dpone.backfill.core.generate.SchemaCatalog schemaCatalog(Connection target) {
+        return new PostgresSchemaCatalog(target);
+    }
+
+    @Override
     public TargetCatalog catalog(Connection target) {
         return new PostgresTargetCatalog(target);
     }

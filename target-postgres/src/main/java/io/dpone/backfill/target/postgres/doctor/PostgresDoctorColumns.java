@@ -48,7 +48,7 @@ public final class PostgresDoctorColumns {
                 continue;
             }
             if (!PostgresDoctorTypes.compatible(from.get().type(), column.type())) {
-                findings.add(Finding.error("target.column.type-incompatible", "column " + column.name() + " is "
+                findings.add(Finding.error("target.column.type-incompatible", "column " + named(from.get(), column) + " is "
                         + from.get().type() + " in the source but " + column.type() + " in the target: values could"
                         + " be rejected or changed", "Align the target column's type with the source (the same type"
                         + " or a widening such as integer to bigint or varchar(n) to text) in the reviewed target."));
@@ -69,6 +69,11 @@ public final class PostgresDoctorColumns {
         if (findings.stream().skip(before).noneMatch(f -> f.severity() != io.dpone.backfill.core.doctor.Severity.OK)) {
             findings.add(Finding.ok("target.columns.compatible", "every target column is loadable from the source"));
         }
+    }
+
+    /** The column's name, or {@code source -> target} when the mapping renames it. */
+    private static String named(Column source, Column target) {
+        return source.name().equals(target.name()) ? target.name() : source.name() + " -> " + target.name();
     }
 
     /** Generated columns are left out of the load and computed by the target, from the loaded columns. */

@@ -1,0 +1,79 @@
+package io.dpone.backfill.core.generate;
+
+import io.dpone.backfill.core.campaign.ColumnNaming;
+import io.dpone.backfill.core.manifest.CampaignReader;
+import io.dpone.backfill.core.target.ColumnShape;
+import io.dpone.backfill.core.target.TableShape;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/** How {@code backfill generate} pairs a schema's tables, orders them and sizes their chunks (issue 27). */
+class SchemaPairingTest {
+    private static TableShape shape(String... columns) {
+        return new TableShape(Arrays.stream(columns).map(c -> new ColumnShape(c, "integer", false)).toList());
+    }
+
+    private static SourceTableFacts source(String name, List<String> key, SourceTableFacts.KeyKind kind, long rows,
+                                           String... columns) {
+        return new SourceTableFacts(name, shape(columns), key, kind, rows, rows / 100, 1L, rows);
+    }
+
+    @Test
+    void tablesPairUnderTheRuleAndPublishParentsFirstWithCyclesLastAndNamed() {
+        List<SourceTableFacts> sources = List.of(
+                source("album", List.of("album_id"), SourceTableFacts.KeyKind.INTEGER, 347, "album_id", "artist_id"),
+                source("artist", List.of("artist_id"), SourceTableFacts.KeyKind.INTEGER, 275, "artist_id"),
+                source("ping", List.of("ping_id"), SourceTableFacts.KeyKind.INTEGER, 10, "ping_id", "pong_id"),
+                source("pong", List.of("pong_id"), SourceTableFacts.KeyKind.INTEGER, 10, "pong_id", "ping_id"),
+                source("orphan", List.of(), SourceTableFacts.KeyKind.OTHER, 10, "x"));
+        Map<String, TableShape> targets = new TreeMap<>(Map.of(
+                "Album", shape("AlbumId", "ArtistId"), "Artist", shape("ArtistId"), "Ping", shape("PingId", "PongId"),
+                "Pong", shape("PongId", "PingId"), "Orphan", shape("X"), "Extra", shape("Id")));
+        List<TableReference> references = List.of(new TableReference("Album", "Artist"), new TableReference("Ping", "Pong"),
+                new TableReference("Pong", "Ping"), new TableReference("Artist", "Artist"));
+
+        SchemaPairing pairing = SchemaPairing.of(sources, targets, references, ColumnNaming.SNAKE_TO_PASCAL);
+
+        assertThat(pairing.paired()).extracting(PairedTable::target).containsExactly("Artist", "Album", "Ping", "Pong");
+        assertThat(pairing.paired().get(1).after()).containsExactly("Artist");
+        assertThat(pairing.paired().get(0).after()).as("a self-reference orders nothing").isEmpty();
+        assertThat(pairing.paired().get(2).cycle()).containsExactly("Pong");
+        assertThat(pairing.paired().get(1).columns().describe()).isEqualTo("album_id -> AlbumId, artist_id -> ArtistId");
+        assertThat(pairing.unpaired()).extracting(UnpairedTable::side, UnpairedTable::table)
+                .containsExactly(tuple("source", "orphan"), tuple("target", "Extra"));
+    }
+
+    @Test
+    void chunksAreSizedFromTheTableAndTheKeyKind() {
+        assertThat(ChunkSizing.of(source("big", List.of("id"), SourceTableFacts.KeyKind.INTEGER, 1_000_000, "id")))
+                .isEqualTo(new ChunkSizing("integer", "id", 4, 1L, 1_000_000L));
+        assertThat(ChunkSizing.of(new SourceTableFacts("few", shape("id"), List.of("id"), SourceTableFacts.KeyKind.INTEGER,
+                5_000_000, 1, 1L, 3L)).buckets()).as("never more chunks than keys").isEqualTo(3);
+        assertThat(ChunkSizing.of(source("u", List.of("id"), SourceTableFacts.KeyKind.UUID, 600_000, "id")))
+                .isEqualTo(new ChunkSizing("uuid", "id", 3, null, null));
+        assertThat(ChunkSizing.of(new SourceTableFacts("pair", shape("a", "b"), List.of("a", "b"),
+                SourceTableFacts.KeyKind.OTHER, 10, 20_000, null, null))).isEqualTo(new ChunkSizing("physical", null, 3, null, null));
+    }
+
+    @Test
+    void everyGeneratedFileReadsBackAsAValidCampaignWhateverTheNames() {
+        SourceTableFacts odd = source("Order Lines", List.of("line id"), SourceTableFacts.KeyKind.INTEGER, 10, "line id");
+        PairedTable table = SchemaPairing.of(List.of(odd), Map.of("Order Lines", shape("line id")), List.of(),
+                ColumnNaming.EXACT).paired().get(0);
+        String text = CampaignFileText.render(table, 1, new CampaignFileText.Settings("shop", "src", "public", "postgres",
+                "tgt", "public", ColumnNaming.EXACT, 2));
+        var definition = CampaignReader.parse(text);
+        assertThat(definition.spec().getSource().getTable()).isEqualTo("Order Lines");
+        assertThat(definition.spec().getUniqueKey()).containsExactly("line id");
+        assertThat(definition.spec().getBackfillId()).isEqualTo("shop_Order_Lines_v1");
+        assertThat(definition.name()).isEqualTo("shop-order-lines");
+        assertThat(CampaignFileText.fileName(table, 1)).isEqualTo("1-order-lines.yaml");
+    }
+}

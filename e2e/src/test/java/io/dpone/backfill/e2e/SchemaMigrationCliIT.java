@@ -1,0 +1,163 @@
+package io.dpone.backfill.e2e;
+
+import io.dpone.backfill.testsupport.postgres.PostgresDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A whole schema through the CLI, PostgreSQL to PostgreSQL (issue 27): a music-store schema written twice, in
+ * snake_case for the source and in PascalCase with its own types for the target, as two authors would; foreign keys
+ * in both directions (a table referenced by others and referencing others), a self-reference, a composite key, and
+ * one table without a primary key. {@code backfill generate} pairs the tables and writes the campaigns in
+ * publication order; each runs in file order and publishes; every table ends equal to its source, with no edit to
+ * either schema.
+ */
+class SchemaMigrationCliIT {
+    private static final String[] SOURCE = {
+            "CREATE TABLE public.artist (artist_id integer PRIMARY KEY, name varchar(120))",
+            "CREATE TABLE public.album (album_id integer PRIMARY KEY, title varchar(160) NOT NULL,"
+                    + " artist_id integer NOT NULL REFERENCES public.artist)",
+            "CREATE TABLE public.genre (genre_id integer PRIMARY KEY, name varchar(120))",
+            "CREATE TABLE public.track (track_id integer PRIMARY KEY, name varchar(200) NOT NULL, album_id integer REFERENCES public.album,"
+                    + " genre_id integer REFERENCES public.genre, milliseconds integer NOT NULL, unit_price numeric(10,2) NOT NULL)",
+            "CREATE TABLE public.employee (employee_id integer PRIMARY KEY, last_name varchar(20) NOT NULL,"
+                    + " reports_to integer REFERENCES public.employee)",
+            "CREATE TABLE public.customer (customer_id integer PRIMARY KEY, first_name varchar(40) NOT NULL, email varchar(60),"
+                    + " support_rep_id integer REFERENCES public.employee)",
+            "CREATE TABLE public.invoice (invoice_id integer PRIMARY KEY, customer_id integer NOT NULL REFERENCES public.customer,"
+                    + " invoice_date timestamp NOT NULL, total numeric(10,2) NOT NULL)",
+            "CREATE TABLE public.invoice_line (invoice_line_id integer PRIMARY KEY, invoice_id integer NOT NULL REFERENCES public.invoice,"
+                    + " track_id integer NOT NULL REFERENCES public.track, unit_price numeric(10,2) NOT NULL, quantity integer NOT NULL)",
+            "CREATE TABLE public.playlist (playlist_id integer PRIMARY KEY, name varchar(120))",
+            "CREATE TABLE public.playlist_track (playlist_id integer REFERENCES public.playlist,"
+                    + " track_id integer REFERENCES public.track, PRIMARY KEY (playlist_id, track_id))",
+            "CREATE TABLE public.audit_note (noted_at timestamp, note text)",
+            "INSERT INTO public.artist SELECT i, 'Artist ' || i FROM generate_series(1, 275) i",
+            "INSERT INTO public.album SELECT i, 'Album ' || i, 1 + i % 275 FROM generate_series(1, 347) i",
+            "INSERT INTO public.genre SELECT i, 'Genre ' || i FROM generate_series(1, 25) i",
+            "INSERT INTO public.track SELECT i, 'Track ' || i, CASE WHEN i % 97 = 0 THEN NULL ELSE 1 + i % 347 END,"
+                    + " 1 + i % 25, 120000 + i, 0.99 + (i % 2) FROM generate_series(1, 3503) i",
+            "INSERT INTO public.employee VALUES (1, 'Adams', NULL), (2, 'Edwards', 1), (3, 'Peacock', 2), (4, 'Park', 2),"
+                    + " (5, 'Johnson', 2), (6, 'Mitchell', 1), (7, 'King', 6), (8, 'Callahan', 6)",
+            "INSERT INTO public.customer SELECT i, 'Customer ' || i, CASE WHEN i % 5 = 0 THEN NULL ELSE 'c' || i || '@example.org' END,"
+                    + " 3 + i % 3 FROM generate_series(1, 59) i",
+            "INSERT INTO public.invoice SELECT i, 1 + i % 59, timestamp '2021-01-01' + i * interval '17 hours', 0 FROM generate_series(1, 412) i",
+            "INSERT INTO public.invoice_line SELECT i, 1 + i % 412, 1 + (i * 7) % 3503, 0.99, 1 + i % 3 FROM generate_series(1, 2240) i",
+            "UPDATE public.invoice v SET total = (SELECT sum(unit_price * quantity) FROM public.invoice_line l WHERE l.invoice_id = v.invoice_id)",
+            "INSERT INTO public.playlist SELECT i, 'Playlist ' || i FROM generate_series(1, 18) i",
+            "INSERT INTO public.playlist_track SELECT p, t FROM generate_series(1, 18) p, generate_series(1, 3503) t WHERE (p * t) % 7 = 0",
+            "ANALYZE"};
+    /** The same schema as a SQL Server author writes it, on PostgreSQL: PascalCase, varchar lengths, its own keys. */
+    private static final String[] TARGET = {
+            "CREATE TABLE public.\"Artist\" (\"ArtistId\" integer PRIMARY KEY, \"Name\" varchar(120))",
+            "CREATE TABLE public.\"Album\" (\"AlbumId\" integer PRIMARY KEY, \"Title\" varchar(160) NOT NULL,"
+                    + " \"ArtistId\" integer NOT NULL CONSTRAINT \"FK_AlbumArtistId\" REFERENCES public.\"Artist\")",
+            "CREATE TABLE public.\"Genre\" (\"GenreId\" integer PRIMARY KEY, \"Name\" varchar(120))",
+            "CREATE TABLE public.\"Track\" (\"TrackId\" integer PRIMARY KEY, \"Name\" varchar(200) NOT NULL,"
+                    + " \"AlbumId\" integer CONSTRAINT \"FK_TrackAlbumId\" REFERENCES public.\"Album\","
+                    + " \"GenreId\" integer CONSTRAINT \"FK_TrackGenreId\" REFERENCES public.\"Genre\","
+                    + " \"Milliseconds\" integer NOT NULL, \"UnitPrice\" numeric(10,2) NOT NULL)",
+            "CREATE TABLE public.\"Employee\" (\"EmployeeId\" integer PRIMARY KEY, \"LastName\" varchar(20) NOT NULL,"
+                    + " \"ReportsTo\" integer CONSTRAINT \"FK_EmployeeReportsTo\" REFERENCES public.\"Employee\")",
+            "CREATE TABLE public.\"Customer\" (\"CustomerId\" integer PRIMARY KEY, \"FirstName\" varchar(40) NOT NULL,"
+                    + " \"Email\" varchar(60), \"SupportRepId\" integer CONSTRAINT \"FK_CustomerSupportRepId\" REFERENCES public.\"Employee\")",
+            "CREATE TABLE public.\"Invoice\" (\"InvoiceId\" integer PRIMARY KEY, \"CustomerId\" integer NOT NULL"
+                    + " CONSTRAINT \"FK_InvoiceCustomerId\" REFERENCES public.\"Customer\", \"InvoiceDate\" timestamp NOT NULL,"
+                    + " \"Total\" numeric(10,2) NOT NULL)",
+            "CREATE TABLE public.\"InvoiceLine\" (\"InvoiceLineId\" integer PRIMARY KEY, \"InvoiceId\" integer NOT NULL"
+                    + " CONSTRAINT \"FK_InvoiceLineInvoiceId\" REFERENCES public.\"Invoice\", \"TrackId\" integer NOT NULL"
+                    + " CONSTRAINT \"FK_InvoiceLineTrackId\" REFERENCES public.\"Track\", \"UnitPrice\" numeric(10,2) NOT NULL,"
+                    + " \"Quantity\" integer NOT NULL)",
+            "CREATE TABLE public.\"Playlist\" (\"PlaylistId\" integer PRIMARY KEY, \"Name\" varchar(120))",
+            "CREATE TABLE public.\"PlaylistTrack\" (\"PlaylistId\" integer CONSTRAINT \"FK_PlaylistTrackPlaylistId\""
+                    + " REFERENCES public.\"Playlist\", \"TrackId\" integer CONSTRAINT \"FK_PlaylistTrackTrackId\""
+                    + " REFERENCES public.\"Track\", CONSTRAINT \"PK_PlaylistTrack\" PRIMARY KEY (\"PlaylistId\", \"TrackId\"))",
+            "CREATE TABLE public.\"AuditNote\" (\"NotedAt\" timestamp, \"Note\" text)"};
+    /** Each table's rows, as text, column by column in the same order on both sides. */
+    private static final Map<String, String[]> COMPARED = Map.of(
+            "artist", new String[] {"artist_id, name", "\"Artist\"", "\"ArtistId\", \"Name\""},
+            "album", new String[] {"album_id, title, artist_id", "\"Album\"", "\"AlbumId\", \"Title\", \"ArtistId\""},
+            "genre", new String[] {"genre_id, name", "\"Genre\"", "\"GenreId\", \"Name\""},
+            "track", new String[] {"track_id, name, album_id, genre_id, milliseconds, unit_price", "\"Track\"",
+                    "\"TrackId\", \"Name\", \"AlbumId\", \"GenreId\", \"Milliseconds\", \"UnitPrice\""},
+            "employee", new String[] {"employee_id, last_name, reports_to", "\"Employee\"", "\"EmployeeId\", \"LastName\", \"ReportsTo\""},
+            "customer", new String[] {"customer_id, first_name, email, support_rep_id", "\"Customer\"",
+                    "\"CustomerId\", \"FirstName\", \"Email\", \"SupportRepId\""},
+            "invoice", new String[] {"invoice_id, customer_id, invoice_date, total", "\"Invoice\"",
+                    "\"InvoiceId\", \"CustomerId\", \"InvoiceDate\", \"Total\""},
+            "invoice_line", new String[] {"invoice_line_id, invoice_id, track_id, unit_price, quantity", "\"InvoiceLine\"",
+                    "\"InvoiceLineId\", \"InvoiceId\", \"TrackId\", \"UnitPrice\", \"Quantity\""},
+            "playlist", new String[] {"playlist_id, name", "\"Playlist\"", "\"PlaylistId\", \"Name\""},
+            "playlist_track", new String[] {"playlist_id, track_id", "\"PlaylistTrack\"", "\"PlaylistId\", \"TrackId\""});
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void generateWritesACampaignPerTableInPublicationOrderAndRunningThemPublishesEveryTableEqualToItsSource()
+            throws Exception {
+        PostgresDatabase source = PostgresDatabase.fresh("store_src");
+        PostgresDatabase target = PostgresDatabase.fresh("store_tgt");
+        source.execute(SOURCE);
+        target.execute(TARGET);
+        CampaignFiles files = new CampaignFiles(dir, null, CampaignFiles.writeSecrets(dir, source.jdbcUrl(), target.jdbcUrl(), null, null));
+        Path out = dir.resolve("campaigns");
+
+        String generated = files.cli(env(), Duration.ofSeconds(120), 0, "generate", "--source-secret", "src-db",
+                "--target-secret", "tgt-db", "--naming", "snake-to-pascal", "--prefix", "store", "--parallel-workers", "2",
+                "--secrets", files.secretsFile().toString(), "--out", out.toString());
+
+        assertThat(generated).contains("10 table(s) paired, 1 not paired")
+                .contains("source audit_note: it has no primary key")
+                .contains("playlist_track -> PlaylistTrack    physical");
+        List<Path> campaigns;
+        try (Stream<Path> listed = Files.list(out)) {
+            campaigns = listed.sorted().toList();
+        }
+        List<String> order = campaigns.stream().map(p -> p.getFileName().toString()).toList();
+        // Parents first, ties by name: every table after the tables its foreign keys reference.
+        assertThat(order).containsExactly("01-artist.yaml", "02-album.yaml", "03-employee.yaml", "04-customer.yaml",
+                "05-genre.yaml", "06-invoice.yaml", "07-playlist.yaml", "08-track.yaml", "09-invoice-line.yaml",
+                "10-playlist-track.yaml");
+        String album = Files.readString(out.resolve("02-album.yaml"));
+        assertThat(album).contains("table: \"Album\"").contains("uniqueKey: [\"album_id\"]")
+                .contains("chunk: {column: \"album_id\", kind: integer, buckets: 1, lowerBound: 1, upperBound: 347}")
+                .contains("naming: snake-to-pascal").contains("publish after Artist");
+
+        for (Path campaign : campaigns) {
+            String run = files.cli(env(), Duration.ofSeconds(180), 0, "run", campaign.toString(), "--secrets",
+                    files.secretsFile().toString(), "--log-dir", dir.resolve("lanes").toString());
+            assertThat(run).as(campaign.getFileName().toString()).contains("HandoffCommitted");
+        }
+        for (Map.Entry<String, String[]> table : COMPARED.entrySet()) {
+            String[] t = table.getValue();
+            assertThat(target.queryForStrings("SELECT concat_ws('|', " + t[2] + ") FROM public." + t[1] + " ORDER BY 1"))
+                    .as(table.getKey()).isEqualTo(source.queryForStrings("SELECT concat_ws('|', " + t[0]
+                            + ") FROM public." + table.getKey() + " ORDER BY 1"));
+        }
+        String live = "('Artist', 'Album', 'Genre', 'Track', 'Employee', 'Customer', 'Invoice', 'InvoiceLine', 'Playlist',"
+                + " 'PlaylistTrack')";
+        assertThat(target.queryForLong("SELECT count(*) FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid"
+                + " JOIN pg_class r ON r.oid = k.confrelid WHERE k.contype = 'f' AND t.relname IN " + live))
+                .as("the live tables' foreign keys").isEqualTo(10);
+        assertThat(target.queryForLong("SELECT count(*) FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid"
+                + " JOIN pg_class r ON r.oid = k.confrelid WHERE k.contype = 'f' AND t.relname IN " + live
+                + " AND r.relname NOT IN " + live)).as("none of them checks against a backup").isZero();
+        assertThat(target.queryForLong("SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND NOT convalidated"))
+                .as("every foreign key validated").isZero();
+    }
+
+    private static Map<String, String> env() {
+        return Map.of("BACKFILL_LEASE_TTL_SECONDS", "3", "BACKFILL_LEASE_RENEW_SECONDS", "0.5",
+                "BACKFILL_DRAIN_SECONDS", "10", "BACKFILL_LOCK_TIMEOUT_SECONDS", "3");
+    }
+}
