@@ -111,6 +111,26 @@ class ForeignKeysIT {
     }
 
     @Test
+    void doctorProbesACompositeInboundKeyTupleByTuple() throws Exception {
+        String orders = "CREATE TABLE public.orders (id bigint PRIMARY KEY, v text, CONSTRAINT orders_id_v UNIQUE (id, v))";
+        h.source.execute(orders, "INSERT INTO public.orders SELECT i, 'new' FROM generate_series(1, 900) i");
+        h.target.execute(orders, "CREATE TABLE public.refs (id bigint PRIMARY KEY, order_id bigint, order_v text,"
+                + " CONSTRAINT refs_order_fk FOREIGN KEY (order_id, order_v) REFERENCES public.orders (id, v))",
+                "INSERT INTO public.orders VALUES (1, 'new'), (2, 'gone')",
+                "INSERT INTO public.refs VALUES (1, 1, 'new'), (2, 2, 'gone'), (3, 2, NULL)");
+        CampaignBlueprint b = campaign("orders_composite", "orders");
+        try (CampaignRuntime s = h.session(b)) {
+            assertThatThrownBy(() -> s.engine().open(s.preflight(b, null)))
+                    .isInstanceOfSatisfying(PreflightRefusedException.class, e -> assertThat(e.result().errors())
+                            .anySatisfy(f -> {
+                                assertThat(f.code()).isEqualTo("target.foreign-key.referenced-key-missing");
+                                assertThat(f.message()).contains("refs_order_fk").contains("1 of its 2 distinct values")
+                                        .contains("(2, gone)");
+                            }));
+        }
+    }
+
+    @Test
     void anOutboundForeignKeyIsValidatedAfterLoadingAndItsOrphansBlockWithCountAndSample() throws Exception {
         h.source.execute("CREATE TABLE public.customers (id bigint PRIMARY KEY)",
                 "CREATE TABLE public.orders (id bigint PRIMARY KEY, customer_id bigint)",

@@ -5,7 +5,6 @@ import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,8 +18,9 @@ import java.util.function.UnaryOperator;
  * the rows (issue 27). Outbound keys are created on the shadow after loading and validated before publication:
  * a key whose referenced table is empty on the target while source rows reference it would block validation, and
  * is refused here. Inbound keys (other tables referencing the live table) are re-pointed at the published table
- * in the swap and validated there: when a referencing table holds values the source table lacks, publication
- * would block, and is refused here; when there are too many values to probe, the check is left to publication.
+ * in the swap and validated there: when a referencing table holds values (or, for a composite key, tuples) the
+ * source table lacks, publication would block, and is refused here; when there are too many to probe, the check is
+ * left to publication.
  */
 final class PostgresDoctorForeignKeys {
     /** Distinct referencing values probed against the source; beyond this, publication checks them. */
@@ -103,29 +103,32 @@ final class PostgresDoctorForeignKeys {
 
     private void inbound(Key key) throws SQLException {
         String subject = "foreign key " + key.describe() + " references the live table";
-        if (key.columns().length != 1) {
-            findings.add(Finding.warning("target.binding.inbound-foreign-key", subject + ": the swap re-points it"
-                    + " at the published table and validates it there; a composite key is not probed here",
-                    "Make sure every key " + key.table() + " references is among the source rows, or publication"
-                            + " blocks (ForeignKeyOrphans) and nothing is swapped."));
+        List<String> loadedFrom = java.util.Arrays.stream(key.referencedColumns()).map(sourceColumn).toList();
+        if (loadedFrom.contains(null)) {
+            findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ", but no source column"
+                    + " loads its column(s) " + String.join(", ", key.referencedColumns()) + ": re-pointed at the"
+                    + " published table, every row of " + key.table() + " that references it would break it",
+                    "Load the referenced columns, or empty " + key.table() + " for the campaign."));
             return;
         }
-        String column = PostgresIdentifiers.quote(key.columns()[0]);
-        List<String> values = new PostgresJdbc(target).list("SELECT DISTINCT " + column + "::text FROM " + key.table()
-                + " WHERE " + column + " IS NOT NULL LIMIT " + (PROBED_VALUES + 1), rs -> rs.getString(1));
+        // MATCH SIMPLE (the default): a referencing row with a NULL in its key is not checked.
+        List<String> columns = java.util.Arrays.stream(key.columns()).map(PostgresIdentifiers::quote).toList();
+        List<String[]> values = new PostgresJdbc(target).list("SELECT DISTINCT " + String.join(", ",
+                        columns.stream().map(c -> c + "::text").toList()) + " FROM " + key.table() + " WHERE "
+                        + String.join(" AND ", columns.stream().map(c -> c + " IS NOT NULL").toList())
+                        + " LIMIT " + (PROBED_VALUES + 1),
+                rs -> {
+                    String[] tuple = new String[columns.size()];
+                    for (int i = 0; i < tuple.length; i++) {
+                        tuple[i] = rs.getString(i + 1);
+                    }
+                    return tuple;
+                });
         if (values.size() > PROBED_VALUES) {
             findings.add(Finding.warning("target.binding.inbound-foreign-key", subject + " with more than "
                     + PROBED_VALUES + " distinct values: the swap re-points it at the published table and"
                     + " validates it there, not probed here", "Publication blocks (ForeignKeyOrphans) and swaps"
                     + " nothing if rows of " + key.table() + " reference keys the source lacks."));
-            return;
-        }
-        String loadedFrom = sourceColumn.apply(key.referencedColumns()[0]);
-        if (loadedFrom == null) {
-            findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ", but no source column"
-                    + " loads its column " + key.referencedColumns()[0] + ": re-pointed at the published table, every"
-                    + " row of " + key.table() + " that references it would break it", "Load the referenced column,"
-                    + " or empty " + key.table() + " for the campaign."));
             return;
         }
         List<String> missing = missingInSource(loadedFrom, values);
@@ -142,19 +145,36 @@ final class PostgresDoctorForeignKeys {
                 + " distinct values are all in the source table"));
     }
 
-    /** The values no source row holds in {@code column}, probed in batches as the column's own type. */
-    private List<String> missingInSource(String column, List<String> values) throws SQLException {
-        String quoted = PostgresIdentifiers.quote(column);
-        // Qualified everywhere: an unqualified name would resolve to a source column of the same name.
-        String sql = "SELECT probe.value FROM pg_catalog.unnest(?::text[]) AS probe(value) WHERE NOT EXISTS (SELECT 1"
-                + " FROM " + sourceTable + " s WHERE s." + quoted + " = probe.value::" + columnType(column) + ")"
-                + " ORDER BY probe.value";
+    /**
+     * The referencing values (one per key column, as text) that no source row holds in {@code sourceColumns},
+     * probed in batches, each value cast to its source column's type; shown as {@code v} or {@code (v1, v2)}.
+     */
+    private List<String> missingInSource(List<String> sourceColumns, List<String[]> values) throws SQLException {
+        int n = sourceColumns.size();
+        List<String> arrays = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<String> match = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            arrays.add("pg_catalog.unnest(?::text[])");
+            names.add("v" + i);
+            // Qualified everywhere: an unqualified name would resolve to a source column of the same name.
+            match.add("s." + PostgresIdentifiers.quote(sourceColumns.get(i)) + " = probe.v" + i + "::"
+                    + columnType(sourceColumns.get(i)));
+        }
+        String shown = n == 1 ? "probe.v0" : "'(' || pg_catalog.concat_ws(', ', " + String.join(", ",
+                names.stream().map(v -> "probe." + v).toList()) + ") || ')'";
+        // ROWS FROM zips the arrays: the schema-qualified unnest takes one array at a time.
+        String sql = "SELECT " + shown + " FROM ROWS FROM (" + String.join(", ", arrays) + ") AS probe("
+                + String.join(", ", names) + ") WHERE NOT EXISTS (SELECT 1 FROM " + sourceTable + " s WHERE "
+                + String.join(" AND ", match) + ") ORDER BY 1";
         List<String> missing = new ArrayList<>();
         for (int from = 0; from < values.size(); from += BATCH) {
-            List<String> batch = values.subList(from, Math.min(values.size(), from + BATCH));
+            List<String[]> batch = values.subList(from, Math.min(values.size(), from + BATCH));
             try (PreparedStatement ps = source.prepareStatement(sql)) {
-                Array array = source.createArrayOf("text", batch.toArray());
-                ps.setArray(1, array);
+                for (int i = 0; i < n; i++) {
+                    int column = i;
+                    ps.setArray(i + 1, source.createArrayOf("text", batch.stream().map(t -> t[column]).toArray()));
+                }
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         missing.add(rs.getString(1));
