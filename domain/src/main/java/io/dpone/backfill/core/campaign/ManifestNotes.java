@@ -51,6 +51,13 @@ final class ManifestNotes {
         n.put("spec.publication.verify", new Note(null, "`content`", "`shadow_swap` only: `content` blocks publication"
                 + " (`ContentMismatch`) when what the target stored differs from what the lanes sent (ADR 0036); `counts`"
                 + " checks counts and keys only. Left out of the normalised spec when `content`, so older run keys hold"));
+        n.put("spec.publication.window.from", new Note("HH:MM", null, "`shadow_swap` only: the swap (and the handoff"
+                + " after it) waits until the daily window opens; validation and the read-back gate finish first. The"
+                + " live-table baseline still guards the swap (ADR 0008)"));
+        n.put("spec.publication.window.to", new Note("HH:MM", null, "exclusive; earlier than `from` spans midnight;"
+                + " equal to `from` is refused"));
+        n.put("spec.publication.window.timeZone", new Note("IANA zone", "`UTC`", "local wall-clock times, kept across"
+                + " daylight-saving changes"));
         n.put("spec.columns.naming", new Note(null, "`exact`", "how a target column is named after a source column no"
                 + " pair names: `exact`, `case-insensitive`, `snake-to-pascal` (`album_id` loads `AlbumId`) or `snake-to-camel`"
                 + " (`albumId`); two source columns for one target column is an error. Part of the plan digest; `uniqueKey`"

@@ -15,6 +15,9 @@ public class PublicationSpec {
     @JsonPropertyDescription("content (default) or counts: before the swap, compare the content the target stored in"
             + " the shadow with what the lanes sent (content), or check counts and keys only (counts).")
     private PublicationVerify verify;
+    @JsonPropertyDescription("shadow_swap only: the swap (and the handoff after it) waits for this daily window;"
+            + " validation finishes as soon as it can.")
+    private PublicationWindowSpec window;
 
     public PublicationMode getMode() {
         return mode;
@@ -48,6 +51,14 @@ public class PublicationSpec {
         this.verify = verify;
     }
 
+    public PublicationWindowSpec getWindow() {
+        return window;
+    }
+
+    public void setWindow(PublicationWindowSpec window) {
+        this.window = window;
+    }
+
     /** The check in force: absent means content (the normalised spec leaves it absent, see {@link SpecDefaults}). */
     public PublicationVerify verification() {
         return verify == null ? PublicationVerify.CONTENT : verify;
@@ -59,17 +70,18 @@ public class PublicationSpec {
         c.retainBackup = retainBackup;
         c.artifactScope = artifactScope;
         c.verify = verify;
+        c.window = window == null ? null : window.copy();
         return c;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof PublicationSpec p && mode == p.mode && Objects.equals(retainBackup, p.retainBackup)
-                && artifactScope == p.artifactScope && verify == p.verify;
+                && artifactScope == p.artifactScope && verify == p.verify && Objects.equals(window, p.window);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, retainBackup, artifactScope, verify);
+        return Objects.hash(mode, retainBackup, artifactScope, verify, window);
     }
 }

@@ -13,6 +13,8 @@ import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.campaign.ColumnMapping;
+import io.dpone.backfill.core.campaign.EtaText;
+import io.dpone.backfill.core.campaign.SwapWindow;
 import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.encoding.RowEncodingChoice;
 import io.dpone.backfill.core.fault.FaultPoint;
@@ -45,7 +47,10 @@ import io.dpone.backfill.core.target.ValidationResult;
 import io.dpone.backfill.core.verify.ContentReadBack;
 import io.dpone.backfill.core.verify.ContentScope;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,6 +66,8 @@ public final class CampaignEngine {
     private static final Duration NOW = Duration.ZERO;
     private static final Duration LOADING_POLL = Duration.ofSeconds(2);
     private static final Duration IDLE_POLL = Duration.ofSeconds(5);
+    /** How often a campaign waiting for its publication window looks again, at most. */
+    private static final Duration WINDOW_POLL = Duration.ofMinutes(1);
 
     private final CampaignBlueprint blueprint;
     private final BackfillCampaignSpec spec;
@@ -73,6 +80,8 @@ public final class CampaignEngine {
     private final ContentReadBack readBack;
     /** The verdict of {@link #open}'s pre-flight, recorded at preparation; null until open() checked. */
     private PreflightResult preflight;
+    /** What a publication window is read against: the wall clock, except in tests. */
+    private Clock clock = Clock.systemUTC();
 
     public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source) {
         this(blueprint, ledger, publisher, source, FaultPoints.NONE);
@@ -131,6 +140,12 @@ public final class CampaignEngine {
 
     public String runKey() {
         return blueprint.identity().runKey();
+    }
+
+    /** Reads publication windows against {@code clock} from now on (tests); returns this engine. */
+    public CampaignEngine readingTimeFrom(Clock clock) {
+        this.clock = clock;
+        return this;
     }
 
     public StepResult step(CampaignLease lease) {
@@ -467,6 +482,19 @@ public final class CampaignEngine {
     }
 
     private StepResult publish(CampaignLease lease, CampaignRecord campaign) {
+        // Validated: the swap (and the handoff after it) waits for its window; the live-table baseline still guards it.
+        Optional<SwapWindow> window = SwapWindow.of(spec.getPublication().getWindow());
+        Instant now = clock.instant();
+        // A swap already committed (its receipt is there) is only replayed below, window or not.
+        if (window.isPresent() && !window.get().contains(now) && ledger.publicationReceipt(runKey()).isEmpty()) {
+            ZonedDateTime opens = window.get().opensAt(now);
+            Duration until = Duration.between(now, opens.toInstant());
+            String message = "validated; the swap waits for the publication window " + window.get().describe()
+                    + ", which opens at " + opens.toOffsetDateTime() + " (in " + EtaText.of(until.getSeconds()) + ")";
+            Duration poll = until.compareTo(WINDOW_POLL) < 0 ? until.plusSeconds(1) : WINDOW_POLL;
+            return StepResult.pausing(CampaignPhase.Publishing, message, "awaiting the publication window", poll,
+                    new NextAction.AwaitWindow(window.get().describe(), opens.toOffsetDateTime().toString()));
+        }
         faults.reached(FaultPoint.BEFORE_PUBLISH, -1);
         long rows = ledger.counts(runKey(), maxAttempts()).rowsLoaded();
         LiveTargetBaseline baseline = LiveTargetBaseline.parse(campaign.liveBaseline());

@@ -36,4 +36,8 @@ public sealed interface NextAction {
     }
 
     NextAction NONE = new None();
+
+    /** Validated: the swap waits for its publication window, which opens at {@code opensAt}; nothing to do. */
+    record AwaitWindow(String window, String opensAt) implements NextAction {
+    }
 }

@@ -1,6 +1,8 @@
 package io.dpone.backfill.core.validation;
 
 import io.dpone.backfill.core.campaign.ColumnsSpec;
+import io.dpone.backfill.core.campaign.PublicationWindowSpec;
+import io.dpone.backfill.core.campaign.SwapWindow;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.campaign.ChunkSpec;
@@ -42,7 +44,29 @@ final class StructureRules {
         errors.range(spec.getMaxChunkAttempts(), 1, BackfillCampaignSpec.MAX_CHUNK_ATTEMPTS, "spec.maxChunkAttempts");
         state(spec.getState(), targetLimit, errors);
         columns(spec.getColumns(), targetLimit, errors);
+        if (spec.getPublication() != null) {
+            window(spec.getPublication().getWindow(), errors);
+        }
         lane(spec.getLane(), errors);
+    }
+
+    /** A window's times are HH:MM, different from each other, in a known time zone (issue 28). */
+    private static void window(PublicationWindowSpec window, Errors errors) {
+        if (window == null) {
+            return;
+        }
+        if (errors.require(window.getFrom(), "spec.publication.window.from")) {
+            SwapWindow.timeProblem(window.getFrom()).ifPresent(p -> errors.add("spec.publication.window.from", "pattern", p));
+        }
+        if (errors.require(window.getTo(), "spec.publication.window.to")) {
+            SwapWindow.timeProblem(window.getTo()).ifPresent(p -> errors.add("spec.publication.window.to", "pattern", p));
+        }
+        if (window.getFrom() != null && window.getFrom().equals(window.getTo())) {
+            errors.add("spec.publication.window.to", "window", "must differ from from: the window would be empty");
+        }
+        if (window.getTimeZone() != null) {
+            SwapWindow.zoneProblem(window.getTimeZone()).ifPresent(p -> errors.add("spec.publication.window.timeZone", "time-zone", p));
+        }
     }
 
     /** Each pair names a source and a target column; no target column is loaded from two sources (issue 27). */

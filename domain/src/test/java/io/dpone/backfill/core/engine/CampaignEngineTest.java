@@ -25,7 +25,11 @@ import io.dpone.backfill.testsupport.postgres.CampaignYaml;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -373,6 +377,80 @@ class CampaignEngineTest {
         assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().phase()).isEqualTo(CampaignPhase.Validating);
         target.indexBuildFailure = null;
         assertThat(stepUntil(engine, lease, CampaignPhase.HandoffCommitted)).contains(CampaignPhase.Publishing);
+    }
+
+    /** A shadow_swap campaign whose swap may run from 01:00 to 03:00 Berlin time. */
+    private static CampaignBlueprint windowed() {
+        return CampaignBlueprint.of(CampaignReader.parse(CampaignYaml.campaign("w_v1").name("t").secrets("src", "tgt")
+                .table("t").chunk("{column: id, kind: integer, buckets: 4, lowerBound: 0, upperBound: 400}")
+                .parallelWorkers(2).extraSpec("  publication: {mode: shadow_swap, window: {from: '01:00', to: '03:00',"
+                        + " timeZone: Europe/Berlin}}\n").render()));
+    }
+
+    /** A clock the test moves. */
+    private static final class MovableClock extends Clock {
+        Instant now;
+
+        MovableClock(String instant) {
+            now = Instant.parse(instant);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @Test
+    void aValidatedCampaignWaitsForItsPublicationWindowThenSwapsOnce() {
+        MovableClock clock = new MovableClock("2026-12-04T12:00:00Z");
+        CampaignEngine engine = engine(windowed()).readingTimeFrom(clock);
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        stepUntil(engine, lease, CampaignPhase.Publishing);
+
+        StepResult waiting = engine.step(lease);
+        assertThat(waiting.phase()).isEqualTo(CampaignPhase.Publishing);
+        assertThat(waiting.settled()).isFalse();
+        assertThat(waiting.next()).isEqualTo(new NextAction.AwaitWindow("01:00-03:00 Europe/Berlin", "2026-12-05T01:00+01:00"));
+        assertThat(waiting.message()).contains("waits for the publication window 01:00-03:00 Europe/Berlin")
+                .contains("opens at 2026-12-05T01:00+01:00");
+        assertThat(waiting.requeueAfter()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(target.calls).doesNotContain("publish");
+        assertThat(ledger.publicationReceipt(engine.runKey())).isEmpty();
+
+        clock.now = Instant.parse("2026-12-05T00:30:00Z"); // 01:30 in Berlin
+        assertThat(stepUntil(engine, lease, CampaignPhase.HandoffCommitted)).contains(CampaignPhase.Published);
+        assertThat(target.calls.stream().filter("publish"::equals)).hasSize(1);
+    }
+
+    @Test
+    void aWriteToTheLiveTableWhileTheSwapWaitsForItsWindowStillBlocksIt() {
+        MovableClock clock = new MovableClock("2026-12-04T12:00:00Z");
+        CampaignEngine engine = engine(windowed()).readingTimeFrom(clock);
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        stepUntil(engine, lease, CampaignPhase.Publishing);
+        assertThat(engine.step(lease).next()).isInstanceOf(NextAction.AwaitWindow.class);
+
+        target.liveContent = new TableFingerprint(1, "app-row");
+        clock.now = Instant.parse("2026-12-05T00:30:00Z");
+
+        assertThat(stepUntil(engine, lease, CampaignPhase.Blocked)).endsWith(CampaignPhase.Blocked);
+        assertThat(engine.step(lease).blockReason()).isEqualTo(BlockReason.LIVE_TARGET_WRITTEN);
+        assertThat(ledger.publicationReceipt(engine.runKey())).isEmpty();
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.LeaseLostException;
+import io.dpone.backfill.core.engine.NextAction;
 import io.dpone.backfill.core.engine.StepResult;
 import io.dpone.backfill.core.heal.ConnectionLoss;
 import io.dpone.backfill.core.heal.HealingTimings;
@@ -170,6 +171,9 @@ public final class LocalDriver implements AutoCloseable {
         }
     }
 
+    /** The last publication-window wait told to the user, so each is said once. */
+    private String lastWait = "";
+
     private StepResult stepUntilSettled(String skipPreflightBy) throws Exception {
         ReconnectBackoff backoff = healing.backoff();
         while (true) {
@@ -194,6 +198,11 @@ public final class LocalDriver implements AutoCloseable {
                 backoff.healed();
                 if (result.settled()) {
                     return result;
+                }
+                if (result.next() instanceof NextAction.AwaitWindow && !result.message().equals(lastWait)) {
+                    // Said once per wait: the progress line alone would show a campaign stuck in Publishing.
+                    log.accept(result.message());
+                    lastWait = result.message();
                 }
                 lanes.awaitLaneExit(result.requeueAfter());
             } catch (DatabaseFailureException e) {

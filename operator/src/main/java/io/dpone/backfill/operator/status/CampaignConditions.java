@@ -34,6 +34,8 @@ public final class CampaignConditions {
     public static final String INVALID = "Invalid";
     /** The Degraded condition's reason (and its Event's) when the API server or admission refused a lane pod. */
     public static final String LANE_POD_REJECTED = "LanePodRejected";
+    /** The Reconciling condition's reason while a validated campaign waits for its publication window. */
+    public static final String AWAITING_WINDOW = "AwaitingPublicationWindow";
     /** The Blocked condition's reason when pre-flight refused a start. */
     public static final String PREFLIGHT_FAILED = "PreflightFailed";
 

@@ -1,5 +1,6 @@
 package io.dpone.backfill.operator.status;
 
+import io.dpone.backfill.core.engine.NextAction;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignCondition;
 import io.dpone.backfill.core.campaign.CampaignPhase;
@@ -39,6 +40,12 @@ public final class StatusAssembler {
         Degradation degraded = degradation(phase, s.lanes());
         List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.forPhase(phase, s.step().blockReason(), s.step().message(),
                 degraded == null ? null : degraded.reason(), degraded == null ? null : degraded.message()));
+        if (s.step().next() instanceof NextAction.AwaitWindow) {
+            // Healthy and waiting on purpose: Reconciling stays False (kstatus Current), with a reason that says why.
+            wanted.replaceAll(c -> CampaignConditions.RECONCILING.equals(c.getType())
+                    ? ConditionSet.wanted(CampaignConditions.RECONCILING, false, CampaignConditions.AWAITING_WINDOW,
+                    s.step().message()) : c);
+        }
         // The projection already reads publication.phase rolled_back from the receipt; the condition is ours.
         s.rollback().ifPresent(r -> wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r))));
         status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));
@@ -147,6 +154,10 @@ public final class StatusAssembler {
     static String recommendedAction(BackfillCampaign campaign, CampaignPhase phase, BackfillCampaignStatus status, DriveOutcome.Stepped s) {
         String name = campaign.getMetadata().getName();
         String ns = campaign.getMetadata().getNamespace();
+        if (s.step().next() instanceof NextAction.AwaitWindow w) {
+            return "nothing to do: validated; the swap runs when the publication window " + w.window() + " opens ("
+                    + w.opensAt() + ")";
+        }
         return switch (phase) {
             case Suspended -> "set spec.suspend to false to continue";
             case Recoverable -> "read the lane logs (kubectl logs -n " + ns + " -l backfill.dpone.io/campaign=" + name
