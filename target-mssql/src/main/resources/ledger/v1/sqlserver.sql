@@ -130,6 +130,11 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_
     ALTER TABLE ${schema}.publication_receipt ADD published_fingerprint nvarchar(max) NULL;
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.rollback_receipt') AND name = N'accepted_writes')
     ALTER TABLE ${schema}.rollback_receipt ADD accepted_writes nvarchar(max) NULL;
+-- A person's approval of the swap (issue 28), written without a lease; the publication receipt copies it.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'approved_by')
+    ALTER TABLE ${schema}.campaign ADD approved_by nvarchar(256) NULL, approved_at datetime2(3) NULL;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.publication_receipt') AND name = N'approved_by')
+    ALTER TABLE ${schema}.publication_receipt ADD approved_by nvarchar(256) NULL, approved_at datetime2(3) NULL;
 GO
 
 -- Rows per chunk as the source estimated them at preparation (ADR 0012): the ETA counts rows remaining from

@@ -143,4 +143,11 @@ CREATE TABLE IF NOT EXISTS ${schema}.run_progress (
 CREATE INDEX IF NOT EXISTS chunk_finished ON ${schema}.chunk (run_key, finished_at);
 CREATE INDEX IF NOT EXISTS chunk_started ON ${schema}.chunk (run_key, started_at);
 
+-- A person's approval of the swap (issue 28), written without a lease by `backfill publish` or the operator's
+-- annotation; the first one stands. The publication receipt copies it in the swap's transaction.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS approved_by text;
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS approved_at timestamptz;
+ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS approved_by text;
+ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS approved_at timestamptz;
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

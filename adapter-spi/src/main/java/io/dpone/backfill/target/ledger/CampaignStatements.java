@@ -47,4 +47,9 @@ public interface CampaignStatements extends DriverLockedLease.Statements {
 
     /** Like {@link #proveLease}, and marks the campaign row updated now. */
     boolean touch(CampaignLease lease) throws SQLException;
+
+    /** Sets the approval on the campaign row unless it has one; no lease. */
+    void approve(String runKey, String approvedBy) throws SQLException;
+
+    Optional<io.dpone.backfill.core.ledger.PublicationApproval> approval(String runKey) throws SQLException;
 }

@@ -10,6 +10,7 @@ import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
 import io.dpone.backfill.core.ledger.LedgerConflictException;
 import io.dpone.backfill.core.ledger.LedgerStore;
+import io.dpone.backfill.core.ledger.PublicationApproval;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
@@ -180,6 +181,22 @@ public final class SqlLedgerStore implements LedgerStore {
     @Override
     public synchronized boolean setStopRequested(CampaignLease lease, boolean stop) {
         return call("setStopRequested", () -> campaigns.setStopRequested(lease, stop));
+    }
+
+    @Override
+    public synchronized Optional<PublicationApproval> approvePublication(String runKey, String approvedBy) {
+        return call("approvePublication", () -> {
+            if (campaigns.byRunKey(runKey).isEmpty()) {
+                return Optional.<PublicationApproval>empty();
+            }
+            campaigns.approve(runKey, approvedBy);
+            return campaigns.approval(runKey);
+        });
+    }
+
+    @Override
+    public synchronized Optional<PublicationApproval> publicationApproval(String runKey) {
+        return call("publicationApproval", () -> campaigns.ledgerPresent() ? campaigns.approval(runKey) : Optional.empty());
     }
 
     @Override

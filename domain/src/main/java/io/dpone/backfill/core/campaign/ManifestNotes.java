@@ -51,6 +51,10 @@ final class ManifestNotes {
         n.put("spec.publication.verify", new Note(null, "`content`", "`shadow_swap` only: `content` blocks publication"
                 + " (`ContentMismatch`) when what the target stored differs from what the lanes sent (ADR 0036); `counts`"
                 + " checks counts and keys only. Left out of the normalised spec when `content`, so older run keys hold"));
+        n.put("spec.publication.approval", new Note(null, "`automatic`", "`shadow_swap` only: `manual` keeps a validated"
+                + " campaign in `Publishing` until a person approves (`backfill publish`, `kubectl backfill publish`,"
+                + " annotation `backfill.dpone.io/approve`); the first approval stands and the publication receipt"
+                + " records who and when. Left out of the normalised spec when `automatic`, so older run keys hold"));
         n.put("spec.publication.window.from", new Note("HH:MM", null, "`shadow_swap` only: the swap (and the handoff"
                 + " after it) waits until the daily window opens; validation and the read-back gate finish first. The"
                 + " live-table baseline still guards the swap (ADR 0008)"));

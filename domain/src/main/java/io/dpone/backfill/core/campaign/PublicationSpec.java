@@ -18,6 +18,10 @@ public class PublicationSpec {
     @JsonPropertyDescription("shadow_swap only: the swap (and the handoff after it) waits for this daily window;"
             + " validation finishes as soon as it can.")
     private PublicationWindowSpec window;
+    @JsonPropertyDescription("automatic (default) or manual: shadow_swap only; with manual a validated campaign waits"
+            + " in Publishing until a person approves the swap (backfill publish, kubectl backfill publish, or the"
+            + " backfill.dpone.io/approve annotation); the receipt records who and when.")
+    private ApprovalMode approval;
 
     public PublicationMode getMode() {
         return mode;
@@ -51,6 +55,19 @@ public class PublicationSpec {
         this.verify = verify;
     }
 
+    public ApprovalMode getApproval() {
+        return approval;
+    }
+
+    public void setApproval(ApprovalMode approval) {
+        this.approval = approval;
+    }
+
+    /** The approval in force: absent means automatic (the normalised spec leaves it absent, see {@link SpecDefaults}). */
+    public ApprovalMode approvalMode() {
+        return approval == null ? ApprovalMode.AUTOMATIC : approval;
+    }
+
     public PublicationWindowSpec getWindow() {
         return window;
     }
@@ -71,17 +88,18 @@ public class PublicationSpec {
         c.artifactScope = artifactScope;
         c.verify = verify;
         c.window = window == null ? null : window.copy();
+        c.approval = approval;
         return c;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof PublicationSpec p && mode == p.mode && Objects.equals(retainBackup, p.retainBackup)
-                && artifactScope == p.artifactScope && verify == p.verify && Objects.equals(window, p.window);
+                && artifactScope == p.artifactScope && verify == p.verify && Objects.equals(window, p.window) && approval == p.approval;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, retainBackup, artifactScope, verify, window);
+        return Objects.hash(mode, retainBackup, artifactScope, verify, window, approval);
     }
 }

@@ -18,6 +18,9 @@ public class PublicationStatus {
     private Long uncoveredSourceRows;
     private String coverage;
     private String contentCheck;
+    private String approval;
+    private String approvedBy;
+    private String approvedAt;
     private Boolean contentMatches;
 
     public String getMode() {
@@ -137,6 +140,33 @@ public class PublicationStatus {
         this.contentCheck = contentCheck;
     }
 
+    /** {@code manual} when a person approves the swap (issue 28); absent when it is automatic. */
+    public String getApproval() {
+        return approval;
+    }
+
+    public void setApproval(String approval) {
+        this.approval = approval;
+    }
+
+    /** Who approved the swap, as the approval recorded it; absent until approved. */
+    public String getApprovedBy() {
+        return approvedBy;
+    }
+
+    public void setApprovedBy(String approvedBy) {
+        this.approvedBy = approvedBy;
+    }
+
+    /** When, ISO-8601 UTC. */
+    public String getApprovedAt() {
+        return approvedAt;
+    }
+
+    public void setApprovedAt(String approvedAt) {
+        this.approvedAt = approvedAt;
+    }
+
     /** With {@code content}: whether the stored rows matched what was sent. */
     public Boolean getContentMatches() {
         return contentMatches;
@@ -155,12 +185,15 @@ public class PublicationStatus {
                 && Objects.equals(nullKeys, p.nullKeys) && Objects.equals(receiptId, p.receiptId)
                 && Objects.equals(backupRetained, p.backupRetained)
                 && Objects.equals(uncoveredSourceRows, p.uncoveredSourceRows) && Objects.equals(coverage, p.coverage)
-                && Objects.equals(contentCheck, p.contentCheck) && Objects.equals(contentMatches, p.contentMatches);
+                && Objects.equals(contentCheck, p.contentCheck) && Objects.equals(contentMatches, p.contentMatches)
+                && Objects.equals(approval, p.approval) && Objects.equals(approvedBy, p.approvedBy)
+                && Objects.equals(approvedAt, p.approvedAt);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(mode, phase, validation, shadowTable, backupTable, expectedRows, actualRows, duplicateKeys,
-                nullKeys, receiptId, backupRetained, uncoveredSourceRows, coverage, contentCheck, contentMatches);
+                nullKeys, receiptId, backupRetained, uncoveredSourceRows, coverage, contentCheck, contentMatches,
+                approval, approvedBy, approvedAt);
     }
 }

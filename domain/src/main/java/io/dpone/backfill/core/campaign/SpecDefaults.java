@@ -63,6 +63,9 @@ public final class SpecDefaults {
         if (publication.getVerify() == PublicationVerify.CONTENT) {
             publication.setVerify(null);
         }
+        if (publication.getApproval() == ApprovalMode.AUTOMATIC) {
+            publication.setApproval(null);
+        }
         s.setPublication(publication);
         LaneSpec lane = s.getLane() == null ? new LaneSpec() : s.getLane();
         if (lane.getMaxPodFailures() == null) {

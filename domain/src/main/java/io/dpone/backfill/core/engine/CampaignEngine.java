@@ -12,6 +12,7 @@ import io.dpone.backfill.core.doctor.Preflight;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.core.campaign.ApprovalMode;
 import io.dpone.backfill.core.campaign.ColumnMapping;
 import io.dpone.backfill.core.campaign.EtaText;
 import io.dpone.backfill.core.campaign.SwapWindow;
@@ -482,11 +483,18 @@ public final class CampaignEngine {
     }
 
     private StepResult publish(CampaignLease lease, CampaignRecord campaign) {
-        // Validated: the swap (and the handoff after it) waits for its window; the live-table baseline still guards it.
+        // Validated: the swap (and the handoff after it) waits for a person's approval when asked to, then for its
+        // window; the live-table baseline still guards it, however long it waits (ADR 0008).
+        boolean swapped = ledger.publicationReceipt(runKey()).isPresent();
+        if (!swapped && spec.getPublication().approvalMode() == ApprovalMode.MANUAL
+                && ledger.publicationApproval(runKey()).isEmpty()) {
+            return StepResult.pausing(CampaignPhase.Publishing, "validated; the swap waits for a person's approval"
+                    + " (publication.approval: manual)", "awaiting approval", IDLE_POLL, new NextAction.AwaitApproval());
+        }
         Optional<SwapWindow> window = SwapWindow.of(spec.getPublication().getWindow());
         Instant now = clock.instant();
         // A swap already committed (its receipt is there) is only replayed below, window or not.
-        if (window.isPresent() && !window.get().contains(now) && ledger.publicationReceipt(runKey()).isEmpty()) {
+        if (window.isPresent() && !window.get().contains(now) && !swapped) {
             ZonedDateTime opens = window.get().opensAt(now);
             Duration until = Duration.between(now, opens.toInstant());
             String message = "validated; the swap waits for the publication window " + window.get().describe()

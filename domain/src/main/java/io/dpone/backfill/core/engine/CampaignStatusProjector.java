@@ -160,4 +160,22 @@ public final class CampaignStatusProjector {
             default -> text;
         };
     }
+
+    /**
+     * Adds the swap's approval to a projected status (issue 28): {@code manual} when a person approves it, and who
+     * and when once one did.
+     */
+    public static BackfillCampaignStatus withApproval(BackfillCampaignStatus status, BackfillCampaignSpec spec,
+                                                      java.util.Optional<io.dpone.backfill.core.ledger.PublicationApproval> approval) {
+        if (status.getPublication() == null
+                || spec.getPublication().approvalMode() != io.dpone.backfill.core.campaign.ApprovalMode.MANUAL) {
+            return status;
+        }
+        status.getPublication().setApproval("manual");
+        approval.ifPresent(a -> {
+            status.getPublication().setApprovedBy(a.approvedBy());
+            status.getPublication().setApprovedAt(a.approvedAt().toString());
+        });
+        return status;
+    }
 }

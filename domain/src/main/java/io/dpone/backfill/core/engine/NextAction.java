@@ -37,6 +37,10 @@ public sealed interface NextAction {
 
     NextAction NONE = new None();
 
+    /** Validated: the swap waits for a person to approve it (publication.approval: manual). */
+    record AwaitApproval() implements NextAction {
+    }
+
     /** Validated: the swap waits for its publication window, which opens at {@code opensAt}; nothing to do. */
     record AwaitWindow(String window, String opensAt) implements NextAction {
     }

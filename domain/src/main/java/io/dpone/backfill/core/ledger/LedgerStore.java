@@ -165,4 +165,14 @@ public interface LedgerStore {
 
     /** The last {@code verify} result, when one ran. */
     Optional<String> verification(String runKey);
+
+    /**
+     * Records that {@code approvedBy} approved the swap of run {@code runKey} (issue 28). The first approval stands; a
+     * later one changes nothing. No lease: a person approves, not a driver. Returns the approval in force, empty when
+     * the ledger has no such campaign.
+     */
+    Optional<PublicationApproval> approvePublication(String runKey, String approvedBy);
+
+    /** The approval recorded for run {@code runKey}, if any. */
+    Optional<PublicationApproval> publicationApproval(String runKey);
 }

@@ -38,6 +38,10 @@ final class RouteRules {
         if (s.getRetryPolicy() == RetryPolicy.NONE && s.getMaxChunkAttempts() != 1) {
             errors.add("spec.maxChunkAttempts", "retry-policy", "must be 1 (or left out) when retryPolicy is none");
         }
+        if (s.getPublication().approvalMode() == io.dpone.backfill.core.campaign.ApprovalMode.MANUAL && !shadow) {
+            errors.add("spec.publication.approval", "shadow-swap-route", "manual applies to shadow_swap only: a direct"
+                    + " load writes into the live table chunk by chunk, there is no swap to approve");
+        }
         if (s.getPublication().getWindow() != null && !shadow) {
             errors.add("spec.publication.window", "shadow-swap-route", "applies to shadow_swap only: a direct load"
                     + " writes into the live table chunk by chunk, there is no swap to schedule");

@@ -436,6 +436,48 @@ class CampaignEngineTest {
     }
 
     @Test
+    void aManualCampaignWaitsForApprovalThenSwapsOnceAndALiveWriteMeanwhileStillBlocks() {
+        CampaignBlueprint manual = CampaignBlueprint.of(CampaignReader.parse(CampaignYaml.campaign("m_v1").name("t").secrets("src", "tgt")
+                .table("t").chunk("{column: id, kind: integer, buckets: 4, lowerBound: 0, upperBound: 400}")
+                .parallelWorkers(2).extraSpec("  publication: {mode: shadow_swap, approval: manual}\n").render()));
+        CampaignEngine engine = engine(manual);
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        stepUntil(engine, lease, CampaignPhase.Publishing);
+
+        for (int i = 0; i < 3; i++) {
+            StepResult waiting = engine.step(lease);
+            assertThat(waiting.phase()).isEqualTo(CampaignPhase.Publishing);
+            assertThat(waiting.next()).isEqualTo(new NextAction.AwaitApproval());
+            assertThat(waiting.message()).contains("waits for a person's approval");
+        }
+        assertThat(target.calls).doesNotContain("publish");
+
+        assertThat(ledger.approvePublication(engine.runKey(), "dba@example").orElseThrow().approvedBy()).isEqualTo("dba@example");
+        assertThat(ledger.approvePublication(engine.runKey(), "someone else").orElseThrow().approvedBy())
+                .as("the first approval stands").isEqualTo("dba@example");
+        target.liveContent = new TableFingerprint(1, "app-row");
+        assertThat(stepUntil(engine, lease, CampaignPhase.Blocked)).endsWith(CampaignPhase.Blocked);
+        assertThat(ledger.publicationReceipt(engine.runKey())).as("approved, but the live table was written").isEmpty();
+    }
+
+    @Test
+    void anApprovedManualCampaignPublishes() {
+        CampaignEngine engine = engine(CampaignBlueprint.of(CampaignReader.parse(CampaignYaml.campaign("m2_v1").name("t")
+                .secrets("src", "tgt").table("t").chunk("{column: id, kind: integer, buckets: 4, lowerBound: 0, upperBound: 400}")
+                .parallelWorkers(2).extraSpec("  publication: {mode: shadow_swap, approval: manual}\n").render())));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        lanesCommitEverything(engine.runKey());
+        stepUntil(engine, lease, CampaignPhase.Publishing);
+        assertThat(engine.step(lease).next()).isEqualTo(new NextAction.AwaitApproval());
+        ledger.approvePublication(engine.runKey(), "dba@example");
+        assertThat(stepUntil(engine, lease, CampaignPhase.HandoffCommitted)).contains(CampaignPhase.Published);
+        assertThat(target.calls.stream().filter("publish"::equals)).hasSize(1);
+    }
+
+    @Test
     void aWriteToTheLiveTableWhileTheSwapWaitsForItsWindowStillBlocksIt() {
         MovableClock clock = new MovableClock("2026-12-04T12:00:00Z");
         CampaignEngine engine = engine(windowed()).readingTimeFrom(clock);

@@ -73,6 +73,7 @@ public final class InMemoryLedger {
         Instant leaseSince;
         Instant createdAt;
         Instant updatedAt;
+        PublicationApproval approval;
 
         CampaignRecord record() {
             return new CampaignRecord(runKey, backfillId, planDigest, configDigest, specJson, phase, detail, anchor,
@@ -235,6 +236,28 @@ public final class InMemoryLedger {
         public void ensureSchema() {
             synchronized (InMemoryLedger.this) {
                 schema = true;
+            }
+        }
+
+        @Override
+        public Optional<PublicationApproval> approvePublication(String runKey, String approvedBy) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                if (c == null) {
+                    return Optional.empty();
+                }
+                if (c.approval == null) {
+                    c.approval = new PublicationApproval(approvedBy, Instant.now());
+                }
+                return Optional.of(c.approval);
+            }
+        }
+
+        @Override
+        public Optional<PublicationApproval> publicationApproval(String runKey) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                return c == null ? Optional.empty() : Optional.ofNullable(c.approval);
             }
         }
 

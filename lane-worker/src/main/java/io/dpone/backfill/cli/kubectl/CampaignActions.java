@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class CampaignActions {
     static final String REQUEUE_FAILED = "backfill.dpone.io/requeue-failed";
     static final String ROLLBACK = "backfill.dpone.io/rollback";
+    static final String APPROVE = "backfill.dpone.io/approve";
     static final String DONE_SUFFIX = "-done";
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -10,9 +10,9 @@ import picocli.CommandLine.Command;
  * the cluster's BackfillCampaigns, unlike {@code backfill status campaign.yaml}, which reads a ledger directly.
  */
 @Command(name = "kubectl", mixinStandardHelpOptions = true,
-        description = "The kubectl plugin: `kubectl backfill status|plan|suspend|resume|requeue|rollback` on the cluster's BackfillCampaigns.",
+        description = "The kubectl plugin: `kubectl backfill status|plan|suspend|resume|requeue|rollback|publish` on the cluster's BackfillCampaigns.",
         subcommands = {CampaignStatusCommand.class, ManifestPlanCommand.class, SuspendCommand.class, ResumeCommand.class,
-                RequeueCommand.class, RollbackRequestCommand.class})
+                RequeueCommand.class, RollbackRequestCommand.class, PublishRequestCommand.class})
 public final class KubectlCommand implements Runnable {
     final ClusterConnector connector;
 

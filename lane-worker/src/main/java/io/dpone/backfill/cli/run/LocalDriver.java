@@ -199,9 +199,10 @@ public final class LocalDriver implements AutoCloseable {
                 if (result.settled()) {
                     return result;
                 }
-                if (result.next() instanceof NextAction.AwaitWindow && !result.message().equals(lastWait)) {
+                if ((result.next() instanceof NextAction.AwaitWindow || result.next() instanceof NextAction.AwaitApproval)
+                        && !result.message().equals(lastWait)) {
                     // Said once per wait: the progress line alone would show a campaign stuck in Publishing.
-                    log.accept(result.message());
+                    log.accept(result.message() + "; " + NextActionText.of(result.next()));
                     lastWait = result.message();
                 }
                 lanes.awaitLaneExit(result.requeueAfter());

@@ -24,6 +24,10 @@ public final class NextActionText {
             return r.liveTable() + " is the published table now (backup kept); reconcile it with the source, or"
                     + " `backfill rollback`, before any incremental sync starts";
         }
+        if (next instanceof NextAction.AwaitApproval) {
+            return "the campaign is validated and waits for approval: review it (`backfill status`), then"
+                    + " `backfill publish <campaign file>` from another terminal (this run swaps when it sees it)";
+        }
         if (next instanceof NextAction.AwaitWindow w) {
             return "nothing to do: the campaign is validated and swaps when its publication window " + w.window()
                     + " opens (" + w.opensAt() + "); leave `backfill run` running, or stop it and `backfill resume` then";

@@ -112,6 +112,7 @@ public final class CampaignDriver {
                         + " at once: its database session is gone; lease epoch " + lease.epoch() + " fences anything it still writes", false));
             }
             LanePods pods = requeueFailed(client, campaign, engine, lease, observed, notes);
+            approve(client, campaign, hold, engine.runKey(), notes);
             LaneReport early = lanesDuringPreparation(client, campaign, spec, hold, engine.runKey(), pods, source, target);
             List<StepResult> steps = stepUntilWaiting(engine, lease);
             StepResult step = steps.get(steps.size() - 1);
@@ -249,6 +250,18 @@ public final class CampaignDriver {
         return pods.without(failed);
     }
 
+    /** A person's approval of the swap, by annotation (issue 28): recorded once in the ledger, then marked done. */
+    private static void approve(KubernetesClient client, BackfillCampaign campaign, CampaignHold hold, String runKey,
+                                List<DriveOutcome.Note> notes) {
+        String who = OperatorActions.approval(campaign);
+        if (who == null) {
+            return;
+        }
+        hold.ledger().approvePublication(runKey, who).ifPresent(a -> notes.add(new DriveOutcome.Note("PublicationApproved",
+                "swap approved by " + a.approvedBy() + " at " + a.approvedAt(), false)));
+        OperatorActions.markDone(client, campaign, OperatorActions.APPROVE);
+    }
+
     private Optional<RollbackReceipt> rollback(KubernetesClient client, BackfillCampaign campaign, CampaignBlueprint blueprint,
                                                CampaignHold hold, CampaignLease lease, StepResult step,
                                                List<DriveOutcome.Note> notes) {
@@ -282,8 +295,8 @@ public final class CampaignDriver {
     private static BackfillCampaignStatus project(CampaignBlueprint blueprint, LedgerStore ledger, String runKey) {
         BackfillCampaignSpec spec = blueprint.definition().spec();
         CampaignRecord record = ledger.findByRunKey(runKey).orElseThrow();
-        return CampaignStatusProjector.project(spec, blueprint.artifacts(), record,
+        return CampaignStatusProjector.withApproval(CampaignStatusProjector.project(spec, blueprint.artifacts(), record,
                 ledger.counts(runKey, spec.getMaxChunkAttempts()), ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
-                ledger.rollbackReceipt(runKey));
+                ledger.rollbackReceipt(runKey)), spec, ledger.publicationApproval(runKey));
     }
 }

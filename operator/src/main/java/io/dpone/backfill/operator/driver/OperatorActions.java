@@ -16,6 +16,8 @@ import java.util.Map;
  *     failure budget (a Recoverable campaign loads again).</li>
  *     <li>{@value #ROLLBACK}: swap the retained backup back in as the live table, with a rollback receipt; the
  *     value is the reason recorded in the receipt.</li>
+ *     <li>{@value #APPROVE}: approve the swap of a campaign with {@code publication.approval: manual}; the value
+ *     names who approves, recorded with the time in the ledger and the publication receipt (issue 28).</li>
  *     <li>{@value #PREFLIGHT_RETRY}: run the pre-flight of a campaign it refused again (after the tables were
  *     fixed); a changed spec retries it too.</li>
  *     <li>{@value #RETRY}: drive a campaign again that stopped on a permanent database failure (a missing
@@ -29,6 +31,7 @@ import java.util.Map;
 public final class OperatorActions {
     public static final String REQUEUE_FAILED = "backfill.dpone.io/requeue-failed";
     public static final String ROLLBACK = "backfill.dpone.io/rollback";
+    public static final String APPROVE = "backfill.dpone.io/approve";
     public static final String PREFLIGHT_RETRY = "backfill.dpone.io/preflight-retry";
     public static final String RETRY = "backfill.dpone.io/retry";
     public static final String SKIP_PREFLIGHT = "backfill.dpone.io/skip-preflight";
@@ -47,6 +50,12 @@ public final class OperatorActions {
         return pending(campaign, ROLLBACK);
     }
 
+    /** Who approves the swap, as recorded: the annotation's value; null when no new approval is pending. */
+    public static String approval(BackfillCampaign campaign) {
+        String value = pending(campaign, APPROVE);
+        return value == null ? null : "annotation " + APPROVE + ": " + (value.length() > MAX_TOKEN ? value.substring(0, MAX_TOKEN) : value);
+    }
+
     public static String preflightRetryToken(BackfillCampaign campaign) {
         return pending(campaign, PREFLIGHT_RETRY);
     }
@@ -57,7 +66,7 @@ public final class OperatorActions {
 
     public static boolean anyPending(BackfillCampaign campaign) {
         return requeueToken(campaign) != null || rollbackReason(campaign) != null || preflightRetryToken(campaign) != null
-                || retryToken(campaign) != null;
+                || retryToken(campaign) != null || pending(campaign, APPROVE) != null;
     }
 
     /** Records every pending retry request as handled: a pass ran on it (the pre-flight's and the general one). */

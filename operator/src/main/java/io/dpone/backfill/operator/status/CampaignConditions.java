@@ -34,6 +34,11 @@ public final class CampaignConditions {
     public static final String INVALID = "Invalid";
     /** The Degraded condition's reason (and its Event's) when the API server or admission refused a lane pod. */
     public static final String LANE_POD_REJECTED = "LanePodRejected";
+    /**
+     * A condition of its own while a validated campaign waits for a person to approve its swap, True then (and the
+     * Reconciling reason then): {@code kubectl wait --for=condition=AwaitingApproval} waits for it.
+     */
+    public static final String AWAITING_APPROVAL = "AwaitingApproval";
     /** The Reconciling condition's reason while a validated campaign waits for its publication window. */
     public static final String AWAITING_WINDOW = "AwaitingPublicationWindow";
     /** The Blocked condition's reason when pre-flight refused a start. */

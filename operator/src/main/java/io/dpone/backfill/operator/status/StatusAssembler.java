@@ -40,6 +40,20 @@ public final class StatusAssembler {
         Degradation degraded = degradation(phase, s.lanes());
         List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.forPhase(phase, s.step().blockReason(), s.step().message(),
                 degraded == null ? null : degraded.reason(), degraded == null ? null : degraded.message()));
+        if (s.step().next() instanceof NextAction.AwaitApproval) {
+            // A named state to wait for (kubectl wait --for=condition=AwaitingApproval); Reconciling False says why.
+            wanted.replaceAll(c -> CampaignConditions.RECONCILING.equals(c.getType())
+                    ? ConditionSet.wanted(CampaignConditions.RECONCILING, false, CampaignConditions.AWAITING_APPROVAL,
+                    s.step().message()) : c);
+            wanted.add(ConditionSet.wanted(CampaignConditions.AWAITING_APPROVAL, true, CampaignConditions.AWAITING_APPROVAL,
+                    s.step().message()));
+        } else if (campaign.getSpec() != null && campaign.getSpec().getPublication() != null
+                && campaign.getSpec().getPublication().approvalMode() == io.dpone.backfill.core.campaign.ApprovalMode.MANUAL) {
+            wanted.add(ConditionSet.wanted(CampaignConditions.AWAITING_APPROVAL, false,
+                    status.getPublication() != null && status.getPublication().getApprovedBy() != null ? "Approved" : "NotValidated",
+                    status.getPublication() != null && status.getPublication().getApprovedBy() != null
+                            ? "approved by " + status.getPublication().getApprovedBy() : "not validated yet"));
+        }
         if (s.step().next() instanceof NextAction.AwaitWindow) {
             // Healthy and waiting on purpose: Reconciling stays False (kstatus Current), with a reason that says why.
             wanted.replaceAll(c -> CampaignConditions.RECONCILING.equals(c.getType())
@@ -154,6 +168,11 @@ public final class StatusAssembler {
     static String recommendedAction(BackfillCampaign campaign, CampaignPhase phase, BackfillCampaignStatus status, DriveOutcome.Stepped s) {
         String name = campaign.getMetadata().getName();
         String ns = campaign.getMetadata().getNamespace();
+        if (s.step().next() instanceof NextAction.AwaitApproval) {
+            return "validated and waiting for approval: review the campaign, then kubectl backfill publish " + name
+                    + " -n " + ns + " (or kubectl annotate bfc " + name + " -n " + ns + " " + OperatorActions.APPROVE
+                    + "=<your name>)";
+        }
         if (s.step().next() instanceof NextAction.AwaitWindow w) {
             return "nothing to do: validated; the swap runs when the publication window " + w.window() + " opens ("
                     + w.opensAt() + ")";

@@ -153,4 +153,15 @@ final class MssqlCampaignStatements implements CampaignStatements {
     public void releaseLease(CampaignLease lease) throws SQLException {
         sql.update(statements.releaseLease(), lease.runKey(), lease.owner(), lease.epoch());
     }
+
+    @Override
+    public void approve(String runKey, String approvedBy) throws SQLException {
+        sql.update(statements.approve(), approvedBy, runKey);
+    }
+
+    @Override
+    public Optional<io.dpone.backfill.core.ledger.PublicationApproval> approval(String runKey) throws SQLException {
+        return sql.one(statements.approval(), rs -> new io.dpone.backfill.core.ledger.PublicationApproval(
+                rs.getString("approved_by"), rs.getTimestamp("approved_at").toInstant()), runKey);
+    }
 }

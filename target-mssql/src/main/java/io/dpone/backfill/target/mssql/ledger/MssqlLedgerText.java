@@ -93,6 +93,26 @@ final class MssqlLedgerText {
         return "SELECT " + CAMPAIGN_COLUMNS + " FROM " + campaign + " WHERE run_key = ?";
     }
 
+    /** {@code ?} = approved by, run key: the first approval stands (issue 28); no lease. */
+    String approve() {
+        return "UPDATE " + campaign + " SET approved_by = ?, approved_at = SYSUTCDATETIME() WHERE run_key = ?"
+                + " AND approved_by IS NULL";
+    }
+
+    /** {@code ?} = run key: the approval, one row when there is one. */
+    String approval() {
+        return "SELECT approved_by, approved_at FROM " + campaign + " WHERE run_key = ? AND approved_by IS NOT NULL";
+    }
+
+    /**
+     * {@code ?} = run key: the campaign's approval copied into its publication receipt, in the swap's transaction
+     * right after the receipt.
+     */
+    String copyApprovalIntoReceipt() {
+        return "UPDATE r SET r.approved_by = c.approved_by, r.approved_at = c.approved_at FROM " + publicationReceipt
+                + " AS r JOIN " + campaign + " AS c ON c.run_key = r.run_key WHERE r.run_key = ?";
+    }
+
     /** {@code ?} = backfill id. */
     String campaignByBackfillId() {
         return "SELECT " + CAMPAIGN_COLUMNS + " FROM " + campaign + " WHERE backfill_id = ?";

@@ -72,9 +72,12 @@ public final class MssqlPublicationLedger implements PublicationLedger {
     public PublicationReceipt insertPublication(CampaignLease lease, ArtifactNames names, String liveTable, long rows,
                                                 TableFingerprint published) throws SQLException {
         fenceSwap(lease);
-        return sql.one(statements.insertPublicationReceipt(), MssqlLedgerRows.ROWS::publication, lease.runKey(),
-                UUID.randomUUID().toString(), names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows,
-                lease.epoch(), published.encoded()).orElseThrow();
+        PublicationReceipt receipt = sql.one(statements.insertPublicationReceipt(), MssqlLedgerRows.ROWS::publication,
+                lease.runKey(), UUID.randomUUID().toString(), names.schema(), liveTable, names.backupTable(),
+                names.shadowTable(), rows, lease.epoch(), published.encoded()).orElseThrow();
+        // The approval (issue 28), if the campaign needed one, is part of what the receipt records.
+        sql.update(statements.copyApprovalIntoReceipt(), lease.runKey());
+        return receipt;
     }
 
     @Override

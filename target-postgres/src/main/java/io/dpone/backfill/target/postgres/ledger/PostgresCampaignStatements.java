@@ -153,4 +153,17 @@ public final class PostgresCampaignStatements extends PostgresLedgerTables imple
     public boolean touch(CampaignLease lease) throws SQLException {
         return fenced("updated_at = now()", "", lease);
     }
+
+    @Override
+    public void approve(String runKey, String approvedBy) throws SQLException {
+        sql.update("UPDATE " + campaign + " SET approved_by = ?, approved_at = now() WHERE run_key = ? AND approved_by IS NULL",
+                approvedBy, runKey);
+    }
+
+    @Override
+    public Optional<io.dpone.backfill.core.ledger.PublicationApproval> approval(String runKey) throws SQLException {
+        return sql.one("SELECT approved_by, approved_at FROM " + campaign + " WHERE run_key = ? AND approved_by IS NOT NULL",
+                rs -> new io.dpone.backfill.core.ledger.PublicationApproval(rs.getString(1), rs.getTimestamp(2).toInstant()),
+                runKey);
+    }
 }

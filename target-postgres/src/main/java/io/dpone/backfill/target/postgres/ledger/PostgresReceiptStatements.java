@@ -109,11 +109,14 @@ public final class PostgresReceiptStatements extends PostgresLedgerTables implem
                                                 TableFingerprint published) throws SQLException {
         fenceSwap(lease);
         String receiptId = UUID.randomUUID().toString();
+        // The approval (issue 28), if the campaign needed one, is part of what the receipt records.
         return sql.one("INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
-                        + " shadow_table, rows_published, lease_epoch, published_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " shadow_table, rows_published, lease_epoch, published_fingerprint, approved_by, approved_at)"
+                        + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, c.approved_by, c.approved_at FROM " + campaign + " c"
+                        + " WHERE c.run_key = ?"
                         + " RETURNING " + PostgresLedgerRows.PUBLICATION_COLUMNS, PostgresLedgerRows.ROWS::publication,
                 lease.runKey(), receiptId, names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows,
-                lease.epoch(), published.encoded()).orElseThrow();
+                lease.epoch(), published.encoded(), lease.runKey()).orElseThrow();
     }
 
     /** The published table's content at publication, or null for a receipt written without one. */
