@@ -35,6 +35,10 @@ public final class CampaignMetrics {
     static final String PHASE = "backfill_campaign_phase";
     static final String LANE_POD_FAILURES = "backfill_lane_pod_failures";
     static final String LANE_PODS_STUCK = "backfill_lane_pods_stuck";
+    /** 1 while a validated campaign waits on purpose, by {@code reason}: {@code approval} or {@code window}. */
+    static final String WAITING = "backfill_campaign_waiting";
+    private static final Map<String, String> WAITING_REASONS = Map.of("approval", "AwaitingApproval",
+            "window", "AwaitingPublicationWindow");
     private static final List<String> STATES = List.of("pending", "running", "committed", "failed");
 
     private final MeterRegistry registry;
@@ -45,6 +49,8 @@ public final class CampaignMetrics {
         volatile CampaignProgress progress = new CampaignProgress();
         volatile CampaignPhase phase;
         volatile LaneReport lanes;
+        /** The Reconciling condition's reason of the last status. */
+        volatile String reconcilingReason;
     }
 
     public CampaignMetrics(MeterRegistry registry) {
@@ -60,6 +66,8 @@ public final class CampaignMetrics {
             holder.progress = after.getProgress();
         }
         holder.phase = after.getPhase();
+        holder.reconcilingReason = after.getConditions() == null ? null : after.getConditions().stream()
+                .filter(c -> "Reconciling".equals(c.getType())).map(c -> c.getReason()).findFirst().orElse(null);
         if (activity != null) {
             DistributionSummary durations = DistributionSummary.builder(CHUNK_DURATION).baseUnit("seconds")
                     .description("Observed time from a chunk seen running to seen committed (resolution: the reconcile interval)")
@@ -127,6 +135,10 @@ public final class CampaignMetrics {
             Gauge.builder(PHASE, holder, h -> h.phase == phase ? 1 : 0).description("1 for the campaign's current phase, else 0")
                     .tags(tags).tag("phase", phase.name()).register(registry);
         }
+        WAITING_REASONS.forEach((reason, conditionReason) -> Gauge.builder(WAITING, holder,
+                        h -> conditionReason.equals(h.reconcilingReason) ? 1 : 0)
+                .description("1 while a validated campaign waits on purpose: for a person's approval or its publication window")
+                .tags(tags).tag("reason", reason).register(registry));
         Gauge.builder(LANE_POD_FAILURES, holder, h -> h.lanes == null ? 0 : h.lanes.failures())
                 .description("Failed lane pods of the current run, counted against spec.lane.maxPodFailures").tags(tags).register(registry);
         Gauge.builder(LANE_PODS_STUCK, holder, h -> h.lanes == null ? 0 : h.lanes.stuck().size())
