@@ -93,6 +93,10 @@ public final class StatusReport {
                 b.append("; content check ").append(pub.getContentCheck()).append(pub.getContentMatches() == null ? ""
                         : pub.getContentMatches() ? ": stored rows match what was sent" : ": stored rows differ from what was sent");
             }
+            if (pub.getApproval() != null) {
+                b.append("; approval ").append(pub.getApproval()).append(pub.getApprovedBy() == null ? ": not yet approved"
+                        : ": approved by " + pub.getApprovedBy() + " at " + pub.getApprovedAt());
+            }
             b.append("; receipt ").append(pub.getReceiptId() == null ? "none yet" : pub.getReceiptId());
             line(out, "publication", b.toString());
         }

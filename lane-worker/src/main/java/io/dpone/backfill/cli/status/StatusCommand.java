@@ -64,6 +64,9 @@ public final class StatusCommand implements Callable<Integer> {
                         + (s.getPublication().getContentCheck() == null ? "" : "; content check "
                         + s.getPublication().getContentCheck() + (s.getPublication().getContentMatches() == null ? ""
                         : s.getPublication().getContentMatches() ? " (matches)" : " (differs)"))
+                        + (s.getPublication().getApproval() == null ? "" : "; approval " + s.getPublication().getApproval()
+                        + (s.getPublication().getApprovedBy() == null ? " (not yet approved)"
+                        : " (approved by " + s.getPublication().getApprovedBy() + " at " + s.getPublication().getApprovedAt() + ")"))
                         + (s.getPublication().getReceiptId() == null ? "" : "; publication receipt " + s.getPublication().getReceiptId())
                         + (s.getHandoff().getReceiptId() == null ? "" : "; handoff receipt " + s.getHandoff().getReceiptId()));
                 if (s.getProgress() != null && s.getProgress().getEtaBasis() != null) {

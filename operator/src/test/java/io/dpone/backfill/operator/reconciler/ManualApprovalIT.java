@@ -6,7 +6,14 @@ import io.dpone.backfill.operator.driver.OperatorActions;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.status.CampaignConditions;
 import io.dpone.backfill.operator.status.ConditionSet;
+import io.dpone.backfill.cli.kubectl.KubectlCommand;
 import io.dpone.backfill.operator.support.Await;
+import io.dpone.backfill.operator.support.PrinterColumns;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import io.dpone.backfill.testsupport.postgres.CampaignYaml;
 import io.dpone.backfill.testsupport.postgres.ItemsTable;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -24,6 +31,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * who, the operator swaps, says so in an Event and the status, and the condition turns False.
  */
 class ManualApprovalIT extends OperatorSuite {
+    /** The kubectl plugin's command, against the mock API server the operator runs on. */
+    private String kubectlBackfill(String... args) {
+        StringWriter out = new StringWriter();
+        CommandLine cli = new CommandLine(new KubectlCommand(context -> new KubernetesClientBuilder()
+                .withConfig(h.client.getConfiguration()).build()));
+        cli.setOut(new PrintWriter(out)).setErr(new PrintWriter(out));
+        int exit = cli.execute(args);
+        assertThat(exit).as(out.toString()).isZero();
+        return out.toString();
+    }
+
     @Test
     void aManualCampaignWaitsInANamedStateUntilTheApproveAnnotationThenPublishes() throws Exception {
         harness(1500);
@@ -43,6 +61,12 @@ class ManualApprovalIT extends OperatorSuite {
         assertThat(waiting.getRecommendedAction()).contains("kubectl backfill publish items");
         assertThat(waiting.getPublication().getApproval()).isEqualTo("manual");
         assertThat(h.db.target.queryForLong("SELECT count(*) FROM public.items")).as("nothing swapped").isEqualTo(1);
+        String table = PrinterColumns.table(h.get("items"));
+        assertThat(table).contains("Publishing").contains("AwaitingApproval");
+        String status = kubectlBackfill("status", "items", "-n", OperatorHarness.NS);
+        assertThat(status).contains("Publishing");
+        System.out.println("$ kubectl get bfc items -n " + OperatorHarness.NS + "\n" + table
+                + "\n\n$ kubectl backfill status items -n " + OperatorHarness.NS + "\n" + status);
 
         h.client.resources(BackfillCampaign.class).inNamespace(OperatorHarness.NS).withName("items").edit(c -> {
             Map<String, String> annotations = new HashMap<>(c.getMetadata().getAnnotations() == null ? Map.of()
