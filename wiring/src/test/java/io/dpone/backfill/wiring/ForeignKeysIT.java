@@ -111,6 +111,22 @@ class ForeignKeysIT {
     }
 
     @Test
+    void anEarlierCampaignsBackupKeepsItsKeyOnTheOldTableAndDoesNotHoldThePublicationBack() throws Exception {
+        h.source.execute(ORDERS, "INSERT INTO public.orders SELECT i, 'new' FROM generate_series(1, 900) i");
+        h.target.execute(ORDERS, "INSERT INTO public.orders VALUES (1, 'old'), (5000, 'old')",
+                "CREATE TABLE public.lines_bf_backup (id bigint PRIMARY KEY,"
+                        + " order_id bigint CONSTRAINT old_lines_fk REFERENCES public.orders (id))",
+                "COMMENT ON TABLE public.lines_bf_backup IS 'dpone-backfill backup run_key=rk-earlier'",
+                "INSERT INTO public.lines_bf_backup VALUES (1, 5000)");
+        CampaignBlueprint b = campaign("orders_after_backup", "orders");
+        try (CampaignRuntime s = h.session(b)) {
+            StepResult r = h.runToSettled(b, s, CampaignHarness.openAndLease(s, b));
+            assertThat(r.phase()).as(r.message()).isEqualTo(CampaignPhase.HandoffCommitted);
+        }
+        assertThat(referencedBy("old_lines_fk")).as("the backup's key stays on the old rows").endsWith("(not live)");
+    }
+
+    @Test
     void doctorProbesACompositeInboundKeyTupleByTuple() throws Exception {
         String orders = "CREATE TABLE public.orders (id bigint PRIMARY KEY, v text, CONSTRAINT orders_id_v UNIQUE (id, v))";
         h.source.execute(orders, "INSERT INTO public.orders SELECT i, 'new' FROM generate_series(1, 900) i");

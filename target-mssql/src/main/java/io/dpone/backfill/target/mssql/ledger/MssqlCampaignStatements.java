@@ -162,6 +162,6 @@ final class MssqlCampaignStatements implements CampaignStatements {
     @Override
     public Optional<io.dpone.backfill.core.ledger.PublicationApproval> approval(String runKey) throws SQLException {
         return sql.one(statements.approval(), rs -> new io.dpone.backfill.core.ledger.PublicationApproval(
-                rs.getString("approved_by"), rs.getTimestamp("approved_at").toInstant()), runKey);
+                rs.getString("approved_by"), MssqlLedgerSql.instant(rs, "approved_at")), runKey);
     }
 }

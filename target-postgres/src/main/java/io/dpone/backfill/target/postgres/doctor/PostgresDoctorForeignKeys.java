@@ -4,6 +4,7 @@ import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.target.postgres.publish.PostgresShadowStamp;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -37,7 +38,8 @@ final class PostgresDoctorForeignKeys {
                           ORDER BY u.ord),
                    ARRAY(SELECT a.attname FROM pg_catalog.unnest(k.confkey) WITH ORDINALITY u(attnum, ord)
                            JOIN pg_catalog.pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.attnum
-                          ORDER BY u.ord)
+                          ORDER BY u.ord),
+                   pg_catalog.obj_description(t.oid, 'pg_class')
               FROM pg_catalog.pg_constraint k
               JOIN pg_catalog.pg_class t ON t.oid = k.conrelid
               JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
@@ -48,7 +50,7 @@ final class PostgresDoctorForeignKeys {
              ORDER BY 2 DESC, 3, 1""";
 
     private record Key(String name, boolean outbound, String table, String referenced, String[] columns,
-                       String[] referencedColumns) {
+                       String[] referencedColumns, boolean fromBackup) {
         String describe() {
             return name + " on " + table + " (" + String.join(", ", columns) + ") -> " + referenced + " ("
                     + String.join(", ", referencedColumns) + ")";
@@ -76,6 +78,9 @@ final class PostgresDoctorForeignKeys {
 
     void check(Relation live) throws SQLException {
         for (Key key : keys(live.oid())) {
+            if (!key.outbound() && key.fromBackup()) {
+                continue; // a backup's key is not re-pointed (ADR 0038)
+            }
             if (key.outbound()) {
                 outbound(key);
             } else {
@@ -194,7 +199,8 @@ final class PostgresDoctorForeignKeys {
 
     private List<Key> keys(long oid) throws SQLException {
         return new PostgresJdbc(target).list(KEYS, rs -> new Key(rs.getString(1), rs.getBoolean(2), rs.getString(3),
-                rs.getString(4), (String[]) rs.getArray(5).getArray(), (String[]) rs.getArray(6).getArray()), oid, oid, oid);
+                rs.getString(4), (String[]) rs.getArray(5).getArray(), (String[]) rs.getArray(6).getArray(),
+                PostgresShadowStamp.isBackup(rs.getString(7))), oid, oid, oid);
     }
 
     private static String allPresent(List<String> columns) {

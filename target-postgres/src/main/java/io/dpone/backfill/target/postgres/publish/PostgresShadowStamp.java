@@ -37,6 +37,11 @@ public final class PostgresShadowStamp {
         return userComment == null ? stamp : stamp + "\n" + userComment;
     }
 
+    /** Whether the comment is a backup's (of any run): a table kept for rollback, not one the user works with. */
+    public static boolean isBackup(String comment) {
+        return comment != null && comment.startsWith(backup(""));
+    }
+
     public static boolean isShadowOf(String comment, String runKey) {
         return shadow(runKey).equals(comment);
     }
