@@ -4,6 +4,7 @@ import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.target.postgres.publish.PostgresForeignKeySql;
 import io.dpone.backfill.target.postgres.publish.PostgresShadowStamp;
 
 import java.sql.Connection;
@@ -29,25 +30,11 @@ final class PostgresDoctorForeignKeys {
     private static final int BATCH = 5_000;
     private static final int SHOWN = 5;
 
-    private static final String KEYS = """
-            SELECT k.conname, k.conrelid = ?::oid AS outbound,
-                   pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(t.relname),
-                   pg_catalog.quote_ident(rn.nspname) || '.' || pg_catalog.quote_ident(r.relname),
-                   ARRAY(SELECT a.attname FROM pg_catalog.unnest(k.conkey) WITH ORDINALITY u(attnum, ord)
-                           JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum
-                          ORDER BY u.ord),
-                   ARRAY(SELECT a.attname FROM pg_catalog.unnest(k.confkey) WITH ORDINALITY u(attnum, ord)
-                           JOIN pg_catalog.pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.attnum
-                          ORDER BY u.ord),
-                   pg_catalog.obj_description(t.oid, 'pg_class')
-              FROM pg_catalog.pg_constraint k
-              JOIN pg_catalog.pg_class t ON t.oid = k.conrelid
-              JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
-              JOIN pg_catalog.pg_class r ON r.oid = k.confrelid
-              JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace
-             WHERE k.contype = 'f' AND k.conparentid = 0 AND k.conrelid <> k.confrelid
-               AND (k.conrelid = ?::oid OR k.confrelid = ?::oid)
-             ORDER BY 2 DESC, 3, 1""";
+    private static final String KEYS = "SELECT k.conname, k.conrelid = ?::oid AS outbound, " + PostgresForeignKeySql.REFERENCING
+            + ", " + PostgresForeignKeySql.REFERENCED + ", " + PostgresForeignKeySql.columns(false, false) + ", "
+            + PostgresForeignKeySql.columns(true, false) + ", pg_catalog.obj_description(t.oid, 'pg_class')"
+            + PostgresForeignKeySql.KEYS + " AND k.conparentid = 0 AND k.conrelid <> k.confrelid"
+            + " AND (k.conrelid = ?::oid OR k.confrelid = ?::oid) ORDER BY 2 DESC, 3, 1";
 
     private record Key(String name, boolean outbound, String table, String referenced, String[] columns,
                        String[] referencedColumns, boolean fromBackup) {

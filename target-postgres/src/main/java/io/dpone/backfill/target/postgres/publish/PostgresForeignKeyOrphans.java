@@ -20,23 +20,9 @@ final class PostgresForeignKeyOrphans {
     private static final int SAMPLE = 5;
 
     /** The key's two sides as quoted, schema-qualified names and quoted column lists. */
-    private static final String SIDES = """
-            SELECT pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(t.relname),
-                   pg_catalog.quote_ident(rn.nspname) || '.' || pg_catalog.quote_ident(r.relname),
-                   ARRAY(SELECT pg_catalog.quote_ident(a.attname)
-                           FROM pg_catalog.unnest(k.conkey) WITH ORDINALITY u(attnum, ord)
-                           JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum
-                          ORDER BY u.ord),
-                   ARRAY(SELECT pg_catalog.quote_ident(a.attname)
-                           FROM pg_catalog.unnest(k.confkey) WITH ORDINALITY u(attnum, ord)
-                           JOIN pg_catalog.pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.attnum
-                          ORDER BY u.ord)
-              FROM pg_catalog.pg_constraint k
-              JOIN pg_catalog.pg_class t ON t.oid = k.conrelid
-              JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
-              JOIN pg_catalog.pg_class r ON r.oid = k.confrelid
-              JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace
-             WHERE k.contype = 'f' AND k.conrelid = ?::regclass AND k.conname = ?""";
+    private static final String SIDES = "SELECT " + PostgresForeignKeySql.REFERENCING + ", " + PostgresForeignKeySql.REFERENCED
+            + ", " + PostgresForeignKeySql.columns(false, true) + ", " + PostgresForeignKeySql.columns(true, true)
+            + PostgresForeignKeySql.KEYS + " AND k.conrelid = ?::regclass AND k.conname = ?";
 
     private PostgresForeignKeyOrphans() {
     }

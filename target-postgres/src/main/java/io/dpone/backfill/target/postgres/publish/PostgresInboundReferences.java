@@ -28,22 +28,12 @@ final class PostgresInboundReferences {
     }
 
     // A partition's clone of a partitioned table's key (conparentid set) goes with its parent's.
-    private static final String INBOUND = """
-            SELECT k.conname, pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(t.relname),
-                   (SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY u.ord)
-                      FROM pg_catalog.unnest(k.conkey) WITH ORDINALITY u(attnum, ord)
-                      JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum),
-                   pg_catalog.pg_get_constraintdef(k.oid),
-                   pg_catalog.quote_ident(rn.nspname) || '.' || pg_catalog.quote_ident(r.relname),
-                   k.convalidated, pg_catalog.obj_description(k.oid, 'pg_constraint'),
-                   pg_catalog.obj_description(t.oid, 'pg_class')
-              FROM pg_catalog.pg_constraint k
-              JOIN pg_catalog.pg_class t ON t.oid = k.conrelid
-              JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
-              JOIN pg_catalog.pg_class r ON r.oid = k.confrelid
-              JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace
-             WHERE k.contype = 'f' AND k.confrelid = ?::oid AND k.conrelid <> k.confrelid AND k.conparentid = 0
-             ORDER BY 2, 1""";
+    private static final String INBOUND = "SELECT k.conname, " + PostgresForeignKeySql.REFERENCING
+            + ", pg_catalog.array_to_string(" + PostgresForeignKeySql.columns(false, true) + ", ', ')"
+            + ", pg_catalog.pg_get_constraintdef(k.oid), " + PostgresForeignKeySql.REFERENCED
+            + ", k.convalidated, pg_catalog.obj_description(k.oid, 'pg_constraint'), pg_catalog.obj_description(t.oid, 'pg_class')"
+            + PostgresForeignKeySql.KEYS + " AND k.confrelid = ?::oid AND k.conrelid <> k.confrelid AND k.conparentid = 0"
+            + " ORDER BY 2, 1";
 
     private final Connection c;
 
