@@ -211,7 +211,7 @@ public final class Certification {
                 """.formatted(name, backfillId, yamlString(spec.getSource().getConnectionSecretRef().getName()), schema,
                 CertifyScratch.SOURCE_TABLE, spec.getTarget().getType().wireName(),
                 yamlString(spec.getTarget().getConnectionSecretRef().getName()), schema, CertifyScratch.LIVE_TABLE, key, chunk,
-                LANES, schema);
+                LANES, schema) + columns(spec);
     }
 
     private static String yamlKind(ChunkKind kind) {
@@ -252,5 +252,18 @@ public final class Certification {
     static Optional<String> tail(String text, int lines) {
         List<String> all = text.lines().toList();
         return all.isEmpty() ? Optional.empty() : Optional.of(String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size())));
+    }
+
+    /** The campaign's column mapping, so scratch tables of the two shapes pair as the campaign's do (issue 27). */
+    private static String columns(BackfillCampaignSpec spec) {
+        if (spec.getColumns() == null) {
+            return "";
+        }
+        StringBuilder y = new StringBuilder("  columns: {naming: ").append(spec.columnMapping().naming().wireName());
+        if (!spec.columnMapping().pairs().isEmpty()) {
+            y.append(", map: {").append(String.join(", ", spec.columnMapping().pairs().entrySet().stream()
+                    .map(e -> yamlString(e.getKey()) + ": " + yamlString(e.getValue())).toList())).append('}');
+        }
+        return y.append("}\n").toString();
     }
 }

@@ -62,4 +62,28 @@ class ScratchCampaignTest {
             assertThat(spec.getChunk().getUpperBound()).isEqualTo(8017L);
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void aCampaignsColumnMappingGoesIntoEveryScratchCampaign() {
+        CampaignBlueprint userCampaign = CampaignBlueprint.of(CampaignReader.parse("""
+                apiVersion: backfill.dpone.io/v1alpha1
+                kind: BackfillCampaign
+                metadata: {name: albums}
+                spec:
+                  backfillId: albums_v1
+                  source: {type: postgres, connectionSecretRef: {name: src-db}, table: album}
+                  target: {type: mssql, connectionSecretRef: {name: tgt-db}, table: Album}
+                  uniqueKey: [album_id]
+                  chunk: {column: album_id, kind: uuid, buckets: 8}
+                  columns: {naming: snake-to-pascal, map: {"unit price": Price}}
+                """));
+        ConnectionSettings any = new ConnectionSettings("jdbc:postgresql://h/db", null, null, PostgresEndpoint.INSTANCE);
+        Certification c = new Certification(new Certification.Settings(userCampaign, any, any, "bf_certify_t", 8000,
+                Path.of("/tmp"), false, Duration.ofSeconds(60), null, null), line -> { });
+
+        var spec = CampaignReader.parse(c.scratchCampaign("bf_certify_t_1", "clean", null)).spec();
+
+        assertThat(spec.columnMapping().naming().wireName()).isEqualTo("snake-to-pascal");
+        assertThat(spec.columnMapping().pairs()).containsEntry("unit price", "Price");
+    }
 }
