@@ -45,8 +45,8 @@ final class ShadowReadBack implements ContentReadBack {
     private Function<Connection, PublishedTableDigests> readerOf;
 
     /**
-     * @param sessions opens the extra target sessions that read parts of the shadow at once, at most {@code parallel}
-     *                 sessions in all ({@code target} reads the first part)
+     * @param sessions opens the target sessions that read parts of the shadow at once, at most {@code parallel}
+     *                 (a shadow read whole is read on {@code target})
      */
     ShadowReadBack(TargetAdapter adapter, Connection source, Connection target, String sourceSchema, String sourceTable,
                    Connector sessions, int parallel) {
@@ -72,8 +72,7 @@ final class ShadowReadBack implements ContentReadBack {
      */
     @Override
     public DigestTable stored(ContentScope scope) throws Exception {
-        PublishedTableDigests reader = reader(target, scope);
-        List<TablePart> parts = reader.split(scope.schema(), scope.table(), parallel);
+        List<TablePart> parts = reader(target, scope).split(scope.schema(), scope.table(), parallel);
         if (parts.size() == 1) {
             return readStored(scope, null, -1);
         }
@@ -86,12 +85,11 @@ final class ShadowReadBack implements ContentReadBack {
         try {
             List<Future<DigestTable>> reads = new ArrayList<>();
             for (TablePart part : parts) {
-                Connection session = target;
-                if (part.index() > 0) {
-                    session = sessions.open(READ_BACK_SESSION + part.index());
-                    opened.add(session);
-                }
-                PublishedTableDigests partReader = part.index() == 0 ? reader : reader(session, scope);
+                // Each part on a session of its own: a part still streaming after another failed never holds the
+                // driver's target connection, which the engine uses again at once.
+                Connection session = sessions.open(READ_BACK_SESSION + part.index());
+                opened.add(session);
+                PublishedTableDigests partReader = reader(session, scope);
                 reads.add(readers.submit(() -> partReader.read(scope.schema(), scope.table(), scope.columns(),
                         scope.keyColumns(), scope.plan(), encoding(scope), part)));
             }

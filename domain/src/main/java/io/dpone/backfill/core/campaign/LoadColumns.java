@@ -33,6 +33,14 @@ public record LoadColumns(List<String> target, List<String> source) {
         return i < 0 ? null : target.get(i);
     }
 
+    /**
+     * The source column of each of {@code targets}, in their order: a reader of a loaded table given these pairs, or
+     * none ({@code loaded} null: the names are the same), reads the source's types under them.
+     */
+    public static List<String> sourcesOf(LoadColumns loaded, List<String> targets) {
+        return targets.stream().map(t -> loaded == null || loaded.sourceOf(t) == null ? t : loaded.sourceOf(t)).toList();
+    }
+
     /** The source column that loads {@code targetColumn}; null when none does. */
     public String sourceOf(String targetColumn) {
         int i = target.indexOf(targetColumn);

@@ -52,6 +52,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -230,13 +231,12 @@ public final class CampaignEngine {
         // Which source column loads which target column (issue 27): a pair naming a column that does not exist, or a
         // naming rule that finds two sources for one target, stops here, before any side effect.
         ColumnMapping mapping = spec.columnMapping();
-        List<String> unknown = mapping.unknownColumns(sourceShape.columnNames(), liveShape.columnNames());
-        List<String> missing;
+        List<String> unknown = new ArrayList<>(mapping.unknownColumns(sourceShape.columnNames(), liveShape.columnNames()));
+        List<String> missing = List.of();
         try {
             missing = liveShape.requiredMissingIn(sourceShape, mapping);
         } catch (IllegalArgumentException e) {
-            unknown = java.util.stream.Stream.concat(unknown.stream(), java.util.stream.Stream.of(e.getMessage())).toList();
-            missing = List.of();
+            unknown.add(e.getMessage());
         }
         if (!unknown.isEmpty()) {
             return block(lease, campaign, BlockReason.TARGET_COLUMNS_MISSING, "the column mapping does not fit the"
@@ -345,14 +345,16 @@ public final class CampaignEngine {
         // its own (ADR 0022). A build that fails on bad rows (duplicate or NULL keys) is reported as validation's
         // finding, not as the build's error.
         RuntimeException buildFailure = shadowSwap() ? buildDeferredIndexes() : null;
-        ValidationResult v = publisher.validate(names.schema(), loadTable(), targetKey(), counts.rowsLoaded());
+        // The loaded table's columns and which source column loads each (issue 27), read once for every check below.
+        TableShape loadShape = publisher.shape(names.schema(), loadTable());
+        LoadColumns loaded = loadShape.loadColumnsFrom(source.shape(spec.getSource().getSchema(), spec.getSource().getTable()),
+                spec.columnMapping());
+        ValidationResult v = publisher.validate(names.schema(), loadTable(), loaded.targetKey(spec.getUniqueKey()),
+                counts.rowsLoaded());
         if (buildFailure instanceof ReferencedKeysMissingException orphans && v.passed()) {
-            String reason = "validation failed: " + orphans.getMessage() + ": load the referenced table first; the"
-                    + " shadow is kept for diagnosis and the live table is untouched";
-            advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked, PhaseDetail.parse(campaign.detail())
-                    .withValidation(v).withBlock(BlockReason.FOREIGN_KEY_ORPHANS, reason).json());
-            return StepResult.blocked(BlockReason.FOREIGN_KEY_ORPHANS, reason, NOW,
-                    new NextAction.NewCampaign(names.schema() + "." + loadTable()));
+            return blockValidation(lease, PhaseDetail.parse(campaign.detail()).withValidation(v),
+                    BlockReason.FOREIGN_KEY_ORPHANS, "validation failed: " + orphans.getMessage() + ": load the"
+                            + " referenced table first; the shadow is kept for diagnosis and the live table is untouched");
         }
         if (buildFailure != null && v.passed()) {
             throw buildFailure;
@@ -367,10 +369,7 @@ public final class CampaignEngine {
             String reason = "validation failed: " + v.describe() + "; " + coverage.describe()
                     + (buildFailure == null ? "" : "; building the shadow's indexes failed on them: " + buildFailure.getMessage())
                     + (shadowSwap() ? "; the shadow is kept for diagnosis and the live table is untouched" : "");
-            advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked,
-                    detail.withBlock(BlockReason.VALIDATION_FAILED, reason).json());
-            return StepResult.blocked(BlockReason.VALIDATION_FAILED, reason, NOW,
-                    new NextAction.NewCampaign(names.schema() + "." + loadTable()));
+            return blockValidation(lease, detail, BlockReason.VALIDATION_FAILED, reason);
         }
         if (!shadowSwap()) {
             advance(lease, CampaignPhase.Validating, CampaignPhase.Published, detail.json());
@@ -378,17 +377,14 @@ public final class CampaignEngine {
         }
         // Read once: the gate compares with them, the fingerprint may be derived from their sum.
         ChunkDigest[] sent = receiptDigests(counts);
-        ContentGate gate = contentGate(campaign, sent);
+        ContentGate gate = contentGate(campaign, sent, loaded);
         detail = gate.record(detail);
         if (!gate.passed()) {
-            String reason = gate.blockReason(names.schema() + "." + loadTable());
-            advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked,
-                    detail.withBlock(BlockReason.CONTENT_MISMATCH, reason).json());
-            return StepResult.blocked(BlockReason.CONTENT_MISMATCH, reason, NOW,
-                    new NextAction.NewCampaign(names.schema() + "." + loadTable()));
+            return blockValidation(lease, detail, BlockReason.CONTENT_MISMATCH,
+                    gate.blockReason(names.schema() + "." + loadTable()));
         }
         // Taken once here, when the shadow is final: the receipt keeps it so a rollback can see later writes.
-        detail = detail.with("publishedFingerprint", publishedFingerprint(campaign, counts, sent).encoded());
+        detail = detail.with("publishedFingerprint", publishedFingerprint(campaign, counts, sent, loadShape, loaded).encoded());
         advance(lease, CampaignPhase.Validating, CampaignPhase.Publishing, detail.json());
         return StepResult.progressed(CampaignPhase.Publishing, "validated: " + v.describe(), NOW);
     }
@@ -398,13 +394,12 @@ public final class CampaignEngine {
      * content digest of its rows, their sum describes the shadow exactly and the target may take it instead of a
      * scan (ADR 0022); otherwise, or when the target cannot use it, the target hashes every row.
      */
-    private TableFingerprint publishedFingerprint(CampaignRecord campaign, ChunkCounts counts, ChunkDigest[] sent) {
+    private TableFingerprint publishedFingerprint(CampaignRecord campaign, ChunkCounts counts, ChunkDigest[] sent,
+                                                  TableShape shadow, LoadColumns loaded) {
         ChunkDigest receipts = sum(sent);
         if (receipts != null && receipts.rows() == counts.rowsLoaded()) {
-            TableShape shadow = publisher.shape(names.schema(), loadTable());
-            TableShape sourceShape = source.shape(spec.getSource().getSchema(), spec.getSource().getTable());
             RowEncoding encoding = RowEncoding.fromWire(campaign.rowEncoding());
-            if (encoding != null && shadow.loadColumnsFrom(sourceShape, spec.columnMapping()).target().equals(shadow.columnNames())) {
+            if (encoding != null && loaded.target().equals(shadow.columnNames())) {
                 Optional<TableFingerprint> derived = publisher.fingerprintOfLoadedRows(encoding, receipts);
                 if (derived.isPresent()) {
                     return derived.get();
@@ -419,7 +414,7 @@ public final class CampaignEngine {
      * with every receipt's digest, per chunk for a key-range plan and as a whole for a physical one. Off with
      * {@code publication.verify: counts}; not possible (and recorded so) when a receipt has no digest.
      */
-    private ContentGate contentGate(CampaignRecord campaign, ChunkDigest[] sent) {
+    private ContentGate contentGate(CampaignRecord campaign, ChunkDigest[] sent, LoadColumns columns) {
         if (spec.getPublication().verification() == PublicationVerify.COUNTS) {
             return ContentGate.off("counts", "publication.verify is counts");
         }
@@ -431,9 +426,6 @@ public final class CampaignEngine {
                 return ContentGate.off("counts", "chunk " + id + "'s receipt records no content digest");
             }
         }
-        TableShape shadow = publisher.shape(names.schema(), loadTable());
-        LoadColumns columns = shadow.loadColumnsFrom(source.shape(spec.getSource().getSchema(), spec.getSource().getTable()),
-                spec.columnMapping());
         HeapExtent heap = PhaseDetail.parse(campaign.detail()).heapExtent();
         ChunkPlan plan = ChunkPlanner.resolve(spec.getChunk(), heap);
         ContentScope scope = new ContentScope(names.schema(), loadTable(), columns, spec.getUniqueKey(), plan,
@@ -463,11 +455,10 @@ public final class CampaignEngine {
         return total;
     }
 
-    /** The unique key (source columns) under the target's names, for checks of the loaded table. */
-    private List<String> targetKey() {
-        TableShape loaded = publisher.shape(names.schema(), loadTable());
-        return loaded.loadColumnsFrom(source.shape(spec.getSource().getSchema(), spec.getSource().getTable()),
-                spec.columnMapping()).targetKey(spec.getUniqueKey());
+    /** Validation found what blocks the campaign: recorded with {@code detail}; the shadow is kept for a look. */
+    private StepResult blockValidation(CampaignLease lease, PhaseDetail detail, BlockReason code, String reason) {
+        advance(lease, CampaignPhase.Validating, CampaignPhase.Blocked, detail.withBlock(code, reason).json());
+        return StepResult.blocked(code, reason, NOW, new NextAction.NewCampaign(names.schema() + "." + loadTable()));
     }
 
     /** Builds the shadow's deferred indexes; returns the build's failure instead of throwing it, null when built. */

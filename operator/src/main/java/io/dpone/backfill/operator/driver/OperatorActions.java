@@ -53,7 +53,7 @@ public final class OperatorActions {
     /** Who approves the swap, as recorded: the annotation's value; null when no new approval is pending. */
     public static String approval(BackfillCampaign campaign) {
         String value = pending(campaign, APPROVE);
-        return value == null ? null : "annotation " + APPROVE + ": " + (value.length() > MAX_TOKEN ? value.substring(0, MAX_TOKEN) : value);
+        return value == null ? null : "annotation " + APPROVE + ": " + value;
     }
 
     public static String preflightRetryToken(BackfillCampaign campaign) {

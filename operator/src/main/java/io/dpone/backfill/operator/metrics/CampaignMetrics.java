@@ -1,5 +1,6 @@
 package io.dpone.backfill.operator.metrics;
 
+import io.dpone.backfill.operator.status.CampaignConditions;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.CampaignProgress;
@@ -37,8 +38,8 @@ public final class CampaignMetrics {
     static final String LANE_PODS_STUCK = "backfill_lane_pods_stuck";
     /** 1 while a validated campaign waits on purpose, by {@code reason}: {@code approval} or {@code window}. */
     static final String WAITING = "backfill_campaign_waiting";
-    private static final Map<String, String> WAITING_REASONS = Map.of("approval", "AwaitingApproval",
-            "window", "AwaitingPublicationWindow");
+    private static final Map<String, String> WAITING_REASONS = Map.of("approval", CampaignConditions.AWAITING_APPROVAL,
+            "window", CampaignConditions.AWAITING_WINDOW);
     private static final List<String> STATES = List.of("pending", "running", "committed", "failed");
 
     private final MeterRegistry registry;
@@ -67,7 +68,7 @@ public final class CampaignMetrics {
         }
         holder.phase = after.getPhase();
         holder.reconcilingReason = after.getConditions() == null ? null : after.getConditions().stream()
-                .filter(c -> "Reconciling".equals(c.getType())).map(c -> c.getReason()).findFirst().orElse(null);
+                .filter(c -> CampaignConditions.RECONCILING.equals(c.getType())).map(c -> c.getReason()).findFirst().orElse(null);
         if (activity != null) {
             DistributionSummary durations = DistributionSummary.builder(CHUNK_DURATION).baseUnit("seconds")
                     .description("Observed time from a chunk seen running to seen committed (resolution: the reconcile interval)")

@@ -54,8 +54,7 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
     public DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
                             RowEncoding encoding, ContentDigester.RowObserver observer, int observedSlot)
             throws Exception {
-        List<String> sourceColumns = columns.stream().map(c -> loaded == null || loaded.sourceOf(c) == null ? c
-                : loaded.sourceOf(c)).toList();
+        List<String> sourceColumns = LoadColumns.sourcesOf(loaded, columns);
         List<SourceColumn> plannedColumns = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, sourceColumns).columns();
         PgType[] types = plannedColumns.stream().map(SourceColumn::arrivingType).toArray(PgType[]::new);
         boolean keyed = plan.kind().keyed();

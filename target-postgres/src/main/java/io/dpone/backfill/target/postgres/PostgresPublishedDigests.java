@@ -139,7 +139,7 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
                         .observe(observer, observedSlot));
         if (keyedPlan != null) {
             // The plan's column is a source column: its place among the loaded columns is the same on both sides.
-            rows.readingKey(columns.stream().map(this::sourceOf).toList().indexOf(keyedPlan.column()));
+            rows.readingKey(LoadColumns.sourcesOf(loaded, columns).indexOf(keyedPlan.column()));
         }
         rows.into(digests, keyedPlan);
         String sql = "COPY (SELECT " + String.join(", ", select)
@@ -178,7 +178,7 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
     /** Widened columns read as the lanes digested them: their families, or (character) a cast to the source type. */
     private void asSent(PgType[] types, List<String> select, String schema, String table, List<String> columns)
             throws SQLException {
-        List<String> sourceColumns = columns.stream().map(this::sourceOf).toList();
+        List<String> sourceColumns = LoadColumns.sourcesOf(loaded, columns);
         PgType[] sent = ColumnFamilies.of(source, sourceSchema, sourceTable, sourceColumns);
         Map<String, String> sentTypes = formatTypes(source, sourceSchema, sourceTable);
         Map<String, String> storedTypes = formatTypes(target, schema, table);
@@ -197,11 +197,6 @@ public final class PostgresPublishedDigests implements PublishedTableDigests {
                 select.set(c, PostgresIdentifiers.quote(column) + "::" + sentType);
             }
         }
-    }
-
-    private String sourceOf(String column) {
-        String sourceColumn = loaded == null ? null : loaded.sourceOf(column);
-        return sourceColumn == null ? column : sourceColumn;
     }
 
     /** Each column's {@code format_type}, as the catalog reader prints it (user types schema-qualified). */
