@@ -109,7 +109,9 @@ final class MssqlLedgerText {
      * right after the receipt.
      */
     String copyApprovalIntoReceipt() {
-        return "UPDATE r SET r.approved_by = c.approved_by, r.approved_at = c.approved_at FROM " + publicationReceipt
+        // UPDATE table_alias SET column_name = ... FROM <table_source> (sql-docs update-transact-sql): the SET
+        // columns are the alias's own, unqualified.
+        return "UPDATE r SET approved_by = c.approved_by, approved_at = c.approved_at FROM " + publicationReceipt
                 + " AS r JOIN " + campaign + " AS c ON c.run_key = r.run_key WHERE r.run_key = ?";
     }
 
