@@ -197,5 +197,28 @@ BEGIN
 END;
 GO
 
+-- Publication groups (issue 27, ADR 0041): one row per member campaign, written when it opens (group, terms,
+-- live table) and completed when it has validated and may swap. The group's swap reads every member's row inside
+-- its one transaction. Created with its index: the script runs in one transaction.
+IF OBJECT_ID(N'${schema_in_literal}.publication_group_member', N'U') IS NULL
+BEGIN
+    CREATE TABLE ${schema}.publication_group_member (
+        run_key               nvarchar(128) NOT NULL CONSTRAINT publication_group_member_pk PRIMARY KEY,
+        group_name            nvarchar(63)  COLLATE Latin1_General_100_BIN2 NOT NULL,
+        terms_digest          nvarchar(64)  COLLATE Latin1_General_100_BIN2 NOT NULL,
+        target_schema         nvarchar(128) NOT NULL,
+        live_table            nvarchar(128) NOT NULL,
+        shadow_table          nvarchar(128) NULL,
+        backup_table          nvarchar(128) NULL,
+        rows_published        bigint        NULL,
+        live_baseline         nvarchar(max) NULL,
+        published_fingerprint nvarchar(max) NULL,
+        ready_at              datetime2(3)  NULL,
+        CONSTRAINT publication_group_member_campaign FOREIGN KEY (run_key) REFERENCES ${schema}.campaign (run_key)
+    );
+    CREATE INDEX publication_group_member_group ON ${schema}.publication_group_member (group_name);
+END;
+GO
+
 IF NOT EXISTS (SELECT 1 FROM ${schema}.ledger_version WHERE version = 1)
     INSERT INTO ${schema}.ledger_version (version) VALUES (1);

@@ -150,4 +150,22 @@ ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS approved_at timestamptz;
 ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS approved_by text;
 ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS approved_at timestamptz;
 
+-- Publication groups (issue 27, ADR 0041): one row per member campaign, written when it opens (group, terms,
+-- live table) and completed when it has validated and may swap (its shadow, backup, rows, baseline and
+-- fingerprint). The group's swap reads every member's row inside its one transaction.
+CREATE TABLE IF NOT EXISTS ${schema}.publication_group_member (
+    run_key               text        NOT NULL PRIMARY KEY REFERENCES ${schema}.campaign (run_key),
+    group_name            text        NOT NULL,
+    terms_digest          text        NOT NULL,
+    target_schema         text        NOT NULL,
+    live_table            text        NOT NULL,
+    shadow_table          text,
+    backup_table          text,
+    rows_published        bigint,
+    live_baseline         text,
+    published_fingerprint text,
+    ready_at              timestamptz
+);
+CREATE INDEX IF NOT EXISTS publication_group_member_group ON ${schema}.publication_group_member (group_name);
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

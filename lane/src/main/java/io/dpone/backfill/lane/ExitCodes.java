@@ -26,6 +26,11 @@ public final class ExitCodes {
     public static final int DIFFERENCES = 7;
     /** {@code certify} ran and a scenario did not pass. */
     public static final int NOT_CERTIFIED = 8;
+    /**
+     * The campaign validated and waits for the other members of its publication group (issue 27): run theirs; the
+     * one that completes the group swaps every member; then run this one again to hand it off.
+     */
+    public static final int AWAITING_GROUP = 9;
 
     private ExitCodes() {
     }

@@ -6,6 +6,7 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -36,4 +37,12 @@ public interface ReceiptStatements {
     void recordVerification(String runKey, String summaryJson) throws SQLException;
 
     Optional<String> verification(String runKey) throws SQLException;
+
+    /** See {@code LedgerStore.joinGroup}: a repeat keeps the first row. */
+    void joinGroup(String runKey, String group, String termsDigest, String schema, String liveTable) throws SQLException;
+
+    /** Fenced by the lease; false when it is lost. A repeat keeps the first readiness. */
+    boolean markGroupReady(CampaignLease lease, io.dpone.backfill.core.ledger.GroupMember.Readiness readiness) throws SQLException;
+
+    List<io.dpone.backfill.core.ledger.GroupMember> groupMembers(String group) throws SQLException;
 }

@@ -200,6 +200,24 @@ public final class SqlLedgerStore implements LedgerStore {
     }
 
     @Override
+    public synchronized void joinGroup(String runKey, String group, String termsDigest, String schema, String liveTable) {
+        call("joinGroup", () -> {
+            receipts.joinGroup(runKey, group, termsDigest, schema, liveTable);
+            return null;
+        });
+    }
+
+    @Override
+    public synchronized boolean markGroupReady(CampaignLease lease, io.dpone.backfill.core.ledger.GroupMember.Readiness readiness) {
+        return call("markGroupReady", () -> receipts.markGroupReady(lease, readiness));
+    }
+
+    @Override
+    public synchronized List<io.dpone.backfill.core.ledger.GroupMember> groupMembers(String group) {
+        return call("groupMembers", () -> campaigns.ledgerPresent() ? receipts.groupMembers(group) : List.of());
+    }
+
+    @Override
     public synchronized ChunkCounts counts(String runKey, int maxAttempts) {
         return call("counts", () -> chunks.counts(runKey, maxAttempts));
     }

@@ -22,6 +22,9 @@ public class PublicationSpec {
             + " in Publishing until a person approves the swap (backfill publish, kubectl backfill publish, or the"
             + " backfill.dpone.io/approve annotation); the receipt records who and when.")
     private ApprovalMode approval;
+    @JsonPropertyDescription("shadow_swap only: campaigns naming the same group publish in one transaction once all of"
+            + " them have validated, and roll back together (issue 27).")
+    private PublicationGroupSpec group;
 
     public PublicationMode getMode() {
         return mode;
@@ -68,6 +71,14 @@ public class PublicationSpec {
         return approval == null ? ApprovalMode.AUTOMATIC : approval;
     }
 
+    public PublicationGroupSpec getGroup() {
+        return group;
+    }
+
+    public void setGroup(PublicationGroupSpec group) {
+        this.group = group;
+    }
+
     public PublicationWindowSpec getWindow() {
         return window;
     }
@@ -89,17 +100,19 @@ public class PublicationSpec {
         c.verify = verify;
         c.window = window == null ? null : window.copy();
         c.approval = approval;
+        c.group = group == null ? null : group.copy();
         return c;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof PublicationSpec p && mode == p.mode && Objects.equals(retainBackup, p.retainBackup)
-                && artifactScope == p.artifactScope && verify == p.verify && Objects.equals(window, p.window) && approval == p.approval;
+                && artifactScope == p.artifactScope && verify == p.verify && Objects.equals(window, p.window) && approval == p.approval
+                && Objects.equals(group, p.group);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, retainBackup, artifactScope, verify, window, approval);
+        return Objects.hash(mode, retainBackup, artifactScope, verify, window, approval, group);
     }
 }

@@ -3,6 +3,7 @@ package io.dpone.backfill.core.engine;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.ChunkKind;
+import io.dpone.backfill.core.campaign.PublicationGroup;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.campaign.PublicationVerify;
 import io.dpone.backfill.core.campaign.RetryPolicy;
@@ -23,6 +24,8 @@ import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkCounts;
+import io.dpone.backfill.core.ledger.GroupMember;
+import io.dpone.backfill.core.ledger.GroupStanding;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
@@ -37,6 +40,7 @@ import io.dpone.backfill.core.source.HeapExtentRefusedException;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
 import io.dpone.backfill.core.target.ArtifactOwnershipException;
+import io.dpone.backfill.core.target.GroupHeldException;
 import io.dpone.backfill.core.target.LiveTargetBaseline;
 import io.dpone.backfill.core.target.LiveTargetChangedException;
 import io.dpone.backfill.core.target.ReferencedKeysMissingException;
@@ -56,6 +60,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -137,7 +143,10 @@ public final class CampaignEngine {
             this.preflight = result;
         }
         ledger.ensureSchema();
-        return ledger.createCampaign(blueprint, CanonicalJson.write(spec));
+        CampaignRecord record = ledger.createCampaign(blueprint, CanonicalJson.write(spec));
+        // Every member records itself when it opens, so each can name the members that hold the group (issue 27).
+        group().ifPresent(g -> ledger.joinGroup(runKey(), g.name(), g.termsDigest(), names.schema(), spec.getTarget().getTable()));
+        return record;
     }
 
     public String runKey() {
@@ -464,7 +473,7 @@ public final class CampaignEngine {
     /** Builds the shadow's deferred indexes; returns the build's failure instead of throwing it, null when built. */
     private RuntimeException buildDeferredIndexes() {
         try {
-            publisher.buildDeferredIndexes(runKey(), names, spec.getTarget().getTable());
+            publisher.buildDeferredIndexes(runKey(), names, spec.getTarget().getTable(), otherGroupTables());
             return null;
         } catch (LeaseLostException | ArtifactOwnershipException e) {
             throw e;
@@ -494,6 +503,13 @@ public final class CampaignEngine {
             return StepResult.pausing(CampaignPhase.Publishing, message, "awaiting the publication window", poll,
                     new NextAction.AwaitWindow(window.get().describe(), opens.toOffsetDateTime().toString()));
         }
+        Optional<PublicationGroup> group = group();
+        if (group.isPresent() && !swapped) {
+            StepResult waiting = awaitGroup(lease, campaign, group.get());
+            if (waiting != null) {
+                return waiting;
+            }
+        }
         faults.reached(FaultPoint.BEFORE_PUBLISH, -1);
         long rows = ledger.counts(runKey(), maxAttempts()).rowsLoaded();
         LiveTargetBaseline baseline = LiveTargetBaseline.parse(campaign.liveBaseline());
@@ -504,7 +520,13 @@ public final class CampaignEngine {
         }
         PublicationReceipt receipt;
         try {
-            receipt = publisher.publish(lease, names, spec.getTarget().getTable(), rows, baseline, published);
+            receipt = group.isPresent() ? publisher.publishGroup(lease, group.get())
+                    : publisher.publish(lease, names, spec.getTarget().getTable(), rows, baseline, published);
+        } catch (GroupHeldException e) {
+            // Another member's part would be refused (or it is no longer ready): nothing changed, this one waits;
+            // that member's own driver meets the refusal and blocks it.
+            return StepResult.pausing(CampaignPhase.Publishing, "validated; " + e.getMessage(), "held by its publication group",
+                    IDLE_POLL, new NextAction.AwaitGroup(group.get().name(), e.memberTable() == null ? List.of() : List.of(e.memberTable())));
         } catch (ArtifactOwnershipException e) {
             return block(lease, campaign, BlockReason.ARTIFACT_OWNERSHIP, "publication refused: " + e.getMessage());
         } catch (LiveTargetChangedException e) {
@@ -517,6 +539,38 @@ public final class CampaignEngine {
         faults.reached(FaultPoint.AFTER_PUBLISH, -1);
         advance(lease, CampaignPhase.Publishing, CampaignPhase.Published, PhaseDetail.parse(campaign.detail()).with("publicationReceipt", receipt.receiptId()).json());
         return StepResult.progressed(CampaignPhase.Published, "published " + rows + " rows; backup " + names.backupTable() + " kept", NOW);
+    }
+
+    /**
+     * A validated group member marks itself ready (approved and inside its window, as checked above), then waits
+     * until every member is; null when all are and the group's swap may run (issue 27).
+     */
+    private StepResult awaitGroup(CampaignLease lease, CampaignRecord campaign, PublicationGroup group) {
+        long rows = ledger.counts(runKey(), maxAttempts()).rowsLoaded();
+        String published = PhaseDetail.parse(campaign.detail()).text("publishedFingerprint");
+        // Joined again for a campaign opened before it named its group in the ledger (a repeat keeps the first).
+        ledger.joinGroup(runKey(), group.name(), group.termsDigest(), names.schema(), spec.getTarget().getTable());
+        if (!ledger.markGroupReady(lease, new GroupMember.Readiness(names.shadowTable(), names.backupTable(), rows,
+                campaign.liveBaseline(), published))) {
+            throw lost();
+        }
+        GroupStanding standing = GroupStanding.of(group, ledger.groupMembers(group.name()));
+        if (standing.complete()) {
+            return null;
+        }
+        return StepResult.pausing(CampaignPhase.Publishing, "validated; the swap waits for its " + standing.describe(),
+                "awaiting its publication group", IDLE_POLL, new NextAction.AwaitGroup(group.name(), standing.holding()));
+    }
+
+    private Optional<PublicationGroup> group() {
+        return shadowSwap() ? PublicationGroup.of(spec) : Optional.empty();
+    }
+
+    /** The other member tables of this campaign's group: their keys are validated at the group's swap. */
+    private Set<String> otherGroupTables() {
+        Set<String> others = new TreeSet<>(group().map(PublicationGroup::members).orElse(List.of()));
+        others.remove(spec.getTarget().getTable());
+        return others;
     }
 
     private StepResult handoff(CampaignLease lease, CampaignRecord campaign) {

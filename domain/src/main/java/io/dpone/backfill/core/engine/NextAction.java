@@ -44,4 +44,11 @@ public sealed interface NextAction {
     /** Validated: the swap waits for its publication window, which opens at {@code opensAt}; nothing to do. */
     record AwaitWindow(String window, String opensAt) implements NextAction {
     }
+
+    /**
+     * Validated: the swap waits for the other members of publication group {@code group} (issue 27); {@code holding}
+     * names the member tables that hold it, each with why.
+     */
+    record AwaitGroup(String group, java.util.List<String> holding) implements NextAction {
+    }
 }

@@ -175,4 +175,17 @@ public interface LedgerStore {
 
     /** The approval recorded for run {@code runKey}, if any. */
     Optional<PublicationApproval> publicationApproval(String runKey);
+
+    /**
+     * Records that the campaign belongs to publication group {@code group} for live table {@code liveTable}, on the
+     * terms {@code termsDigest} (issue 27); a repeat keeps the first record. No lease: these are facts of the
+     * immutable spec, recorded when the campaign opens so every member can see which tables have a campaign.
+     */
+    void joinGroup(String runKey, String group, String termsDigest, String schema, String liveTable);
+
+    /** Fenced by the lease: the validated campaign may swap with its group; a repeat keeps the first readiness. */
+    boolean markGroupReady(CampaignLease lease, GroupMember.Readiness readiness);
+
+    /** Every campaign that joined {@code group}, with its current phase; empty when none (or no ledger yet). */
+    List<GroupMember> groupMembers(String group);
 }

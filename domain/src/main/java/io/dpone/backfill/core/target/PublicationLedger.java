@@ -5,7 +5,10 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 
+import io.dpone.backfill.core.ledger.GroupMember;
+
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -30,4 +33,20 @@ public interface PublicationLedger {
 
     /** The lease fence and the rollback receipt: last, for the same reason. */
     RollbackReceipt insertRollback(CampaignLease lease, String reason, String acceptedWrites) throws SQLException;
+
+    /** The publication group the campaign joined, if any (issue 27). */
+    Optional<String> groupOf(String runKey) throws SQLException;
+
+    /** Every campaign of {@code group}, with its phase, read inside the swap's transaction. */
+    List<GroupMember> groupMembers(String group) throws SQLException;
+
+    /**
+     * Another member's publication receipt, written by the member whose driver runs the group's swap: fenced by that
+     * member's campaign row (locked, still Publishing, no receipt yet) instead of a lease this driver does not hold.
+     */
+    PublicationReceipt insertMemberPublication(String runKey, ArtifactNames names, String liveTable, long rows,
+                                               TableFingerprint published) throws SQLException;
+
+    /** Another member's rollback receipt, written with the group's rollback; fenced by that member's campaign row. */
+    RollbackReceipt insertMemberRollback(String runKey, String reason, String acceptedWrites) throws SQLException;
 }

@@ -1,9 +1,11 @@
 package io.dpone.backfill.core.target;
 
+import io.dpone.backfill.core.campaign.PublicationGroup;
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.GroupMember;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The one {@link ShadowPublisher}: every target supplies its parts (catalog reads, fingerprints, validation, shadow
@@ -23,7 +26,7 @@ public final class ShadowPublication implements ShadowPublisher {
     private final TableFingerprinter fingerprints;
     private final TableValidator validator;
     private final ShadowStep creation;
-    private final ShadowStep deferredIndexes;
+    private final DeferredIndexStep deferredIndexes;
     private final SwapTransactions swaps;
     private final FaultPoints faults;
 
@@ -33,7 +36,7 @@ public final class ShadowPublication implements ShadowPublisher {
      * @param faults          {@link io.dpone.backfill.core.fault.FaultPoint#IN_PUBLISH} fires inside the swap
      */
     public ShadowPublication(TargetCatalog catalog, TableFingerprinter fingerprints, TableValidator validator,
-                             ShadowStep creation, ShadowStep deferredIndexes, SwapTransactions swaps,
+                             ShadowStep creation, DeferredIndexStep deferredIndexes, SwapTransactions swaps,
                              FaultPoints faults) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.fingerprints = Objects.requireNonNull(fingerprints, "fingerprints");
@@ -84,8 +87,8 @@ public final class ShadowPublication implements ShadowPublisher {
     }
 
     @Override
-    public void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable) {
-        deferredIndexes.apply(runKey, names, liveTable);
+    public void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable, Set<String> validatedAtSwap) {
+        deferredIndexes.apply(runKey, names, liveTable, validatedAtSwap);
     }
 
     @Override
@@ -96,9 +99,22 @@ public final class ShadowPublication implements ShadowPublisher {
     }
 
     @Override
+    public PublicationReceipt publishGroup(CampaignLease lease, PublicationGroup group) {
+        return swaps.runAll("publish group " + group.describe(), group.schema(), group.members(),
+                (steps, ledger) -> SwapOrder.publishGroup(steps, ledger, lease, group, faults));
+    }
+
+    @Override
     public RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason,
                                     boolean acceptWrites) {
-        return swaps.run("roll back " + liveTable + " to " + names.backupTable(), names, liveTable,
+        // A group member's rollback locks every member's table: which they are, the ledger says.
+        List<String> tables = swaps.run("read the publication group of " + liveTable, names, liveTable, (steps, ledger) -> {
+            Optional<String> group = ledger.groupOf(lease.runKey());
+            return group.isEmpty() ? List.of(liveTable)
+                    : ledger.groupMembers(group.get()).stream().map(GroupMember::liveTable).sorted().toList();
+        });
+        return swaps.runAll("roll back " + liveTable + " to " + names.backupTable()
+                        + (tables.size() > 1 ? " with its publication group " + tables : ""), names.schema(), tables,
                 (steps, ledger) -> SwapOrder.rollback(steps, ledger, lease, names, liveTable, reason, acceptWrites));
     }
 }

@@ -1,5 +1,6 @@
 package io.dpone.backfill.core.target;
 
+import io.dpone.backfill.core.campaign.PublicationGroup;
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -8,6 +9,7 @@ import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The target-side publication port (one adapter per engine): shadow preparation, exact validation, deferred
@@ -38,7 +40,15 @@ public interface ShadowPublisher extends TargetCatalog {
     ValidationResult validate(String schema, String table, List<String> uniqueKey, long expectedRows);
 
     /** Recreates the live table's indexes and constraints on the shadow under temporary names; idempotent. */
-    void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable);
+    default void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable) {
+        buildDeferredIndexes(runKey, names, liveTable, Set.of());
+    }
+
+    /**
+     * As above; foreign keys referencing a table of {@code validatedAtSwap} (the other members of the campaign's
+     * publication group) are created unvalidated and validated by the group's swap ({@link DeferredIndexStep}).
+     */
+    void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable, Set<String> validatedAtSwap);
 
     /**
      * One transaction under an application lock, fenced by the campaign lease: writes to the live table are
@@ -52,10 +62,18 @@ public interface ShadowPublisher extends TargetCatalog {
                                LiveTargetBaseline baseline, TableFingerprint published);
 
     /**
+     * The swap of every member of {@code group} in one transaction ({@link SwapOrder#publishGroup}), once each has
+     * marked itself ready in the ledger; returns this campaign's receipt. {@link GroupHeldException} when another
+     * member holds the group; this member's own refusals as in {@link #publish}.
+     */
+    PublicationReceipt publishGroup(CampaignLease lease, PublicationGroup group);
+
+    /**
      * Operator-authorised swap back (backup to live, published table kept as the shadow) with its own receipt.
      * When the published table's content no longer matches the publication receipt's fingerprint (it was written
      * after publication), the rollback throws {@link PublishedTableWrittenException} unchanged unless
-     * {@code acceptWrites}; an accepted difference is recorded in the rollback receipt.
+     * {@code acceptWrites}; an accepted difference is recorded in the rollback receipt. A member of a publication
+     * group rolls back with every other member, in one transaction.
      */
     RollbackReceipt rollback(CampaignLease lease, ArtifactNames names, String liveTable, String reason, boolean acceptWrites);
 }

@@ -1,16 +1,24 @@
 package io.dpone.backfill.core.target;
 
+import io.dpone.backfill.core.campaign.PublicationGroup;
 import io.dpone.backfill.core.fault.FaultPoint;
 import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.GroupMember;
+import io.dpone.backfill.core.ledger.GroupStanding;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.naming.CarriedObjectNames;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The order of a publication and of its rollback, written once for every target as {@code ChunkProtocol} is for
@@ -28,6 +36,12 @@ import java.util.Optional;
  * of the published table blocked and its content compared with the receipt's fingerprint; the shadow name free; other
  * tables' foreign keys re-pointed at the backup and validated there; then the published table goes back to the shadow name, the backup becomes the live table under its original names, and
  * the lease fence and the rollback receipt are written last.
+ *
+ * <p>A publication group (issue 27, ADR 0041) runs the same steps for every member in one transaction, each step for
+ * all members before the next: every member's checks (this campaign's first, so a driver meets its own refusal
+ * before another's), attributes, other tables' keys re-pointed (keys between members' outgoing tables stay, so the
+ * backups keep referencing each other), the keys between members' shadows validated, renames, and the other
+ * members' receipts before this one's lease fence and receipt. Its rollback swaps every member back the same way.
  */
 public final class SwapOrder {
     private SwapOrder() {
@@ -41,6 +55,77 @@ public final class SwapOrder {
             return existing.get();
         }
         ledger.requireLease(lease);
+        requireSwappable(steps, lease.runKey(), names, liveTable, baseline);
+        steps.carryAttributes(liveTable, names.shadowTable());
+        // Other tables' keys must check against the table that is live after the swap, not the backup.
+        steps.repointInboundReferences(liveTable, names.shadowTable(), Set.of());
+        swapNames(steps, names, liveTable, lease.runKey());
+        PublicationReceipt receipt = ledger.insertPublication(lease, names, liveTable, rows, published);
+        // Swap and receipt done, commit not run: a crash here must leave the old table live.
+        faults.reached(FaultPoint.IN_PUBLISH, -1);
+        return receipt;
+    }
+
+    /**
+     * Every member of {@code group} swapped in this one transaction, this campaign's receipt returned; a replay with
+     * the receipt present returns it. Throws {@link GroupHeldException} when another member is not ready under the
+     * locks or its part would be refused; this member's own refusals are thrown as in {@link #publish}.
+     */
+    public static PublicationReceipt publishGroup(SwapSteps steps, PublicationLedger ledger, CampaignLease lease,
+                                                  PublicationGroup group, FaultPoints faults) throws SQLException {
+        Optional<PublicationReceipt> existing = ledger.publicationReceipt(lease.runKey());
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        ledger.requireLease(lease);
+        GroupStanding standing = GroupStanding.of(group, ledger.groupMembers(group.name()));
+        if (!standing.complete()) {
+            throw new GroupHeldException(null, standing.describe(), null);
+        }
+        String self = lease.runKey();
+        List<GroupMember> members = standing.swapOrder(self);
+        Set<String> outgoing = new TreeSet<>();
+        for (GroupMember m : members) {
+            outgoing.add(m.liveTable());
+            if (!m.runKey().equals(self) && ledger.publicationReceipt(m.runKey()).isPresent()) {
+                throw new IllegalStateException("group " + group.name() + ": member " + m.liveTable() + " (run key "
+                        + m.runKey() + ") has a publication receipt already, so the group cannot swap as one;"
+                        + " nothing was changed");
+            }
+        }
+        for (GroupMember m : members) {
+            member(m, self, () -> requireSwappable(steps, m.runKey(), m.names(), m.liveTable(),
+                    LiveTargetBaseline.parse(m.readiness().liveBaseline())));
+        }
+        for (GroupMember m : members) {
+            member(m, self, () -> steps.carryAttributes(m.liveTable(), m.names().shadowTable()));
+        }
+        for (GroupMember m : members) {
+            Set<String> others = new TreeSet<>(outgoing);
+            others.remove(m.liveTable());
+            member(m, self, () -> steps.repointInboundReferences(m.liveTable(), m.names().shadowTable(), others));
+        }
+        for (GroupMember m : members) {
+            member(m, self, () -> steps.validateDeferredKeys(m.liveTable(), m.names().shadowTable(),
+                    n -> CarriedObjectNames.onShadow(m.names(), n)));
+        }
+        for (GroupMember m : members) {
+            swapNames(steps, m.names(), m.liveTable(), m.runKey());
+        }
+        GroupMember own = members.get(0);
+        for (GroupMember m : members.subList(1, members.size())) {
+            ledger.insertMemberPublication(m.runKey(), m.names(), m.liveTable(), m.readiness().rows(),
+                    TableFingerprint.decode(m.readiness().publishedFingerprint()));
+        }
+        PublicationReceipt receipt = ledger.insertPublication(lease, own.names(), own.liveTable(), own.readiness().rows(),
+                TableFingerprint.decode(own.readiness().publishedFingerprint()));
+        faults.reached(FaultPoint.IN_PUBLISH, -1);
+        return receipt;
+    }
+
+    /** The checks before any change: live table, baseline, shadow of this run, backup name free, carries complete. */
+    private static void requireSwappable(SwapSteps steps, String runKey, ArtifactNames names, String liveTable,
+                                         LiveTargetBaseline baseline) throws SQLException {
         String schema = names.schema();
         String shadow = names.shadowTable();
         String backup = names.backupTable();
@@ -54,9 +139,9 @@ public final class SwapOrder {
         requireUnchanged(steps, schema, liveTable, baseline);
         if (!steps.exists(shadow)) {
             throw new ArtifactOwnershipException("shadow " + schema + "." + shadow + " does not exist: nothing to publish"
-                    + " for run key " + lease.runKey() + "; nothing was changed");
+                    + " for run key " + runKey + "; nothing was changed");
         }
-        steps.requireShadowOwned(shadow, lease.runKey());
+        steps.requireShadowOwned(shadow, runKey);
         steps.lockExclusive(shadow);
         if (steps.exists(backup)) {
             throw new ArtifactOwnershipException("backup name " + schema + "." + backup + " is taken ("
@@ -68,18 +153,32 @@ public final class SwapOrder {
             throw new IllegalStateException("the shadow lacks the live table's " + missing + ": build the deferred"
                     + " indexes before publishing" + steps.notRebuilt() + "; nothing was changed");
         }
-        steps.carryAttributes(liveTable, shadow);
-        // Other tables' keys must check against the table that is live after the swap, not the backup.
-        steps.repointInboundReferences(liveTable, shadow);
+    }
 
-        steps.renameTable(liveTable, backup);
-        steps.renameTable(shadow, liveTable);
-        steps.carryNames(backup, liveTable, n -> CarriedObjectNames.onBackup(names, n));
-        steps.stampPublished(liveTable, backup, lease.runKey());
-        PublicationReceipt receipt = ledger.insertPublication(lease, names, liveTable, rows, published);
-        // Swap and receipt done, commit not run: a crash here must leave the old table live.
-        faults.reached(FaultPoint.IN_PUBLISH, -1);
-        return receipt;
+    /** Live to backup, shadow to live, names carried, stamps. */
+    private static void swapNames(SwapSteps steps, ArtifactNames names, String liveTable, String runKey) throws SQLException {
+        steps.renameTable(liveTable, names.backupTable());
+        steps.renameTable(names.shadowTable(), liveTable);
+        steps.carryNames(names.backupTable(), liveTable, n -> CarriedObjectNames.onBackup(names, n));
+        steps.stampPublished(liveTable, names.backupTable(), runKey);
+    }
+
+    @FunctionalInterface
+    private interface MemberStep {
+        void run() throws SQLException;
+    }
+
+    /** Runs a member's step; another member's refusal holds this one instead of blocking it. */
+    private static void member(GroupMember m, String self, MemberStep step) throws SQLException {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            if (m.runKey().equals(self)) {
+                throw e;
+            }
+            throw new GroupHeldException(m.liveTable(), "group member " + m.schema() + "." + m.liveTable()
+                    + " holds the group's swap: " + e.getMessage(), e);
+        }
     }
 
     public static RollbackReceipt rollback(SwapSteps steps, PublicationLedger ledger, CampaignLease lease, ArtifactNames names, String liveTable,
@@ -89,6 +188,10 @@ public final class SwapOrder {
             return existing.get();
         }
         ledger.requireLease(lease);
+        Optional<String> group = ledger.groupOf(lease.runKey());
+        if (group.isPresent()) {
+            return rollbackGroup(steps, ledger, lease, group.get(), reason, acceptWrites);
+        }
         PublicationReceipt publication = ledger.publicationReceipt(lease.runKey()).orElseThrow(() -> new IllegalStateException(
                 "run key " + lease.runKey() + " has no publication receipt: there is nothing to roll back"));
         requireSameTables(publication, names, liveTable);
@@ -108,13 +211,77 @@ public final class SwapOrder {
         steps.lockExclusive(backup);
         steps.planCarries(liveTable, backup, n -> CarriedObjectNames.onBackup(names, n));
         steps.handBack(liveTable, backup);
-        steps.repointInboundReferences(liveTable, backup);
+        steps.repointInboundReferences(liveTable, backup, Set.of());
 
         steps.renameTable(liveTable, shadow);
         steps.renameTable(backup, liveTable);
         steps.carryNames(shadow, liveTable, n -> CarriedObjectNames.onShadow(names, n));
         steps.stampRolledBack(liveTable, shadow, lease.runKey());
         return ledger.insertRollback(lease, reason, accepted);
+    }
+
+    /**
+     * Every member of the group swapped back in one transaction: each must have its publication receipt and no
+     * rollback receipt, carry this group's stamps, and (unless {@code acceptWrites}) be unchanged since publication.
+     */
+    private static RollbackReceipt rollbackGroup(SwapSteps steps, PublicationLedger ledger, CampaignLease lease,
+                                                 String group, String reason, boolean acceptWrites) throws SQLException {
+        String self = lease.runKey();
+        List<GroupMember> members = new ArrayList<>(ledger.groupMembers(group));
+        members.sort(java.util.Comparator.comparing((GroupMember m) -> !m.runKey().equals(self)).thenComparing(GroupMember::liveTable));
+        if (members.isEmpty() || !members.get(0).runKey().equals(self)) {
+            throw new IllegalStateException("run key " + self + " is not a member of group " + group + " in the ledger;"
+                    + " nothing was changed");
+        }
+        Map<String, String> accepted = new LinkedHashMap<>();
+        Map<String, ArtifactNames> namesOf = new LinkedHashMap<>();
+        Set<String> published = new TreeSet<>();
+        for (GroupMember m : members) {
+            String who = "group " + group + ", member " + m.schema() + "." + m.liveTable() + ": ";
+            if (!m.runKey().equals(self) && ledger.rollbackReceipt(m.runKey()).isPresent()) {
+                throw new IllegalStateException(who + "it was rolled back already (run key " + m.runKey()
+                        + "), so the group cannot roll back as one; nothing was changed");
+            }
+            PublicationReceipt publication = ledger.publicationReceipt(m.runKey()).orElseThrow(() -> new IllegalStateException(
+                    who + "run key " + m.runKey() + " has no publication receipt: the group was not published; nothing was changed"));
+            ArtifactNames names = new ArtifactNames(publication.schema(), publication.shadowTable(), publication.backupTable());
+            requireSameTables(publication, names, m.liveTable());
+            requireStamped(steps, names.schema(), m.liveTable(), SwapStamp.PUBLISHED, m.runKey(), "live table");
+            requireStamped(steps, names.schema(), names.backupTable(), SwapStamp.BACKUP, m.runKey(), "backup");
+            steps.blockWriters(m.liveTable());
+            TableFingerprint atPublication = ledger.publishedFingerprint(m.runKey());
+            TableFingerprint now = steps.fingerprintComparableWith(m.liveTable(), atPublication);
+            accepted.put(m.runKey(), PublishedTableWrittenException.writesSincePublication(names, m.liveTable(),
+                    atPublication, now, acceptWrites));
+            if (steps.exists(names.shadowTable())) {
+                throw new ArtifactOwnershipException("shadow name " + names.schema() + "." + names.shadowTable()
+                        + " is taken (" + steps.describeOwner(names.shadowTable()) + "): the published table cannot move"
+                        + " there; nothing was changed");
+            }
+            steps.lockExclusive(names.backupTable());
+            steps.planCarries(m.liveTable(), names.backupTable(), n -> CarriedObjectNames.onBackup(names, n));
+            namesOf.put(m.runKey(), names);
+            published.add(m.liveTable());
+        }
+        for (GroupMember m : members) {
+            steps.handBack(m.liveTable(), namesOf.get(m.runKey()).backupTable());
+        }
+        for (GroupMember m : members) {
+            Set<String> others = new TreeSet<>(published);
+            others.remove(m.liveTable());
+            steps.repointInboundReferences(m.liveTable(), namesOf.get(m.runKey()).backupTable(), others);
+        }
+        for (GroupMember m : members) {
+            ArtifactNames names = namesOf.get(m.runKey());
+            steps.renameTable(m.liveTable(), names.shadowTable());
+            steps.renameTable(names.backupTable(), m.liveTable());
+            steps.carryNames(names.shadowTable(), m.liveTable(), n -> CarriedObjectNames.onShadow(names, n));
+            steps.stampRolledBack(m.liveTable(), names.shadowTable(), m.runKey());
+        }
+        for (GroupMember m : members.subList(1, members.size())) {
+            ledger.insertMemberRollback(m.runKey(), reason, accepted.get(m.runKey()));
+        }
+        return ledger.insertRollback(lease, reason, accepted.get(self));
     }
 
     /**

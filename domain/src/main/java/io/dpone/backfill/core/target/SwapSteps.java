@@ -2,6 +2,7 @@ package io.dpone.backfill.core.target;
 
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -79,8 +80,18 @@ public interface SwapSteps {
     /**
      * Re-points the foreign keys of other tables that reference {@code outgoing} at {@code incoming}, before the
      * renames and inside the swap's transaction, each validated against {@code incoming} as the original was;
-     * throws {@link ReferencedKeysMissingException} when one would not hold. A target that cannot re-point them
-     * refuses here, before any change, when there are any.
+     * throws {@link ReferencedKeysMissingException} when one would not hold. Keys of the tables in {@code kept}
+     * stay on {@code outgoing}: in a group's swap those are the other members' outgoing tables, which move aside
+     * with it and keep referencing each other. A target that cannot re-point keys refuses here, before any change,
+     * when there are any to re-point.
      */
-    void repointInboundReferences(String outgoing, String incoming) throws SQLException;
+    void repointInboundReferences(String outgoing, String incoming, Set<String> kept) throws SQLException;
+
+    /**
+     * In a group's swap, after every member's keys were re-pointed: validates each foreign key of {@code incoming}
+     * that the shadow build left unvalidated because it references another member (whose shadow was not loaded yet),
+     * where {@code outgoing}'s key of that name (see {@code incomingNameOf}) is validated; throws
+     * {@link ReferencedKeysMissingException} when one does not hold. A no-op where the build defers none.
+     */
+    void validateDeferredKeys(String outgoing, String incoming, UnaryOperator<String> incomingNameOf) throws SQLException;
 }

@@ -3,6 +3,7 @@ package io.dpone.backfill.core.target;
 import io.dpone.backfill.core.naming.ArtifactNames;
 
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * How a target opens the one transaction of a publication or rollback: its own transaction on a connection in
@@ -19,5 +20,13 @@ public interface SwapTransactions {
     }
 
     /** {@code action} says what runs, for the failure message. */
-    <T> T run(String action, ArtifactNames names, String liveTable, Work<T> work);
+    default <T> T run(String action, ArtifactNames names, String liveTable, Work<T> work) {
+        return runAll(action, names.schema(), List.of(liveTable), work);
+    }
+
+    /**
+     * One transaction over several live tables of {@code schema} (a publication group's swap, issue 27): the lock of
+     * each is taken in name order, so two members' drivers never wait for each other in a circle.
+     */
+    <T> T runAll(String action, String schema, List<String> liveTables, Work<T> work);
 }

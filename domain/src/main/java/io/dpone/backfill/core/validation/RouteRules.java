@@ -46,6 +46,10 @@ final class RouteRules {
             errors.add("spec.publication.window", "shadow-swap-route", "applies to shadow_swap only: a direct load"
                     + " writes into the live table chunk by chunk, there is no swap to schedule");
         }
+        if (s.getPublication().getGroup() != null && !shadow) {
+            errors.add("spec.publication.group", "shadow-swap-route", "applies to shadow_swap only: a direct load"
+                    + " writes into the live table chunk by chunk, there is no swap to make together");
+        }
         if (sameTable(s.getSource(), s.getTarget())) {
             errors.add("spec.target.table", "source-is-target",
                     "names the source table itself (same connection Secret, schema and table); a campaign cannot load a table into itself");

@@ -2,6 +2,7 @@ package io.dpone.backfill.core.validation;
 
 import io.dpone.backfill.core.campaign.ColumnsSpec;
 import io.dpone.backfill.core.campaign.PublicationWindowSpec;
+import io.dpone.backfill.core.campaign.PublicationGroupSpec;
 import io.dpone.backfill.core.campaign.SwapWindow;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.ChunkKind;
@@ -46,6 +47,7 @@ final class StructureRules {
         columns(spec.getColumns(), targetLimit, errors);
         if (spec.getPublication() != null) {
             window(spec.getPublication().getWindow(), errors);
+            group(spec.getPublication().getGroup(), target == null ? null : target.getTable(), targetLimit, errors);
         }
         lane(spec.getLane(), errors);
     }
@@ -66,6 +68,47 @@ final class StructureRules {
         }
         if (window.getTimeZone() != null) {
             SwapWindow.zoneProblem(window.getTimeZone()).ifPresent(p -> errors.add("spec.publication.window.timeZone", "time-zone", p));
+        }
+    }
+
+    private static final Pattern GROUP_NAME = Pattern.compile(PublicationGroupSpec.NAME_PATTERN);
+
+    /**
+     * A group names itself as a DNS label and lists at least two distinct member tables, this campaign's own target
+     * table among them (issue 27): the list is how every member knows when all of them are ready.
+     */
+    private static void group(PublicationGroupSpec group, String ownTable,
+                              IdentifierLimit targetLimit, Errors errors) {
+        if (group == null) {
+            return;
+        }
+        if (errors.require(group.getName(), "spec.publication.group.name") && !GROUP_NAME.matcher(group.getName()).matches()) {
+            errors.add("spec.publication.group.name", "pattern", "must be a DNS label (1-63 lower-case letters, digits"
+                    + " and '-', starting and ending with a letter or digit), got '" + KubernetesNames.printable(group.getName()) + "'");
+        }
+        if (!errors.require(group.getMembers(), "spec.publication.group.members")) {
+            return;
+        }
+        List<String> members = group.getMembers();
+        if (members.size() < 2 || members.size() > PublicationGroupSpec.MAX_MEMBERS) {
+            errors.add("spec.publication.group.members", "size", "must list 2 to "
+                    + PublicationGroupSpec.MAX_MEMBERS + " member tables, got " + members.size()
+                    + ": a group of one is a campaign without a group");
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < members.size(); i++) {
+            String path = "spec.publication.group.members[" + i + "]";
+            if (!errors.require(members.get(i), path)) {
+                continue;
+            }
+            errors.identifier(members.get(i), path, targetLimit);
+            if (!seen.add(members.get(i))) {
+                errors.add(path, "unique-items", "lists table '" + KubernetesNames.printable(members.get(i)) + "' twice");
+            }
+        }
+        if (ownTable != null && !members.contains(ownTable)) {
+            errors.add("spec.publication.group.members", "own-table", "must list this campaign's own target table '"
+                    + KubernetesNames.printable(ownTable) + "': every member lists the whole group, itself included");
         }
     }
 

@@ -462,6 +462,73 @@ class CampaignEngineTest {
         assertThat(ledger.publicationReceipt(engine.runKey())).as("approved, but the live table was written").isEmpty();
     }
 
+    private static CampaignBlueprint member(String table) {
+        return CampaignBlueprint.of(CampaignReader.parse(CampaignYaml.campaign(table + "_v1").name(table).secrets("src", "tgt")
+                .table(table).chunk("{column: id, kind: integer, buckets: 4, lowerBound: 0, upperBound: 400}")
+                .parallelWorkers(2).extraSpec("  publication: {mode: shadow_swap, group: {name: shop, members: [t, u]}}\n").render()));
+    }
+
+    private void commitEverything(FakeTarget into, String runKey) {
+        for (ChunkRecord seen : ledger.claimable(runKey, 2, false, 100)) {
+            ChunkClaim claim = ledger.claim(runKey, seen, "lane", TTL).orElseThrow();
+            memory.writeChunkReceipt(runKey, claim.chunkId(), ROWS_PER_CHUNK);
+            assertThat(ledger.commitFromReceipt(claim)).isTrue();
+            into.shadowRows += ROWS_PER_CHUNK;
+        }
+    }
+
+    @Test
+    void groupMembersWaitForEachOtherAndTheLastToValidateSwapsThemAllOnce() {
+        FakeTarget second = new FakeTarget(memory);
+        CampaignEngine t = engine(member("t"));
+        CampaignEngine u = new CampaignEngine(member("u"), ledger, second.publisher(), second.source());
+        CampaignLease tLease = openAndLease(t);
+        CampaignLease uLease = openAndLease(u);
+        stepUntil(t, tLease, CampaignPhase.Loading);
+        commitEverything(target, t.runKey());
+        stepUntil(t, tLease, CampaignPhase.Publishing);
+        assertThat(target.calls).as("t's key to u is validated at the group's swap").contains("buildDeferredIndexes deferring [u]");
+
+        for (int i = 0; i < 2; i++) {
+            StepResult waiting = t.step(tLease);
+            assertThat(waiting.phase()).isEqualTo(CampaignPhase.Publishing);
+            assertThat(waiting.next()).isEqualTo(new NextAction.AwaitGroup("shop", List.of("u (Planned)")));
+            assertThat(waiting.message()).contains("publication group shop: 1 of 2 members ready; waiting for u (Planned)");
+        }
+        stepUntil(u, uLease, CampaignPhase.Loading);
+        assertThat(t.step(tLease).next()).isEqualTo(new NextAction.AwaitGroup("shop", List.of("u (Loading)")));
+        commitEverything(second, u.runKey());
+        assertThat(stepUntil(u, uLease, CampaignPhase.HandoffCommitted)).contains(CampaignPhase.Published);
+        assertThat(ledger.publicationReceipt(t.runKey())).as("u's swap published t with it").isPresent();
+
+        assertThat(stepUntil(t, tLease, CampaignPhase.HandoffCommitted)).contains(CampaignPhase.Published);
+        assertThat(target.calls.stream().filter("publishGroup"::equals)).as("t only replays the receipt").hasSize(1);
+        assertThat(second.calls.stream().filter("publishGroup"::equals)).hasSize(1);
+    }
+
+    @Test
+    void aGroupMemberWhoseLiveTableWasWrittenBlocksAndHoldsTheOthers() {
+        FakeTarget second = new FakeTarget(memory);
+        CampaignEngine t = engine(member("t"));
+        CampaignEngine u = new CampaignEngine(member("u"), ledger, second.publisher(), second.source());
+        CampaignLease tLease = openAndLease(t);
+        CampaignLease uLease = openAndLease(u);
+        stepUntil(t, tLease, CampaignPhase.Loading);
+        commitEverything(target, t.runKey());
+        stepUntil(t, tLease, CampaignPhase.Publishing);
+        t.step(tLease);
+        stepUntil(u, uLease, CampaignPhase.Loading);
+        commitEverything(second, u.runKey());
+        second.liveContent = new TableFingerprint(1, "app-row");
+
+        assertThat(stepUntil(u, uLease, CampaignPhase.Blocked)).endsWith(CampaignPhase.Blocked);
+        StepResult held = t.step(tLease);
+        assertThat(held.phase()).isEqualTo(CampaignPhase.Publishing);
+        assertThat(held.next()).isEqualTo(new NextAction.AwaitGroup("shop", List.of("u (Blocked)")));
+        assertThat(ledger.publicationReceipt(t.runKey())).isEmpty();
+        assertThat(ledger.publicationReceipt(u.runKey())).isEmpty();
+    }
+
     @Test
     void anApprovedManualCampaignPublishes() {
         CampaignEngine engine = engine(CampaignBlueprint.of(CampaignReader.parse(CampaignYaml.campaign("m2_v1").name("t")

@@ -134,8 +134,9 @@ final class FakeTarget {
             }
 
             @Override
-            public void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable) {
-                calls.add("buildDeferredIndexes");
+            public void buildDeferredIndexes(String runKey, ArtifactNames names, String liveTable,
+                                             java.util.Set<String> validatedAtSwap) {
+                calls.add(validatedAtSwap.isEmpty() ? "buildDeferredIndexes" : "buildDeferredIndexes deferring " + validatedAtSwap);
                 if (indexBuildFailure != null) {
                     throw indexBuildFailure;
                 }
@@ -168,6 +169,40 @@ final class FakeTarget {
                         names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows, Instant.now());
                 ledger.writePublication(receipt);
                 return receipt;
+            }
+
+            /** Every ready member's receipt at once, as the real group swap writes them in one transaction. */
+            @Override
+            public PublicationReceipt publishGroup(CampaignLease lease, io.dpone.backfill.core.campaign.PublicationGroup group) {
+                calls.add("publishGroup");
+                var existing = ledger.connect().publicationReceipt(lease.runKey());
+                if (existing.isPresent()) {
+                    return existing.get();
+                }
+                if (!ledger.holds(lease)) {
+                    throw new LeaseLostException("campaign lease lost");
+                }
+                var members = ledger.connect().groupMembers(group.name());
+                var standing = io.dpone.backfill.core.ledger.GroupStanding.of(group, members);
+                if (!standing.complete()) {
+                    throw new io.dpone.backfill.core.target.GroupHeldException(null, standing.describe(), null);
+                }
+                PublicationReceipt own = null;
+                for (var m : members) {
+                    if (m.runKey().equals(lease.runKey()) && !liveContent.equals(LiveTargetBaseline.parse(m.readiness().liveBaseline()).content())) {
+                        throw LiveTargetChangedException.written("live target was written after preparation");
+                    }
+                }
+                for (var m : members) {
+                    PublicationReceipt receipt = new PublicationReceipt(m.runKey(), UUID.randomUUID().toString(),
+                            m.schema(), m.liveTable(), m.readiness().backupTable(), m.readiness().shadowTable(),
+                            m.readiness().rows(), Instant.now());
+                    ledger.writePublication(receipt);
+                    if (m.runKey().equals(lease.runKey())) {
+                        own = receipt;
+                    }
+                }
+                return own;
             }
 
             @Override

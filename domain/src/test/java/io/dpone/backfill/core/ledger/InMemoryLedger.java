@@ -48,6 +48,8 @@ public final class InMemoryLedger {
     private final Map<String, PublicationReceipt> publications = new HashMap<>();
     private final Map<String, HandoffReceipt> handoffs = new HashMap<>();
     private final Map<String, RollbackReceipt> rollbacks = new HashMap<>();
+    /** Publication group entries by run key (issue 27). */
+    private final Map<String, GroupMember> groupMembers = new LinkedHashMap<>();
     /** The campaigns' driver locks (ADR 0016) and the session (store) holding each. */
     private final Map<String, Store> driverLocks = new HashMap<>();
     /** The lanes' locks (ADR 0021), keyed by run key and owner, and the session (store) holding each. */
@@ -412,6 +414,41 @@ public final class InMemoryLedger {
                 c.targetShape = targetShapeDigest;
                 c.liveBaseline = liveBaselineJson;
                 return true;
+            }
+        }
+
+        @Override
+        public void joinGroup(String runKey, String group, String termsDigest, String schemaName, String liveTable) {
+            synchronized (InMemoryLedger.this) {
+                groupMembers.putIfAbsent(runKey, new GroupMember(group, runKey, termsDigest, schemaName, liveTable, null, null));
+            }
+        }
+
+        @Override
+        public boolean markGroupReady(CampaignLease lease, GroupMember.Readiness readiness) {
+            synchronized (InMemoryLedger.this) {
+                if (fenced(lease) == null) {
+                    return false;
+                }
+                GroupMember m = groupMembers.get(lease.runKey());
+                if (m == null) {
+                    throw new IllegalStateException(lease.runKey() + " joined no group");
+                }
+                if (m.readiness() == null) {
+                    groupMembers.put(lease.runKey(), new GroupMember(m.group(), m.runKey(), m.termsDigest(), m.schema(),
+                            m.liveTable(), null, readiness));
+                }
+                return true;
+            }
+        }
+
+        @Override
+        public java.util.List<GroupMember> groupMembers(String group) {
+            synchronized (InMemoryLedger.this) {
+                return groupMembers.values().stream().filter(m -> m.group().equals(group))
+                        .map(m -> new GroupMember(m.group(), m.runKey(), m.termsDigest(), m.schema(), m.liveTable(),
+                                campaigns.get(m.runKey()).phase, m.readiness()))
+                        .toList();
             }
         }
 

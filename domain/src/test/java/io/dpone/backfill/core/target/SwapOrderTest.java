@@ -1,6 +1,8 @@
 package io.dpone.backfill.core.target;
 
+import io.dpone.backfill.core.campaign.PublicationGroup;
 import io.dpone.backfill.core.fault.FaultPoints;
+import io.dpone.backfill.core.ledger.GroupMember;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
@@ -97,7 +99,7 @@ class SwapOrderTest {
         RollbackReceipt receipt = SwapOrder.rollback(steps, steps, LEASE, NAMES, "orders", "wrong data", false);
 
         assertThat(receipt.reason()).isEqualTo("wrong data");
-        assertThat(steps.calls).containsExactly("rollbackReceipt", "requireLease", "publicationReceipt",
+        assertThat(steps.calls).containsExactly("rollbackReceipt", "requireLease", "groupOf", "publicationReceipt",
                 "isTable orders", "carries orders PUBLISHED", "isTable orders__backup", "carries orders__backup BACKUP",
                 "blockWriters orders", "publishedFingerprint", "fingerprint orders", "exists orders__shadow",
                 "lockExclusive orders__backup", "planCarries orders->orders__backup", "handBack orders->orders__backup",
@@ -117,6 +119,109 @@ class SwapOrderTest {
         assertThat(steps.changed()).isFalse();
     }
 
+    private static final PublicationGroup GROUP = new PublicationGroup("shop", "app", List.of("lines", "orders"), "terms1");
+
+    private void twoReadyMembers() {
+        steps.existing.putAll(Map.of("lines", "user", "lines__shadow", "shadow"));
+        steps.group = "shop";
+        steps.members = List.of(member("rk2", "lines"), member("rk1", "orders"));
+    }
+
+    private static GroupMember member(String runKey, String table) {
+        return new GroupMember("shop", runKey, "terms1", "app", table, io.dpone.backfill.core.campaign.CampaignPhase.Publishing,
+                new GroupMember.Readiness(table + "__shadow", table + "__backup", 10, baseline(CONTENT).json(), CONTENT.encoded()));
+    }
+
+    @Test
+    void aGroupSwapChecksEveryMemberThisOneFirstThenRunsEachStepForAllAndWritesThisReceiptLast() throws Exception {
+        twoReadyMembers();
+
+        PublicationReceipt receipt = SwapOrder.publishGroup(steps, steps, LEASE, GROUP, FaultPoints.NONE);
+
+        assertThat(receipt.runKey()).isEqualTo("rk1");
+        assertThat(receipt.liveTable()).isEqualTo("orders");
+        assertThat(steps.calls).containsSubsequence("requireLease", "groupMembers",
+                "isTable orders", "planCarries orders->orders__shadow", "isTable lines", "planCarries lines->lines__shadow",
+                "carryAttributes orders->orders__shadow", "carryAttributes lines->lines__shadow",
+                // Keys between the members' outgoing tables stay: the backups keep referencing each other.
+                "repointInboundReferences orders->orders__shadow kept [lines]",
+                "repointInboundReferences lines->lines__shadow kept [orders]",
+                "validateDeferredKeys orders->orders__shadow", "validateDeferredKeys lines->lines__shadow",
+                "rename orders->orders__backup", "rename orders__shadow->orders",
+                "rename lines->lines__backup", "rename lines__shadow->lines",
+                "insertMemberPublication rk2", "insertPublication");
+        assertThat(steps.calls.get(steps.calls.size() - 1)).isEqualTo("insertPublication");
+    }
+
+    @Test
+    void anotherMembersWrittenLiveTableHoldsTheGroupWithoutBlockingThisMemberAndChangesNothing() {
+        twoReadyMembers();
+        steps.liveContents.put("lines", new TableFingerprint(11, "changed"));
+
+        assertThatThrownBy(() -> SwapOrder.publishGroup(steps, steps, LEASE, GROUP, FaultPoints.NONE))
+                .isInstanceOf(GroupHeldException.class)
+                .hasMessageContaining("group member app.lines holds the group's swap")
+                .hasMessageContaining("was written after preparation")
+                .satisfies(e -> assertThat(((GroupHeldException) e).memberTable()).isEqualTo("lines"));
+        assertThat(steps.changed()).isFalse();
+    }
+
+    @Test
+    void thisMembersOwnWrittenLiveTableIsThisMembersRefusal() {
+        twoReadyMembers();
+        steps.liveContents.put("orders", new TableFingerprint(11, "changed"));
+
+        assertThatThrownBy(() -> SwapOrder.publishGroup(steps, steps, LEASE, GROUP, FaultPoints.NONE))
+                .isInstanceOf(LiveTargetChangedException.class).hasMessageContaining("app.orders was written");
+        assertThat(steps.changed()).isFalse();
+    }
+
+    @Test
+    void aGroupWithAMemberNotReadyUnderTheLocksIsHeldBeforeAnyChange() {
+        twoReadyMembers();
+        steps.members = List.of(new GroupMember("shop", "rk2", "terms1", "app", "lines",
+                io.dpone.backfill.core.campaign.CampaignPhase.Loading, null), member("rk1", "orders"));
+
+        assertThatThrownBy(() -> SwapOrder.publishGroup(steps, steps, LEASE, GROUP, FaultPoints.NONE))
+                .isInstanceOf(GroupHeldException.class).hasMessageContaining("waiting for lines (Loading)");
+        assertThat(steps.changed()).isFalse();
+    }
+
+    @Test
+    void aGroupMembersRollbackSwapsEveryMemberBackAndWritesThisReceiptLast() throws Exception {
+        twoReadyMembers();
+        steps.publication = receipt();
+        steps.existing.keySet().removeIf(t -> t.endsWith("__shadow"));
+        steps.existing.putAll(Map.of("orders__backup", "backup", "lines__backup", "backup"));
+        steps.stamps.putAll(Map.of("orders", SwapStamp.PUBLISHED, "orders__backup", SwapStamp.BACKUP,
+                "lines", SwapStamp.PUBLISHED, "lines__backup", SwapStamp.BACKUP));
+        // Both receipts name their own tables (the fake returns one receipt per call: give lines' its names).
+        Steps perMember = new Steps() {
+            @Override public Optional<PublicationReceipt> publicationReceipt(String runKey) {
+                calls.add("publicationReceipt");
+                String table = runKey.equals("rk1") ? "orders" : "lines";
+                return Optional.of(new PublicationReceipt(runKey, "r", "app", table, table + "__backup", table + "__shadow", 10, Instant.EPOCH));
+            }
+        };
+        perMember.existing.clear();
+        perMember.existing.putAll(steps.existing);
+        perMember.stamps.putAll(steps.stamps);
+        perMember.group = "shop";
+        perMember.members = steps.members;
+
+        RollbackReceipt receipt = SwapOrder.rollback(perMember, perMember, LEASE, NAMES, "orders", "wrong data", false);
+
+        assertThat(receipt.runKey()).isEqualTo("rk1");
+        assertThat(perMember.calls).containsSubsequence("groupOf", "groupMembers",
+                "carries orders PUBLISHED", "carries lines PUBLISHED",
+                "handBack orders->orders__backup", "handBack lines->lines__backup",
+                "repointInboundReferences orders->orders__backup kept [lines]",
+                "repointInboundReferences lines->lines__backup kept [orders]",
+                "rename orders->orders__shadow", "rename orders__backup->orders",
+                "rename lines->lines__shadow", "rename lines__backup->lines",
+                "insertMemberRollback rk2", "insertRollback");
+    }
+
     private static LiveTargetBaseline baseline(TableFingerprint content) {
         return new LiveTargetBaseline(SHAPE, content.encoded());
     }
@@ -126,12 +231,15 @@ class SwapOrderTest {
     }
 
     /** Records every step; changes nothing but its own list. */
-    private static final class Steps implements SwapSteps, PublicationLedger {
+    private static class Steps implements SwapSteps, PublicationLedger {
         final List<String> calls = new ArrayList<>();
         final Map<String, String> existing = new HashMap<>(Map.of("orders", "user", "orders__shadow", "shadow"));
         final Map<String, SwapStamp> stamps = new HashMap<>();
         PublicationReceipt publication;
         TableFingerprint liveContent = CONTENT;
+        final Map<String, TableFingerprint> liveContents = new HashMap<>();
+        String group;
+        List<GroupMember> members = List.of();
         List<String> unmatched = List.of();
 
         boolean changed() {
@@ -160,14 +268,27 @@ class SwapOrderTest {
         @Override public void requireShadowOwned(String shadow, String runKey) { calls.add("requireShadowOwned " + shadow); }
         @Override public void blockWriters(String table) { calls.add("blockWriters " + table); }
         @Override public TableShape liveShape(String table) { calls.add("liveShape " + table); return SHAPE; }
-        @Override public TableFingerprint fingerprint(String table) { calls.add("fingerprint " + table); return liveContent; }
+        @Override public TableFingerprint fingerprint(String table) { calls.add("fingerprint " + table); return liveContents.getOrDefault(table, liveContent); }
         @Override public TableFingerprint fingerprintComparableWith(String table, TableFingerprint reference) { return fingerprint(table); }
         @Override public void lockExclusive(String table) { calls.add("lockExclusive " + table); }
         @Override public List<String> planCarries(String outgoing, String incoming, UnaryOperator<String> incomingNameOf) { calls.add("planCarries " + outgoing + "->" + incoming); return unmatched; }
         @Override public String notRebuilt() { return ""; }
         @Override public void carryAttributes(String live, String shadow) { calls.add("carryAttributes " + live + "->" + shadow); }
         @Override public void handBack(String published, String backup) { calls.add("handBack " + published + "->" + backup); }
-        @Override public void repointInboundReferences(String outgoing, String incoming) { calls.add("repointInboundReferences " + outgoing + "->" + incoming); }
+        @Override public void repointInboundReferences(String outgoing, String incoming, java.util.Set<String> kept) {
+            calls.add("repointInboundReferences " + outgoing + "->" + incoming + (kept.isEmpty() ? "" : " kept " + kept));
+        }
+        @Override public void validateDeferredKeys(String outgoing, String incoming, UnaryOperator<String> incomingNameOf) { calls.add("validateDeferredKeys " + outgoing + "->" + incoming); }
+        @Override public Optional<String> groupOf(String runKey) { calls.add("groupOf"); return Optional.ofNullable(group); }
+        @Override public List<GroupMember> groupMembers(String name) { calls.add("groupMembers"); return members; }
+        @Override public PublicationReceipt insertMemberPublication(String runKey, ArtifactNames names, String liveTable, long rows, TableFingerprint published) {
+            calls.add("insertMemberPublication " + runKey);
+            return new PublicationReceipt(runKey, "r-" + runKey, names.schema(), liveTable, names.backupTable(), names.shadowTable(), rows, Instant.EPOCH);
+        }
+        @Override public RollbackReceipt insertMemberRollback(String runKey, String reason, String acceptedWrites) {
+            calls.add("insertMemberRollback " + runKey);
+            return new RollbackReceipt(runKey, "b-" + runKey, reason, Instant.EPOCH, acceptedWrites);
+        }
         @Override public void renameTable(String from, String to) { calls.add("rename " + from + "->" + to); }
         @Override public void carryNames(String outgoing, String incoming, UnaryOperator<String> renamed) { calls.add("carryNames " + outgoing + "->" + incoming); }
         @Override public void stampPublished(String live, String backup, String runKey) { calls.add("stampPublished " + live + "/" + backup); }

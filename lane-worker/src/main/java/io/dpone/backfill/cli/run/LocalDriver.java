@@ -136,6 +136,9 @@ public final class LocalDriver implements AutoCloseable {
             if (next != null) {
                 log.accept("next: " + next);
             }
+            if (result.next() instanceof NextAction.AwaitGroup) {
+                return ExitCodes.AWAITING_GROUP;
+            }
             return switch (result.phase()) {
                 case HandoffCommitted -> ExitCodes.OK;
                 case Blocked -> ExitCodes.BLOCKED;
@@ -197,6 +200,10 @@ public final class LocalDriver implements AutoCloseable {
                 progress.update(status());
                 backoff.healed();
                 if (result.settled()) {
+                    return result;
+                }
+                if (result.next() instanceof NextAction.AwaitGroup) {
+                    // The other members load in their own runs: this one parks, validated, and lets go of its lease.
                     return result;
                 }
                 if ((result.next() instanceof NextAction.AwaitWindow || result.next() instanceof NextAction.AwaitApproval)

@@ -28,6 +28,12 @@ public final class NextActionText {
             return "the campaign is validated and waits for approval: review it (`backfill status`), then"
                     + " `backfill publish <campaign file>` from another terminal (this run swaps when it sees it)";
         }
+        if (next instanceof NextAction.AwaitGroup g) {
+            return "this campaign is validated and ready; its publication group " + g.group() + " waits for "
+                    + (g.holding().isEmpty() ? "another member" : String.join(", ", g.holding()))
+                    + ": `backfill run` those members' files; the run that completes the group swaps every member in one"
+                    + " transaction; then `backfill run` this file again to hand it off (exit code 9 until then)";
+        }
         if (next instanceof NextAction.AwaitWindow w) {
             return "nothing to do: the campaign is validated and swaps when its publication window " + w.window()
                     + " opens (" + w.opensAt() + "); leave `backfill run` running, or stop it and `backfill resume` then";

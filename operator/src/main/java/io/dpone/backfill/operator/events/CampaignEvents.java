@@ -79,6 +79,14 @@ public final class CampaignEvents {
                 events.add(new Planned("Warning", next.getReason(), next.getMessage()));
             }
         }
+        // A group member starting to wait for the others (issue 27) says so once, with the members that hold it.
+        CampaignCondition group = ConditionSet.find(after.getConditions(), CampaignConditions.AWAITING_GROUP).orElse(null);
+        CampaignCondition groupBefore = before == null ? null
+                : ConditionSet.find(before.getConditions(), CampaignConditions.AWAITING_GROUP).orElse(null);
+        if (group != null && ConditionSet.TRUE.equals(group.getStatus())
+                && (groupBefore == null || !ConditionSet.TRUE.equals(groupBefore.getStatus()))) {
+            events.add(new Planned("Normal", CampaignConditions.AWAITING_GROUP, group.getMessage()));
+        }
         notes.forEach(n -> events.add(new Planned(n.warning() ? "Warning" : "Normal", n.reason(), n.message())));
         return events;
     }

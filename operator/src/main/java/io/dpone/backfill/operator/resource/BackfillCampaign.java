@@ -33,8 +33,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Rate", jsonPath = ".status.progress.rowsPerSecond", type = Type.NUMBER)
 @AdditionalPrinterColumn(name = "ETA", jsonPath = ".status.progress.eta", type = Type.STRING)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = Type.STRING)
-// Why it is where it is: Loading, AwaitingApproval, AwaitingPublicationWindow, a block reason, Completed.
+// Why it is where it is: Loading, AwaitingApproval, AwaitingPublicationWindow, AwaitingGroup, a block reason, Completed.
 @AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Reconciling\")].reason", type = Type.STRING)
+// The publication group it swaps with (issue 27), empty for a campaign of its own.
+@AdditionalPrinterColumn(name = "Group", jsonPath = ".spec.publication.group.name", type = Type.STRING, priority = 1)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
 // The CRD's CEL rules (CampaignRules, ADR 0030); on the root, where a transition rule can see spec and status.
 @ValidationRule(value = CampaignRules.NAME_RULE, message = CampaignRules.NAME_MESSAGE)

@@ -39,6 +39,11 @@ public final class CampaignConditions {
      * Reconciling reason then): {@code kubectl wait --for=condition=AwaitingApproval} waits for it.
      */
     public static final String AWAITING_APPROVAL = "AwaitingApproval";
+    /**
+     * True while a validated member of a publication group waits for the other members (issue 27); its message
+     * names the member tables that hold the group and why (kubectl wait --for=condition=AwaitingGroup).
+     */
+    public static final String AWAITING_GROUP = "AwaitingGroup";
     /** The Reconciling condition's reason while a validated campaign waits for its publication window. */
     public static final String AWAITING_WINDOW = "AwaitingPublicationWindow";
     /** The Blocked condition's reason when pre-flight refused a start. */

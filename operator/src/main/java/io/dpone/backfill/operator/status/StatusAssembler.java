@@ -54,6 +54,21 @@ public final class StatusAssembler {
                     status.getPublication() != null && status.getPublication().getApprovedBy() != null
                             ? "approved by " + status.getPublication().getApprovedBy() : "not validated yet"));
         }
+        if (s.step().next() instanceof NextAction.AwaitGroup) {
+            // Validated and waiting for the other members on purpose: Reconciling False says why (kstatus Current).
+            wanted.replaceAll(c -> CampaignConditions.RECONCILING.equals(c.getType())
+                    ? ConditionSet.wanted(CampaignConditions.RECONCILING, false, CampaignConditions.AWAITING_GROUP,
+                    s.step().message()) : c);
+            wanted.add(ConditionSet.wanted(CampaignConditions.AWAITING_GROUP, true, CampaignConditions.AWAITING_GROUP,
+                    s.step().message()));
+        } else if (campaign.getSpec() != null && campaign.getSpec().getPublication() != null
+                && campaign.getSpec().getPublication().getGroup() != null) {
+            wanted.add(ConditionSet.wanted(CampaignConditions.AWAITING_GROUP, false,
+                    phase == CampaignPhase.Published || phase == CampaignPhase.HandoffCommitted ? "GroupPublished" : "NotValidated",
+                    phase == CampaignPhase.Published || phase == CampaignPhase.HandoffCommitted
+                            ? "published with group " + campaign.getSpec().getPublication().getGroup().getName()
+                            : "not validated yet"));
+        }
         if (s.step().next() instanceof NextAction.AwaitWindow) {
             // Healthy and waiting on purpose: Reconciling stays False (kstatus Current), with a reason that says why.
             wanted.replaceAll(c -> CampaignConditions.RECONCILING.equals(c.getType())
@@ -172,6 +187,11 @@ public final class StatusAssembler {
             return "validated and waiting for approval: review the campaign, then kubectl backfill publish " + name
                     + " -n " + ns + " (or kubectl annotate bfc " + name + " -n " + ns + " " + OperatorActions.APPROVE
                     + "=<your name>)";
+        }
+        if (s.step().next() instanceof NextAction.AwaitGroup g) {
+            return "nothing to do here: validated; publication group " + g.group() + " swaps when every member is ready;"
+                    + " it waits for " + (g.holding().isEmpty() ? "another member" : String.join(", ", g.holding()))
+                    + " (kubectl get bfc -o wide shows each campaign's group)";
         }
         if (s.step().next() instanceof NextAction.AwaitWindow w) {
             return "nothing to do: validated; the swap runs when the publication window " + w.window() + " opens ("

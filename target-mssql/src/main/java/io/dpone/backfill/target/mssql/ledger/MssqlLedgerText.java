@@ -49,6 +49,7 @@ final class MssqlLedgerText {
     private final String handoffReceipt;
     private final String ledgerVersion;
     private final String runProgress;
+    private final String groupMember;
     private final String stateSchema;
 
     MssqlLedgerText(String stateSchema) {
@@ -62,6 +63,7 @@ final class MssqlLedgerText {
         this.rollbackReceipt = schema + ".rollback_receipt";
         this.handoffReceipt = schema + ".handoff_receipt";
         this.ledgerVersion = schema + ".ledger_version";
+        this.groupMember = schema + ".publication_group_member";
 
     }
 
@@ -583,5 +585,67 @@ final class MssqlLedgerText {
             sql.append(row);
         }
         return sql.toString();
+    }
+
+    // Publication groups (issue 27, ADR 0041).
+
+    /** run key, group, terms digest, target schema, live table, run key: inserted unless the campaign has a row. */
+    String joinGroup() {
+        return "INSERT INTO " + groupMember + " (run_key, group_name, terms_digest, target_schema, live_table)"
+                + " SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM " + groupMember + " WITH (UPDLOCK, HOLDLOCK)"
+                + " WHERE run_key = ?)";
+    }
+
+    /**
+     * shadow, backup, rows, baseline, fingerprint, run key, then the lease fence (run key, owner, epoch): the first
+     * readiness stands; one row updated when the lease holds.
+     */
+    String markGroupReady() {
+        return "UPDATE " + groupMember + " SET shadow_table = COALESCE(shadow_table, ?), backup_table = COALESCE(backup_table, ?),"
+                + " rows_published = COALESCE(rows_published, ?), live_baseline = COALESCE(live_baseline, ?),"
+                + " published_fingerprint = COALESCE(published_fingerprint, ?), ready_at = COALESCE(ready_at, SYSUTCDATETIME())"
+                + " WHERE run_key = ? AND EXISTS (SELECT 1 FROM " + campaign + " WHERE" + LEASE_FENCE + ")";
+    }
+
+    /** {@code ?} = group: every member with its campaign's phase. */
+    String groupMembers() {
+        return "SELECT g.group_name, g.run_key, g.terms_digest, g.target_schema, g.live_table, c.phase, g.shadow_table,"
+                + " g.backup_table, g.rows_published, g.live_baseline, g.published_fingerprint, g.ready_at FROM "
+                + groupMember + " AS g JOIN " + campaign + " AS c ON c.run_key = g.run_key WHERE g.group_name = ?"
+                + " ORDER BY g.live_table, g.run_key";
+    }
+
+    /** {@code ?} = run key. */
+    String groupOf() {
+        return "SELECT group_name FROM " + groupMember + " WHERE run_key = ?";
+    }
+
+    /** {@code ?} = run key: locks another member's campaign row while it is still Publishing (group swap). */
+    String lockPublishingMember() {
+        return "SELECT 1 AS held FROM " + campaign + " WITH (UPDLOCK, ROWLOCK) WHERE run_key = ? AND phase = N'Publishing'";
+    }
+
+    /** {@code ?} = run key: locks another member's campaign row (group rollback). */
+    String lockMember() {
+        return "SELECT 1 AS held FROM " + campaign + " WITH (UPDLOCK, ROWLOCK) WHERE run_key = ?";
+    }
+
+    /**
+     * run key, receipt id, schema, live, backup, shadow, rows, fingerprint, run key: another member's receipt with
+     * its campaign row's lease epoch; OUTPUT returns the row.
+     */
+    String insertMemberPublicationReceipt() {
+        return "INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
+                + " shadow_table, rows_published, lease_epoch, published_fingerprint)"
+                + " OUTPUT inserted.run_key, inserted.receipt_id, inserted.target_schema, inserted.live_table,"
+                + " inserted.backup_table, inserted.shadow_table, inserted.rows_published, inserted.published_at"
+                + " SELECT ?, ?, ?, ?, ?, ?, ?, c.lease_epoch, ? FROM " + campaign + " AS c WHERE c.run_key = ?";
+    }
+
+    /** run key, receipt id, reason, accepted writes, run key: another member's rollback receipt; OUTPUT returns it. */
+    String insertMemberRollbackReceipt() {
+        return "INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
+                + " OUTPUT inserted.run_key, inserted.receipt_id, inserted.reason, inserted.rolled_back_at,"
+                + " inserted.accepted_writes SELECT ?, ?, ?, c.lease_epoch, ? FROM " + campaign + " AS c WHERE c.run_key = ?";
     }
 }

@@ -95,4 +95,37 @@ public final class MssqlPublicationLedger implements PublicationLedger {
         return sql.one(statements.insertRollbackReceipt(), MssqlLedgerRows.ROWS::rollback, lease.runKey(),
                 UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();
     }
+
+    @Override
+    public Optional<String> groupOf(String runKey) throws SQLException {
+        return sql.one(statements.groupOf(), rs -> rs.getString(1), runKey);
+    }
+
+    @Override
+    public java.util.List<io.dpone.backfill.core.ledger.GroupMember> groupMembers(String group) throws SQLException {
+        return MssqlGroupMembers.read(sql, statements, group);
+    }
+
+    /** Another member's receipt: its campaign row locked while still Publishing, then the receipt and its approval. */
+    @Override
+    public PublicationReceipt insertMemberPublication(String runKey, ArtifactNames names, String liveTable, long rows,
+                                                      TableFingerprint published) throws SQLException {
+        if (sql.one(statements.lockPublishingMember(), rs -> 1, runKey).isEmpty()) {
+            throw new IllegalStateException("group member " + liveTable + " (run key " + runKey + ") is no longer"
+                    + " Publishing: the group cannot swap as one; nothing was changed");
+        }
+        PublicationReceipt receipt = sql.one(statements.insertMemberPublicationReceipt(), MssqlLedgerRows.ROWS::publication,
+                runKey, UUID.randomUUID().toString(), names.schema(), liveTable, names.backupTable(), names.shadowTable(),
+                rows, published.encoded(), runKey).orElseThrow();
+        sql.update(statements.copyApprovalIntoReceipt(), runKey);
+        return receipt;
+    }
+
+    @Override
+    public RollbackReceipt insertMemberRollback(String runKey, String reason, String acceptedWrites) throws SQLException {
+        sql.one(statements.lockMember(), rs -> 1, runKey).orElseThrow(() -> new IllegalStateException(
+                "group member run key " + runKey + " is not in the ledger; nothing was changed"));
+        return sql.one(statements.insertMemberRollbackReceipt(), MssqlLedgerRows.ROWS::rollback, runKey,
+                UUID.randomUUID().toString(), reason, acceptedWrites, runKey).orElseThrow();
+    }
 }

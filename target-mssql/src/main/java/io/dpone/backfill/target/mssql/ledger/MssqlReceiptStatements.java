@@ -90,4 +90,20 @@ final class MssqlReceiptStatements implements ReceiptStatements {
         return sql.one(statements.verification(), rs -> Optional.ofNullable(rs.getString("verification")), runKey)
                 .flatMap(v -> v);
     }
+
+    @Override
+    public void joinGroup(String runKey, String group, String termsDigest, String schema, String liveTable) throws SQLException {
+        sql.update(statements.joinGroup(), runKey, group, termsDigest, schema, liveTable, runKey);
+    }
+
+    @Override
+    public boolean markGroupReady(CampaignLease lease, io.dpone.backfill.core.ledger.GroupMember.Readiness r) throws SQLException {
+        return sql.update(statements.markGroupReady(), r.shadowTable(), r.backupTable(), r.rows(), r.liveBaseline(),
+                r.publishedFingerprint(), lease.runKey(), lease.runKey(), lease.owner(), lease.epoch()) == 1;
+    }
+
+    @Override
+    public java.util.List<io.dpone.backfill.core.ledger.GroupMember> groupMembers(String group) throws SQLException {
+        return MssqlGroupMembers.read(sql, statements, group);
+    }
 }

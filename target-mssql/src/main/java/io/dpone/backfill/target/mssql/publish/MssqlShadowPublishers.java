@@ -37,8 +37,16 @@ public final class MssqlShadowPublishers {
         MssqlShadowValidator validator = new MssqlShadowValidator(target);
         return new ShadowPublication(new MssqlTargetCatalog(target), (schema, table) -> fingerprint(target, schema, table),
                 validator::validate, new MssqlShadowCreator(target, stateSchema, lockTimeout)::prepare,
-                new MssqlShadowIndexBuilder(target, stateSchema, lockTimeout)::build,
+                deferredIndexes(new MssqlShadowIndexBuilder(target, stateSchema, lockTimeout)),
                 new MssqlSwapTransactions(target, stateSchema, lockTimeout), faults);
+    }
+
+    /**
+     * SQL Server re-points no foreign keys in a swap (doctor and the swap refuse inbound keys), so a group member's
+     * keys to another member cannot be deferred to the group's swap: they are built and checked here as any other.
+     */
+    private static io.dpone.backfill.core.target.DeferredIndexStep deferredIndexes(MssqlShadowIndexBuilder builder) {
+        return (runKey, names, liveTable, validatedAtSwap) -> builder.build(runKey, names, liveTable);
     }
 
     private static TableFingerprint fingerprint(Connection target, String schema, String table) {

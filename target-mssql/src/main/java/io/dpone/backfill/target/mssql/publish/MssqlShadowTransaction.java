@@ -26,6 +26,12 @@ final class MssqlShadowTransaction {
 
     static <T> T run(Connection connection, String action, String schema, String liveTable, Duration lockTimeout,
                      Work<T> work) {
+        return run(connection, action, schema, java.util.List.of(liveTable), lockTimeout, work);
+    }
+
+    /** One transaction under the application lock of each of {@code liveTables}, taken in name order. */
+    static <T> T run(Connection connection, String action, String schema, java.util.List<String> liveTables,
+                     Duration lockTimeout, Work<T> work) {
         try {
             // A caller's open transaction would be committed with ours: refuse rather than guess.
             if (!connection.getAutoCommit()) {
@@ -34,7 +40,9 @@ final class MssqlShadowTransaction {
             }
             execute(connection, "SET LOCK_TIMEOUT " + lockTimeout.toMillis() + "; SET XACT_ABORT ON; BEGIN TRANSACTION");
             try {
-                MssqlAppLock.acquireInTransaction(connection, lockName(schema, liveTable), lockTimeout);
+                for (String liveTable : new java.util.TreeSet<>(liveTables)) {
+                    MssqlAppLock.acquireInTransaction(connection, lockName(schema, liveTable), lockTimeout);
+                }
                 T result = work.run(connection);
                 execute(connection, "COMMIT TRANSACTION");
                 return result;

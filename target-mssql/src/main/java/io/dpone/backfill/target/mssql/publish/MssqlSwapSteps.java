@@ -21,7 +21,9 @@ final class MssqlSwapSteps implements SwapSteps {
     private final Connection c;
     private final String schema;
     private final MssqlSwapRenamer renamer;
-    private List<Carry> carries = List.of();
+    // By the name of the table that holds the names at planning and gets them back at carrying (the live table's
+    // name): a publication group's swap plans every member before it carries any.
+    private final java.util.Map<String, List<Carry>> plans = new java.util.HashMap<>();
 
     MssqlSwapSteps(Connection c, String schema) {
         this.c = c;
@@ -89,7 +91,8 @@ final class MssqlSwapSteps implements SwapSteps {
     @Override
     public List<String> planCarries(String outgoing, String incoming, UnaryOperator<String> incomingNameOf)
             throws SQLException {
-        carries = renamer.plan(schema, outgoing, incoming, incomingNameOf);
+        List<Carry> carries = renamer.plan(schema, outgoing, incoming, incomingNameOf);
+        plans.put(outgoing, carries);
         return MssqlSwapRenamer.unmatched(carries);
     }
 
@@ -116,6 +119,10 @@ final class MssqlSwapSteps implements SwapSteps {
 
     @Override
     public void carryNames(String outgoing, String incoming, UnaryOperator<String> renamed) throws SQLException {
+        List<Carry> carries = plans.get(incoming);
+        if (carries == null) {
+            throw new IllegalStateException("no carries were planned for " + schema + "." + incoming + " before its renames");
+        }
         renamer.carry(schema, outgoing, incoming, carries, renamed);
     }
 
@@ -148,13 +155,17 @@ final class MssqlSwapSteps implements SwapSteps {
      * ({@code target.binding.inbound-foreign-key}); this stops a campaign whose pre-flight was skipped.
      */
     @Override
-    public void repointInboundReferences(String outgoing, String incoming) throws SQLException {
+    public void repointInboundReferences(String outgoing, String incoming, java.util.Set<String> kept) throws SQLException {
         List<String> keys = new java.util.ArrayList<>();
         try (java.sql.PreparedStatement ps = c.prepareStatement(INBOUND_FOREIGN_KEYS)) {
             ps.setString(1, MssqlIdentifiers.quote(schema) + "." + MssqlIdentifiers.quote(outgoing));
             try (java.sql.ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    keys.add(rs.getString(1));
+                    // A key of another group member's outgoing table stays on this outgoing table: both become
+                    // backups (sp_rename keeps a key on its object), so it needs no re-pointing.
+                    if (!(schema.equals(rs.getString(2)) && kept.contains(rs.getString(3)))) {
+                        keys.add(rs.getString(1));
+                    }
                 }
             }
         }
@@ -166,9 +177,15 @@ final class MssqlSwapSteps implements SwapSteps {
         }
     }
 
+    /** The shadow build defers no keys on SQL Server (see {@code MssqlShadowPublishers}): nothing is left to validate. */
+    @Override
+    public void validateDeferredKeys(String outgoing, String incoming, java.util.function.UnaryOperator<String> incomingNameOf) {
+    }
+
     private static final String INBOUND_FOREIGN_KEYS = """
             SELECT QUOTENAME(fk.name) + N' on ' + QUOTENAME(OBJECT_SCHEMA_NAME(fk.parent_object_id)) + N'.'
-                   + QUOTENAME(OBJECT_NAME(fk.parent_object_id))
+                   + QUOTENAME(OBJECT_NAME(fk.parent_object_id)),
+                   OBJECT_SCHEMA_NAME(fk.parent_object_id), OBJECT_NAME(fk.parent_object_id)
               FROM sys.foreign_keys fk
              WHERE fk.referenced_object_id = OBJECT_ID(?) AND fk.parent_object_id <> fk.referenced_object_id
              ORDER BY 1""";

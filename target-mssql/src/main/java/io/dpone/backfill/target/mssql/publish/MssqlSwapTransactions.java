@@ -1,6 +1,5 @@
 package io.dpone.backfill.target.mssql.publish;
 
-import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.target.SwapTransactions;
 import io.dpone.backfill.target.mssql.ledger.MssqlPublicationLedger;
 
@@ -14,8 +13,8 @@ import java.time.Duration;
  */
 record MssqlSwapTransactions(Connection target, String stateSchema, Duration lockTimeout) implements SwapTransactions {
     @Override
-    public <T> T run(String action, ArtifactNames names, String liveTable, Work<T> work) {
-        return MssqlShadowTransaction.run(target, action, names.schema(), liveTable, lockTimeout,
-                c -> work.run(new MssqlSwapSteps(c, names.schema()), new MssqlPublicationLedger(c, stateSchema)));
+    public <T> T runAll(String action, String schema, java.util.List<String> liveTables, Work<T> work) {
+        return MssqlShadowTransaction.run(target, action, schema, liveTables, lockTimeout,
+                c -> work.run(new MssqlSwapSteps(c, schema), new MssqlPublicationLedger(c, stateSchema)));
     }
 }

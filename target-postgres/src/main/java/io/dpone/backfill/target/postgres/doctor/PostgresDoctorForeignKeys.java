@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -33,11 +34,14 @@ final class PostgresDoctorForeignKeys {
     private static final String KEYS = "SELECT k.conname, k.conrelid = ?::oid AS outbound, " + PostgresForeignKeySql.REFERENCING
             + ", " + PostgresForeignKeySql.REFERENCED + ", " + PostgresForeignKeySql.columns(false, false) + ", "
             + PostgresForeignKeySql.columns(true, false) + ", pg_catalog.obj_description(t.oid, 'pg_class')"
+            + ", CASE WHEN k.conrelid = ?::oid THEN rn.nspname ELSE n.nspname END"
+            + ", CASE WHEN k.conrelid = ?::oid THEN r.relname ELSE t.relname END"
             + PostgresForeignKeySql.KEYS + " AND k.conparentid = 0 AND k.conrelid <> k.confrelid"
             + " AND (k.conrelid = ?::oid OR k.confrelid = ?::oid) ORDER BY 2 DESC, 3, 1";
 
+    /** {@code otherSchema}, {@code otherTable}: the table at the key's other end, as named in the catalog. */
     private record Key(String name, boolean outbound, String table, String referenced, String[] columns,
-                       String[] referencedColumns, boolean fromBackup) {
+                       String[] referencedColumns, boolean fromBackup, String otherSchema, String otherTable) {
         String describe() {
             return name + " on " + table + " (" + String.join(", ", columns) + ") -> " + referenced + " ("
                     + String.join(", ", referencedColumns) + ")";
@@ -49,6 +53,8 @@ final class PostgresDoctorForeignKeys {
     private final String sourceTable;
     private final UnaryOperator<String> sourceColumn;
     private final List<Finding> findings;
+    private final String schema;
+    private final Set<String> groupTables;
 
     /**
      * @param sourceTable  the campaign's source table, quoted and schema-qualified
@@ -56,11 +62,23 @@ final class PostgresDoctorForeignKeys {
      */
     PostgresDoctorForeignKeys(Connection source, Connection target, String sourceTable, UnaryOperator<String> sourceColumn,
                               List<Finding> findings) {
+        this(source, target, sourceTable, sourceColumn, findings, null, Set.of());
+    }
+
+    /**
+     * @param schema      the live table's schema
+     * @param groupTables the other member tables of the campaign's publication group (issue 27): keys between
+     *                    members are re-pointed and validated by the group's swap, against the members' loaded shadows
+     */
+    PostgresDoctorForeignKeys(Connection source, Connection target, String sourceTable, UnaryOperator<String> sourceColumn,
+                              List<Finding> findings, String schema, Set<String> groupTables) {
         this.source = source;
         this.target = target;
         this.sourceTable = sourceTable;
         this.sourceColumn = sourceColumn;
         this.findings = findings;
+        this.schema = schema;
+        this.groupTables = groupTables;
     }
 
     void check(Relation live) throws SQLException {
@@ -68,7 +86,12 @@ final class PostgresDoctorForeignKeys {
             if (!key.outbound() && key.fromBackup()) {
                 continue; // a backup's key is not re-pointed (ADR 0038)
             }
-            if (key.outbound()) {
+            if (key.otherSchema().equals(schema) && groupTables.contains(key.otherTable())) {
+                findings.add(Finding.ok("target.foreign-key.group-member", "foreign key " + key.describe() + " is between"
+                        + " members of the campaign's publication group: the group's swap re-points it to the members'"
+                        + " loaded tables and validates it there, before any of them is published (a failure names the"
+                        + " orphan rows and holds the whole group)"));
+            } else if (key.outbound()) {
                 outbound(key);
             } else {
                 inbound(key);
@@ -187,7 +210,7 @@ final class PostgresDoctorForeignKeys {
     private List<Key> keys(long oid) throws SQLException {
         return new PostgresJdbc(target).list(KEYS, rs -> new Key(rs.getString(1), rs.getBoolean(2), rs.getString(3),
                 rs.getString(4), (String[]) rs.getArray(5).getArray(), (String[]) rs.getArray(6).getArray(),
-                PostgresShadowStamp.isBackup(rs.getString(7))), oid, oid, oid);
+                PostgresShadowStamp.isBackup(rs.getString(7)), rs.getString(8), rs.getString(9)), oid, oid, oid, oid, oid);
     }
 
     private static String allPresent(List<String> columns) {

@@ -83,6 +83,8 @@ abstract class PostgresLedgerTables {
 
     final String runProgress;
 
+    final String groupMember;
+
     PostgresLedgerTables(Connection connection, String stateSchema) {
         this.sql = new PostgresJdbc(connection);
         this.stateSchema = stateSchema;
@@ -94,6 +96,7 @@ abstract class PostgresLedgerTables {
         this.handoffReceipt = PostgresLedgerSchema.table(stateSchema, "handoff_receipt");
         this.rollbackReceipt = PostgresLedgerSchema.table(stateSchema, "rollback_receipt");
         this.runProgress = PostgresLedgerSchema.table(stateSchema, "run_progress");
+        this.groupMember = PostgresLedgerSchema.table(stateSchema, "publication_group_member");
     }
 
     /** Looked up with to_regclass, so asking creates nothing. */

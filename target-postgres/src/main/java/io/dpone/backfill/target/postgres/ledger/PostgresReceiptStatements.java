@@ -1,7 +1,9 @@
 package io.dpone.backfill.target.postgres.ledger;
 
 import io.dpone.backfill.core.engine.LeaseLostException;
+import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.ledger.GroupMember;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
@@ -15,6 +17,7 @@ import io.dpone.backfill.target.ledger.ReceiptStatements;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -159,5 +162,73 @@ public final class PostgresReceiptStatements extends PostgresLedgerTables implem
         return sql.one("INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
                         + " VALUES (?, ?, ?, ?, ?) RETURNING " + PostgresLedgerRows.ROLLBACK_COLUMNS, PostgresLedgerRows.ROWS::rollback,
                 lease.runKey(), UUID.randomUUID().toString(), reason, lease.epoch(), acceptedWrites).orElseThrow();
+    }
+
+    // Publication groups (issue 27, ADR 0041).
+
+    private static final String GROUP_MEMBER_COLUMNS = "g.group_name, g.run_key, g.terms_digest, g.target_schema,"
+            + " g.live_table, c.phase, g.shadow_table, g.backup_table, g.rows_published, g.live_baseline,"
+            + " g.published_fingerprint, g.ready_at";
+
+    @Override
+    public void joinGroup(String runKey, String group, String termsDigest, String schema, String liveTable) throws SQLException {
+        sql.update("INSERT INTO " + groupMember + " (run_key, group_name, terms_digest, target_schema, live_table)"
+                + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (run_key) DO NOTHING", runKey, group, termsDigest, schema, liveTable);
+    }
+
+    /** Fenced by the lease in the same statement: the campaign row must still be the caller's. */
+    @Override
+    public boolean markGroupReady(CampaignLease lease, GroupMember.Readiness r) throws SQLException {
+        return sql.update("UPDATE " + groupMember + " SET shadow_table = coalesce(shadow_table, ?),"
+                        + " backup_table = coalesce(backup_table, ?), rows_published = coalesce(rows_published, ?),"
+                        + " live_baseline = coalesce(live_baseline, ?), published_fingerprint = coalesce(published_fingerprint, ?),"
+                        + " ready_at = coalesce(ready_at, now()) WHERE run_key = ? AND EXISTS (SELECT 1 FROM " + campaign
+                        + " WHERE " + LEASE_FENCE + ")",
+                r.shadowTable(), r.backupTable(), r.rows(), r.liveBaseline(), r.publishedFingerprint(), lease.runKey(),
+                lease.runKey(), lease.owner(), lease.epoch()) == 1;
+    }
+
+    @Override
+    public List<GroupMember> groupMembers(String group) throws SQLException {
+        return sql.list("SELECT " + GROUP_MEMBER_COLUMNS + " FROM " + groupMember + " g JOIN " + campaign
+                + " c ON c.run_key = g.run_key WHERE g.group_name = ? ORDER BY g.live_table, g.run_key", rs -> new GroupMember(
+                rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                CampaignPhase.valueOf(rs.getString(6)), rs.getTimestamp(12) == null ? null : new GroupMember.Readiness(
+                rs.getString(7), rs.getString(8), rs.getLong(9), rs.getString(10), rs.getString(11))), group);
+    }
+
+    @Override
+    public Optional<String> groupOf(String runKey) throws SQLException {
+        return sql.one("SELECT group_name FROM " + groupMember + " WHERE run_key = ?", rs -> rs.getString(1), runKey);
+    }
+
+    /**
+     * Another member's receipt in the group's swap: its campaign row locked and still Publishing, so its own driver
+     * cannot move it meanwhile; the receipt records that row's lease epoch and its approval, as its own would.
+     */
+    @Override
+    public PublicationReceipt insertMemberPublication(String runKey, ArtifactNames names, String liveTable, long rows,
+                                                      TableFingerprint published) throws SQLException {
+        if (sql.one("SELECT 1 FROM " + campaign + " WHERE run_key = ? AND phase = 'Publishing' FOR UPDATE", rs -> 1, runKey).isEmpty()) {
+            throw new IllegalStateException("group member " + liveTable + " (run key " + runKey + ") is no longer"
+                    + " Publishing: the group cannot swap as one; nothing was changed");
+        }
+        return sql.one("INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
+                        + " shadow_table, rows_published, lease_epoch, published_fingerprint, approved_by, approved_at)"
+                        + " SELECT ?, ?, ?, ?, ?, ?, ?, c.lease_epoch, ?, c.approved_by, c.approved_at FROM " + campaign + " c"
+                        + " WHERE c.run_key = ?"
+                        + " RETURNING " + PostgresLedgerRows.PUBLICATION_COLUMNS, PostgresLedgerRows.ROWS::publication,
+                runKey, UUID.randomUUID().toString(), names.schema(), liveTable, names.backupTable(), names.shadowTable(),
+                rows, published.encoded(), runKey).orElseThrow();
+    }
+
+    @Override
+    public RollbackReceipt insertMemberRollback(String runKey, String reason, String acceptedWrites) throws SQLException {
+        sql.one("SELECT 1 FROM " + campaign + " WHERE run_key = ? FOR UPDATE", rs -> 1, runKey).orElseThrow(
+                () -> new IllegalStateException("group member run key " + runKey + " is not in the ledger; nothing was changed"));
+        return sql.one("INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
+                        + " SELECT ?, ?, ?, c.lease_epoch, ? FROM " + campaign + " c WHERE c.run_key = ?"
+                        + " RETURNING " + PostgresLedgerRows.ROLLBACK_COLUMNS, PostgresLedgerRows.ROWS::rollback,
+                runKey, UUID.randomUUID().toString(), reason, acceptedWrites, runKey).orElseThrow();
     }
 }

@@ -24,7 +24,8 @@ public final class PostgresCatalogObjects {
      * column list of a self-referencing foreign key.
      */
     record CarriedObject(Kind kind, String name, char constraintType, boolean unique, String definition,
-                         String definitionHead, String columnList, boolean validated, String comment) {
+                         String definitionHead, String columnList, boolean validated, String comment,
+                         String referencedSchema, String referencedTable) {
         /** Creation order: what foreign keys and exclusion rely on (unique indexes, keys) comes first. */
         int buildOrder() {
             return switch (constraintType) {
@@ -38,6 +39,11 @@ public final class PostgresCatalogObjects {
 
         boolean isForeignKey() {
             return constraintType == 'f';
+        }
+
+        /** A foreign key to {@code table} of {@code schema}. */
+        boolean references(String schema, String table) {
+            return isForeignKey() && schema.equals(referencedSchema) && table.equals(referencedTable);
         }
 
         boolean selfReferencing() {
@@ -67,10 +73,13 @@ public final class PostgresCatalogObjects {
                      'FOREIGN KEY (' || cols.list || ') REFERENCES ' || pg_catalog.quote_ident(n.nspname) || '.'
                        || pg_catalog.quote_ident(t.relname) || '(' END,
                    cols.list,
-                   pg_catalog.obj_description(k.oid, 'pg_constraint')
+                   pg_catalog.obj_description(k.oid, 'pg_constraint'),
+                   rn.nspname, r.relname
               FROM pg_catalog.pg_constraint k
               JOIN pg_catalog.pg_class t ON t.oid = k.conrelid
               JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
+              LEFT JOIN pg_catalog.pg_class r ON r.oid = k.confrelid
+              LEFT JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace
               LEFT JOIN LATERAL (
                    SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY u.ord) AS list
                      FROM pg_catalog.unnest(k.conkey) WITH ORDINALITY u(attnum, ord)
@@ -92,7 +101,7 @@ public final class PostgresCatalogObjects {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     objects.add(new CarriedObject(Kind.INDEX, rs.getString(1), ' ', rs.getBoolean(2),
-                            rs.getString(3), rs.getString(4), null, true, rs.getString(5)));
+                            rs.getString(3), rs.getString(4), null, true, rs.getString(5), null, null));
                 }
             }
         }
@@ -102,7 +111,8 @@ public final class PostgresCatalogObjects {
                 while (rs.next()) {
                     char type = rs.getString(2).charAt(0);
                     objects.add(new CarriedObject(Kind.CONSTRAINT, rs.getString(1), type, type == 'p' || type == 'u',
-                            rs.getString(3), rs.getString(5), rs.getString(6), rs.getBoolean(4), rs.getString(7)));
+                            rs.getString(3), rs.getString(5), rs.getString(6), rs.getBoolean(4), rs.getString(7),
+                            rs.getString(8), rs.getString(9)));
                 }
             }
         }

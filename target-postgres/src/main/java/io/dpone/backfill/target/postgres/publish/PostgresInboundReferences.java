@@ -21,7 +21,7 @@ import java.util.List;
 final class PostgresInboundReferences {
     /** One inbound key, with the head of its definition up to the referenced table's column list. */
     record InboundReference(String name, String table, String columns, String definition,
-                            String definitionHead, boolean validated, String comment) {
+                            String definitionHead, boolean validated, String comment, String schemaName, String tableName) {
         String describe() {
             return name + " on " + table;
         }
@@ -32,6 +32,7 @@ final class PostgresInboundReferences {
             + ", pg_catalog.array_to_string(" + PostgresForeignKeySql.columns(false, true) + ", ', ')"
             + ", pg_catalog.pg_get_constraintdef(k.oid), " + PostgresForeignKeySql.REFERENCED
             + ", k.convalidated, pg_catalog.obj_description(k.oid, 'pg_constraint'), pg_catalog.obj_description(t.oid, 'pg_class')"
+            + ", n.nspname, t.relname"
             + PostgresForeignKeySql.KEYS + " AND k.confrelid = ?::oid AND k.conrelid <> k.confrelid AND k.conparentid = 0"
             + " ORDER BY 2, 1";
 
@@ -56,7 +57,7 @@ final class PostgresInboundReferences {
                     String columns = rs.getString(3);
                     found.add(new InboundReference(rs.getString(1), rs.getString(2), columns, rs.getString(4),
                             "FOREIGN KEY (" + columns + ") REFERENCES " + rs.getString(5) + "(", rs.getBoolean(6),
-                            rs.getString(7)));
+                            rs.getString(7), rs.getString(9), rs.getString(10)));
                 }
             }
         }
@@ -65,7 +66,7 @@ final class PostgresInboundReferences {
 
     /**
      * Re-creates each of {@code references} against {@code incoming} (schema-qualified, quoted): dropped, added
-     * NOT VALID and, where the original was validated, validated, so every existing row is checked against the
+     * NOT VALID and, where the original was validated, validated (one the user left unvalidated stays so), so every existing row is checked against the
      * incoming table before the swap commits. The first that does not hold stops the swap with its orphans.
      */
     void repoint(List<InboundReference> references, String incoming) throws SQLException {
@@ -80,7 +81,8 @@ final class PostgresInboundReferences {
             PostgresShadowSql.execute(c, "ALTER TABLE " + reference.table() + " DROP CONSTRAINT " + name);
             PostgresShadowSql.execute(c, "ALTER TABLE " + reference.table() + " ADD CONSTRAINT " + name
                     + " FOREIGN KEY (" + reference.columns() + ") REFERENCES " + incoming + "(" + rest
-                    + (reference.validated() ? " NOT VALID" : ""));
+                    // Without NOT VALID, ADD CONSTRAINT would check the rows of a key the user left unvalidated.
+                    + " NOT VALID");
             if (reference.comment() != null) {
                 PostgresShadowSql.comment(c, "CONSTRAINT " + name + " ON " + reference.table(), reference.comment());
             }

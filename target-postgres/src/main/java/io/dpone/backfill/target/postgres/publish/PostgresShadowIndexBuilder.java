@@ -12,6 +12,7 @@ import io.dpone.backfill.target.postgres.publish.PostgresCatalogObjects.Kind;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Recreates the live table's indexes and constraints on the validated shadow under temporary names
@@ -28,7 +29,11 @@ public final class PostgresShadowIndexBuilder {
         this.ledger = ledger;
     }
 
-    void build(String runKey, ArtifactNames names, String liveTable) {
+    /**
+     * {@code validatedAtSwap}: the other member tables of the campaign's publication group; a key referencing one
+     * is created unvalidated here (that member's shadow may not be loaded yet) and validated by the group's swap.
+     */
+    void build(String runKey, ArtifactNames names, String liveTable, Set<String> validatedAtSwap) {
         List<CarriedObject> objects = PostgresShadowTransaction.run(connection, "list indexes of " + liveTable, c -> {
             begin(c, names, liveTable);
             if (ledger.ledgerPresent() && ledger.publicationReceipt(runKey).isPresent()) {
@@ -47,7 +52,8 @@ public final class PostgresShadowIndexBuilder {
             String name = CarriedObjectNames.onShadow(names, object.name());
             boolean validate = PostgresShadowTransaction.run(connection, "build " + object.name() + " on the shadow",
                     c -> create(c, runKey, names, liveTable, object, name));
-            if (validate) {
+            boolean deferred = validatedAtSwap.stream().anyMatch(t -> object.references(names.schema(), t));
+            if (validate && !deferred) {
                 PostgresShadowTransaction.run(connection, "validate " + object.name() + " on the shadow", c -> {
                     begin(c, names, liveTable);
                     ownedShadow(c, runKey, names);

@@ -14,6 +14,7 @@ import io.dpone.backfill.target.postgres.publish.PostgresSwapSequences.ColumnSeq
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -27,9 +28,12 @@ final class PostgresSwapSteps implements SwapSteps {
     private final PostgresCatalog catalog;
     private final PostgresSwapRenamer renamer;
     private final PostgresSwapSequences sequences;
-    private List<Carry> carries = List.of();
-    private List<ColumnSequence> outgoingSequences = List.of();
-    private List<ColumnSequence> incomingSequences = List.of();
+    /** A planned carry, by the name of the table that holds the names at planning and gets them back at carrying. */
+    private record Plan(List<Carry> carries, List<ColumnSequence> outgoingSequences, List<ColumnSequence> incomingSequences) {
+    }
+
+    // Keyed by table: a publication group's swap plans every member before it carries any.
+    private final java.util.Map<String, Plan> plans = new java.util.HashMap<>();
 
     PostgresSwapSteps(Connection c, String schema) {
         this.c = c;
@@ -101,9 +105,8 @@ final class PostgresSwapSteps implements SwapSteps {
             throws SQLException {
         Relation from = relation(outgoing);
         Relation to = relation(incoming);
-        carries = renamer.plan(from.oid(), to.oid(), incomingNameOf);
-        outgoingSequences = sequences.of(from.oid());
-        incomingSequences = sequences.of(to.oid());
+        List<Carry> carries = renamer.plan(from.oid(), to.oid(), incomingNameOf);
+        plans.put(outgoing, new Plan(carries, sequences.of(from.oid()), sequences.of(to.oid())));
         return PostgresSwapRenamer.unmatched(carries);
     }
 
@@ -135,8 +138,13 @@ final class PostgresSwapSteps implements SwapSteps {
 
     @Override
     public void carryNames(String outgoing, String incoming, UnaryOperator<String> renamed) throws SQLException {
-        renamer.carry(schema, outgoing, incoming, carries, renamed);
-        sequences.carryIdentityNames(outgoingSequences, incomingSequences, renamed);
+        // After the renames the table planned as outgoing carries the name it had then: it is the incoming one now.
+        Plan plan = plans.get(incoming);
+        if (plan == null) {
+            throw new IllegalStateException("no carries were planned for " + schema + "." + incoming + " before its renames");
+        }
+        renamer.carry(schema, outgoing, incoming, plan.carries(), renamed);
+        sequences.carryIdentityNames(plan.outgoingSequences(), plan.incomingSequences(), renamed);
     }
 
     @Override
@@ -154,9 +162,28 @@ final class PostgresSwapSteps implements SwapSteps {
     }
 
     @Override
-    public void repointInboundReferences(String outgoing, String incoming) throws SQLException {
+    public void repointInboundReferences(String outgoing, String incoming, Set<String> kept) throws SQLException {
         PostgresInboundReferences references = new PostgresInboundReferences(c);
-        references.repoint(references.of(relation(outgoing).oid()), PostgresIdentifiers.qualified(schema, incoming));
+        references.repoint(references.of(relation(outgoing).oid()).stream()
+                .filter(r -> !(r.schemaName().equals(schema) && kept.contains(r.tableName()))).toList(),
+                PostgresIdentifiers.qualified(schema, incoming));
+    }
+
+    @Override
+    public void validateDeferredKeys(String outgoing, String incoming, UnaryOperator<String> incomingNameOf) throws SQLException {
+        PostgresCatalogObjects objects = new PostgresCatalogObjects(c);
+        long incomingOid = relation(incoming).oid();
+        for (PostgresCatalogObjects.CarriedObject key : objects.of(relation(outgoing).oid())) {
+            if (!key.isForeignKey() || !key.validated()) {
+                continue;
+            }
+            String name = incomingNameOf.apply(key.name());
+            // The shadow build left this key unvalidated: it references another member of the group.
+            if (Boolean.FALSE.equals(objects.constraintValidated(incomingOid, name))) {
+                PostgresForeignKeyOrphans.validate(c, PostgresIdentifiers.qualified(schema, incoming), name,
+                        "foreign key " + key.name() + " of " + schema + "." + outgoing + " on the group's incoming table");
+            }
+        }
     }
 
     private void comment(String table, String text) throws SQLException {

@@ -1,11 +1,12 @@
 package io.dpone.backfill.target.postgres.publish;
 
-import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.target.SwapTransactions;
 import io.dpone.backfill.target.postgres.ledger.PostgresReceiptStatements;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
+import java.util.TreeSet;
 
 /**
  * PostgreSQL's swap transaction: {@link PostgresShadowTransaction} opens it (READ COMMITTED), then the lock timeout,
@@ -14,12 +15,14 @@ import java.time.Duration;
  */
 record PostgresSwapTransactions(Connection target, String stateSchema, Duration lockTimeout) implements SwapTransactions {
     @Override
-    public <T> T run(String action, ArtifactNames names, String liveTable, Work<T> work) {
+    public <T> T runAll(String action, String schema, List<String> liveTables, Work<T> work) {
         return PostgresShadowTransaction.run(target, action, c -> {
             PostgresShadowTransaction.lockTimeout(c, lockTimeout);
             PostgresShadowTransaction.pinSearchPath(c);
-            PostgresShadowTransaction.lockTarget(c, names.schema(), liveTable);
-            return work.run(new PostgresSwapSteps(c, names.schema()), new PostgresReceiptStatements(c, stateSchema));
+            for (String liveTable : new TreeSet<>(liveTables)) {
+                PostgresShadowTransaction.lockTarget(c, schema, liveTable);
+            }
+            return work.run(new PostgresSwapSteps(c, schema), new PostgresReceiptStatements(c, stateSchema));
         });
     }
 }
