@@ -12,7 +12,15 @@ import java.util.Locale;
 public final class CampaignFileText {
     /** What every file of one {@code generate} run shares. */
     public record Settings(String prefix, String sourceSecret, String sourceSchema, String targetType,
-                           String targetSecret, String targetSchema, ColumnNaming naming, int parallelWorkers) {
+                           String targetSecret, String targetSchema, ColumnNaming naming, int parallelWorkers,
+                           Group group) {
+    }
+
+    /** The publication group every file names (issue 27): its name and every paired target table; null for none. */
+    public record Group(String name, java.util.List<String> members) {
+        public Group {
+            members = java.util.List.copyOf(new java.util.TreeSet<>(members));
+        }
     }
 
     private static final int MAX_NAME = 45;
@@ -36,7 +44,8 @@ public final class CampaignFileText {
                 : "; publish after " + String.join(", ", table.after())).append(".\n");
         if (!table.cycle().isEmpty()) {
             y.append("# In a foreign-key cycle with ").append(String.join(", ", table.cycle()))
-                    .append(": one at a time, the first one's keys cannot validate; a publication group is not built yet.\n");
+                    .append(s.group() != null ? ": the publication group publishes them together.\n"
+                            : ": one at a time, the first one's keys cannot validate; give them a publication group.\n");
         }
         if (table.columns().renamed()) {
             y.append("# Columns: ").append(table.columns().describe()).append('\n');
@@ -71,11 +80,27 @@ public final class CampaignFileText {
         y.append("  parallelWorkers: ").append(s.parallelWorkers()).append('\n');
         y.append("  publication:\n");
         y.append("    mode: shadow_swap\n");
+        if (s.group() != null) {
+            // Every file lists the same members: no member swaps until all have validated, then all swap at once.
+            y.append("    group:\n");
+            y.append("      name: ").append(quoted(s.group().name())).append('\n');
+            y.append("      members: [").append(String.join(", ", s.group().members().stream().map(CampaignFileText::quoted)
+                    .toList())).append("]\n");
+        }
         if (s.naming() != ColumnNaming.EXACT) {
             y.append("  columns:\n");
             y.append("    naming: ").append(s.naming().wireName()).append('\n');
         }
         return y.toString();
+    }
+
+    /** A group name from {@code prefix}: a DNS label of at most 63 characters. */
+    public static String groupName(String prefix) {
+        String name = prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
+        if (name.length() > 63) {
+            name = name.substring(0, 63).replaceAll("-+$", "");
+        }
+        return name.isEmpty() ? "schema" : name;
     }
 
     /** A lowercase RFC 1123 label of at most 45 characters (lane pods add their suffix). */

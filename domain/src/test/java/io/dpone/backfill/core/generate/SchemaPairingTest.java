@@ -68,12 +68,26 @@ class SchemaPairingTest {
         PairedTable table = SchemaPairing.of(List.of(odd), Map.of("Order Lines", shape("line id")), List.of(),
                 ColumnNaming.EXACT).paired().get(0);
         String text = CampaignFileText.render(table, 1, new CampaignFileText.Settings("shop", "src", "public", "postgres",
-                "tgt", "public", ColumnNaming.EXACT, 2));
+                "tgt", "public", ColumnNaming.EXACT, 2, null));
         var definition = CampaignReader.parse(text);
         assertThat(definition.spec().getSource().getTable()).isEqualTo("Order Lines");
         assertThat(definition.spec().getUniqueKey()).containsExactly("line id");
         assertThat(definition.spec().getBackfillId()).isEqualTo("shop_Order_Lines_v1");
         assertThat(definition.name()).isEqualTo("shop-order-lines");
         assertThat(CampaignFileText.fileName(table, 1)).isEqualTo("1-order-lines.yaml");
+    }
+
+    @Test
+    void aGeneratedGroupListsEveryPairedTargetTableInEveryFileAndReadsBack() {
+        SourceTableFacts odd = source("Order Lines", List.of("line id"), SourceTableFacts.KeyKind.INTEGER, 10, "line id");
+        PairedTable table = SchemaPairing.of(List.of(odd), Map.of("Order Lines", shape("line id")), List.of(),
+                ColumnNaming.EXACT).paired().get(0);
+        String text = CampaignFileText.render(table, 2, new CampaignFileText.Settings("Shop DB", "src", "public", "postgres",
+                "tgt", "public", ColumnNaming.EXACT, 2, new CampaignFileText.Group(CampaignFileText.groupName("Shop DB"),
+                List.of("Orders", "Order Lines"))));
+
+        var group = CampaignReader.parse(text).spec().getPublication().getGroup();
+        assertThat(group.getName()).isEqualTo("shop-db");
+        assertThat(group.getMembers()).containsExactly("Order Lines", "Orders");
     }
 }

@@ -4,6 +4,7 @@ import io.dpone.backfill.connect.CampaignConnections;
 import io.dpone.backfill.core.campaign.ColumnNaming;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.generate.CampaignFileText;
+import io.dpone.backfill.core.campaign.PublicationGroupSpec;
 import io.dpone.backfill.core.generate.PairedTable;
 import io.dpone.backfill.core.generate.SchemaCatalog;
 import io.dpone.backfill.core.generate.SchemaPairing;
@@ -65,6 +66,14 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--prefix", description = "Prefix of backfillIds and resource names (default: the source schema).")
     String prefix;
 
+    @Option(names = "--group", paramLabel = "NAME", description = {"The publication group every campaign names, so all"
+            + " publish in one transaction once all have validated (default: the prefix as a DNS label).",
+            "A group is how tables in a foreign-key cycle publish at all."})
+    String group;
+
+    @Option(names = "--no-group", description = "Write campaigns that publish one at a time, in file order.")
+    boolean noGroup;
+
     @Option(names = "--parallel-workers", defaultValue = "4", description = "Lanes per campaign (default 4).")
     int parallelWorkers;
 
@@ -102,8 +111,19 @@ public final class GenerateCommand implements Callable<Integer> {
                     targets.references(toSchema), rule);
         }
         List<PairedTable> paired = pairing.paired();
-        CampaignFileText.Settings settings = new CampaignFileText.Settings(prefix != null ? prefix : sourceSchema,
-                sourceSecret, sourceSchema, type.wireName(), targetSecret, toSchema, rule, parallelWorkers);
+        String filePrefix = prefix != null ? prefix : sourceSchema;
+        CampaignFileText.Group publicationGroup = null;
+        if (!noGroup && paired.size() >= 2) {
+            if (paired.size() > PublicationGroupSpec.MAX_MEMBERS) {
+                System.err.println("backfill generate: " + paired.size() + " tables exceed a group's "
+                        + PublicationGroupSpec.MAX_MEMBERS + " members: the campaigns publish one at a time");
+            } else {
+                publicationGroup = new CampaignFileText.Group(group != null ? group : CampaignFileText.groupName(filePrefix),
+                        paired.stream().map(PairedTable::target).toList());
+            }
+        }
+        CampaignFileText.Settings settings = new CampaignFileText.Settings(filePrefix,
+                sourceSecret, sourceSchema, type.wireName(), targetSecret, toSchema, rule, parallelWorkers, publicationGroup);
         Files.createDirectories(out);
         System.out.printf(Locale.ROOT, "generate: %s.* -> %s.* (%s), %d table(s) paired, %d not paired%n", sourceSchema,
                 toSchema, rule.wireName(), paired.size(), pairing.unpaired().size());
@@ -123,12 +143,20 @@ public final class GenerateCommand implements Callable<Integer> {
                 System.out.println("  " + u.side() + " " + u.table() + ": " + u.why());
             }
         }
-        if (paired.stream().anyMatch(t -> !t.cycle().isEmpty())) {
-            System.out.println("tables in a foreign-key cycle cannot publish one at a time (a publication group is not"
-                    + " built yet): their files say which");
+        if (publicationGroup != null) {
+            System.out.println("publication group " + publicationGroup.name() + ": all " + paired.size() + " campaigns"
+                    + " publish in one transaction once every one has validated");
+            System.out.println("next: review the files, then kubectl apply them all; or backfill run each file (each"
+                    + " stops validated with exit code 9, the last one publishes the group), then backfill run the"
+                    + " earlier ones again to hand them off");
+        } else {
+            if (paired.stream().anyMatch(t -> !t.cycle().isEmpty())) {
+                System.out.println("tables in a foreign-key cycle cannot publish one at a time: their files say which;"
+                        + " generate them with a group (leave out --no-group)");
+            }
+            System.out.println("next: review the files, then run them in file order (each publishes before the next"
+                    + " starts), or kubectl apply them in that order");
         }
-        System.out.println("next: review the files, then run them in file order (each publishes before the next"
-                + " starts), or kubectl apply them in that order");
         return paired.isEmpty() ? ExitCodes.INVALID : ExitCodes.OK;
     }
 }
