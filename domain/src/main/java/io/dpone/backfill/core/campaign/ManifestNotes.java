@@ -55,6 +55,12 @@ final class ManifestNotes {
                 + " campaign in `Publishing` until a person approves (`backfill publish`, `kubectl backfill publish`,"
                 + " annotation `backfill.dpone.io/approve`); the first approval stands and the publication receipt"
                 + " records who and when. Left out of the normalised spec when `automatic`, so older run keys hold"));
+        n.put("spec.publication.group.name", new Note("DNS label", null, "`shadow_swap` only: campaigns naming the same"
+                + " group wait for each other validated and publish in one transaction, roll back together; a group"
+                + " name is used for one load (a later load names another group)"));
+        n.put("spec.publication.group.members", new Note("2-100 table names", null, "every member's live target table,"
+                + " this one's included, in the campaign's target schema; the same list (and the same approval and"
+                + " window) in every member, or the group waits and says which member disagrees"));
         n.put("spec.publication.window.from", new Note("HH:MM", null, "`shadow_swap` only: the swap (and the handoff"
                 + " after it) waits until the daily window opens; validation and the read-back gate finish first. The"
                 + " live-table baseline still guards the swap (ADR 0008)"));

@@ -1,6 +1,9 @@
 package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +19,13 @@ public class PublicationGroupSpec {
     public static final int MAX_MEMBERS = 100;
 
     @JsonPropertyDescription("The group's name (a DNS label, e.g. music-store): the same in every member.")
+    @Required
+    @Pattern(NAME_PATTERN)
     private String name;
     @JsonPropertyDescription("The live target tables of every member campaign, this one's included, all in the same"
             + " target schema; the same list in every member (order does not matter).")
+    @Required
+    @Size(min = 2, max = MAX_MEMBERS)
     private List<String> members;
 
     public String getName() {

@@ -22,6 +22,8 @@ public class PublicationStatus {
     private String approvedBy;
     private String approvedAt;
     private Boolean contentMatches;
+    private String group;
+    private String groupStanding;
 
     public String getMode() {
         return mode;
@@ -176,6 +178,24 @@ public class PublicationStatus {
         this.contentMatches = contentMatches;
     }
 
+    /** The publication group it swaps with (issue 27); absent for a campaign of its own. */
+    public String getGroup() {
+        return group;
+    }
+
+    public void setGroup(String group) {
+        this.group = group;
+    }
+
+    /** How many members are ready and which hold the group, or that it published; absent without a group. */
+    public String getGroupStanding() {
+        return groupStanding;
+    }
+
+    public void setGroupStanding(String groupStanding) {
+        this.groupStanding = groupStanding;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof PublicationStatus p && Objects.equals(mode, p.mode) && Objects.equals(phase, p.phase)
@@ -187,13 +207,14 @@ public class PublicationStatus {
                 && Objects.equals(uncoveredSourceRows, p.uncoveredSourceRows) && Objects.equals(coverage, p.coverage)
                 && Objects.equals(contentCheck, p.contentCheck) && Objects.equals(contentMatches, p.contentMatches)
                 && Objects.equals(approval, p.approval) && Objects.equals(approvedBy, p.approvedBy)
-                && Objects.equals(approvedAt, p.approvedAt);
+                && Objects.equals(approvedAt, p.approvedAt) && Objects.equals(group, p.group)
+                && Objects.equals(groupStanding, p.groupStanding);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(mode, phase, validation, shadowTable, backupTable, expectedRows, actualRows, duplicateKeys,
                 nullKeys, receiptId, backupRetained, uncoveredSourceRows, coverage, contentCheck, contentMatches,
-                approval, approvedBy, approvedAt);
+                approval, approvedBy, approvedAt, group, groupStanding);
     }
 }

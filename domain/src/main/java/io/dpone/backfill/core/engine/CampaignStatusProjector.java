@@ -2,6 +2,7 @@ package io.dpone.backfill.core.engine;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
+import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.core.campaign.HandoffStatus;
 import io.dpone.backfill.core.campaign.PublicationMode;
@@ -176,6 +177,26 @@ public final class CampaignStatusProjector {
             status.getPublication().setApprovedBy(a.approvedBy());
             status.getPublication().setApprovedAt(a.approvedAt().toString());
         });
+        return status;
+    }
+
+    /**
+     * The campaign's publication group and where it stands (issue 27), from the ledger's member rows; unchanged for
+     * a campaign without a group.
+     */
+    public static BackfillCampaignStatus withGroup(BackfillCampaignStatus status, BackfillCampaignSpec spec,
+                                                   java.util.function.Function<String, java.util.List<io.dpone.backfill.core.ledger.GroupMember>> members) {
+        java.util.Optional<io.dpone.backfill.core.campaign.PublicationGroup> group =
+                spec.getPublication().getMode() == PublicationMode.SHADOW_SWAP
+                        ? io.dpone.backfill.core.campaign.PublicationGroup.of(spec) : java.util.Optional.empty();
+        if (status.getPublication() == null || group.isEmpty()) {
+            return status;
+        }
+        status.getPublication().setGroup(group.get().name());
+        CampaignPhase phase = status.getPhase();
+        status.getPublication().setGroupStanding(phase == CampaignPhase.Published || phase == CampaignPhase.HandoffCommitted
+                ? "published with its group " + group.get().describe()
+                : io.dpone.backfill.core.ledger.GroupStanding.of(group.get(), members.apply(group.get().name())).describe());
         return status;
     }
 }

@@ -97,6 +97,9 @@ public final class StatusReport {
                 b.append("; approval ").append(pub.getApproval()).append(pub.getApprovedBy() == null ? ": not yet approved"
                         : ": approved by " + pub.getApprovedBy() + " at " + pub.getApprovedAt());
             }
+            if (pub.getGroup() != null) {
+                b.append("; group ").append(pub.getGroup()).append(": ").append(pub.getGroupStanding());
+            }
             b.append("; receipt ").append(pub.getReceiptId() == null ? "none yet" : pub.getReceiptId());
             line(out, "publication", b.toString());
         }

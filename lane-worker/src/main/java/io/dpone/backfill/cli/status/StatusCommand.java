@@ -67,6 +67,7 @@ public final class StatusCommand implements Callable<Integer> {
                         + (s.getPublication().getApproval() == null ? "" : "; approval " + s.getPublication().getApproval()
                         + (s.getPublication().getApprovedBy() == null ? " (not yet approved)"
                         : " (approved by " + s.getPublication().getApprovedBy() + " at " + s.getPublication().getApprovedAt() + ")"))
+                        + (s.getPublication().getGroup() == null ? "" : "; " + s.getPublication().getGroupStanding())
                         + (s.getPublication().getReceiptId() == null ? "" : "; publication receipt " + s.getPublication().getReceiptId())
                         + (s.getHandoff().getReceiptId() == null ? "" : "; handoff receipt " + s.getHandoff().getReceiptId()));
                 if (s.getProgress() != null && s.getProgress().getEtaBasis() != null) {

@@ -16,10 +16,11 @@ public final class StatusReader {
 
     public static Optional<BackfillCampaignStatus> read(CampaignBlueprint blueprint, LedgerStore ledger) {
         Optional<CampaignRecord> campaign = ledger.peek(blueprint.identity().runKey());
-        return campaign.map(c -> CampaignStatusProjector.withApproval(CampaignStatusProjector.project(
+        return campaign.map(c -> CampaignStatusProjector.withGroup(CampaignStatusProjector.withApproval(CampaignStatusProjector.project(
                 blueprint.definition().spec(), blueprint.artifacts(), c,
                 ledger.counts(c.runKey(), blueprint.definition().spec().getMaxChunkAttempts()),
                 ledger.publicationReceipt(c.runKey()), ledger.handoffReceipt(c.runKey()), ledger.rollbackReceipt(c.runKey()),
-                NextActionText::of), blueprint.definition().spec(), ledger.publicationApproval(c.runKey())));
+                NextActionText::of), blueprint.definition().spec(), ledger.publicationApproval(c.runKey())),
+                blueprint.definition().spec(), ledger::groupMembers));
     }
 }

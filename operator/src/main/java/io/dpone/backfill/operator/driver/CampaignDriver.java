@@ -295,8 +295,8 @@ public final class CampaignDriver {
     private static BackfillCampaignStatus project(CampaignBlueprint blueprint, LedgerStore ledger, String runKey) {
         BackfillCampaignSpec spec = blueprint.definition().spec();
         CampaignRecord record = ledger.findByRunKey(runKey).orElseThrow();
-        return CampaignStatusProjector.withApproval(CampaignStatusProjector.project(spec, blueprint.artifacts(), record,
+        return CampaignStatusProjector.withGroup(CampaignStatusProjector.withApproval(CampaignStatusProjector.project(spec, blueprint.artifacts(), record,
                 ledger.counts(runKey, spec.getMaxChunkAttempts()), ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
-                ledger.rollbackReceipt(runKey)), spec, ledger.publicationApproval(runKey));
+                ledger.rollbackReceipt(runKey)), spec, ledger.publicationApproval(runKey)), spec, ledger::groupMembers);
     }
 }

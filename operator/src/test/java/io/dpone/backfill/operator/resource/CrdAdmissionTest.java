@@ -122,6 +122,22 @@ class CrdAdmissionTest {
     }
 
     @Test
+    void aPublicationGroupIsAdmittedWithADnsLabelAndTwoToAHundredMembersAndNeverChangesOncePlanned() {
+        ObjectNode campaign = json(PgCampaign.campaign("backfill", "items", "items_v1", 8, 2, ""));
+        Consumer<ObjectNode> grouped = s -> s.with("publication").put("mode", "shadow_swap").putObject("group")
+                .put("name", "shop").putArray("members").add("items").add("orders");
+        assertThat(api.create(edit(campaign, grouped))).isEmpty();
+        assertThat(api.create(edit(campaign, grouped.andThen(s -> ((ObjectNode) s.get("publication").get("group"))
+                .put("name", "Shop_DB"))))).singleElement().asString().contains("spec.publication.group.name");
+        assertThat(api.create(edit(campaign, grouped.andThen(s -> ((ObjectNode) s.get("publication").get("group"))
+                .putArray("members").add("items"))))).singleElement().asString().contains("spec.publication.group.members");
+
+        ObjectNode planned = withStatus(edit(campaign, grouped), "Publishing", "rk-1", null);
+        assertThat(api.update(edit(planned, s -> ((ObjectNode) s.get("publication").get("group")).put("name", "other")), planned))
+                .as("a planned campaign keeps its group").isNotEmpty();
+    }
+
+    @Test
     void aCampaignRefusedBeforePlanningCanBeCorrectedInPlace() {
         ObjectNode fresh = json(PgCampaign.campaign("backfill", "items", "items_v1", 8, 2, ""));
         Consumer<ObjectNode> correction = s -> ((ObjectNode) s.get("source")).put("table", "items_fixed");
