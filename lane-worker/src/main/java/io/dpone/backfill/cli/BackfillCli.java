@@ -35,7 +35,8 @@ import java.util.Arrays;
                 "5:Another driver holds the campaign's lease; nothing was changed.",
                 "6:Pre-flight found errors (doctor, or run refusing before any change).",
                 "7:verify found rows that differ from the source.",
-                "8:certify ran and a scenario did not pass."})
+                "8:certify ran and a scenario did not pass.",
+                "9:The campaign validated and waits for the other members of its publication group; run theirs."})
 public final class BackfillCli implements Runnable {
     private static final String LANE = "lane";
 

@@ -20,8 +20,8 @@ class ExitCodeTableTest {
     @Test
     void everyCodeOfTheTableMeansOneThing() throws IllegalAccessException {
         Map<Integer, String> codes = table();
-        assertThat(codes).hasSize(9);
-        assertThat(codes.keySet()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8);
+        assertThat(codes).hasSize(10);
+        assertThat(codes.keySet()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
     }
 
     @Test
