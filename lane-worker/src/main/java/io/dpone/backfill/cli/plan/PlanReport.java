@@ -84,6 +84,14 @@ public final class PlanReport {
         publication.put("retainBackup", s.getPublication().getRetainBackup());
         publication.put("shadow", b.artifacts().schema() + "." + b.artifacts().shadowTable());
         publication.put("backup", b.artifacts().schema() + "." + b.artifacts().backupTable());
+        io.dpone.backfill.core.campaign.PublicationGroup.of(s).ifPresent(g -> {
+            // Which campaigns it publishes with, and the digest of the terms they must share (ADR 0041).
+            ObjectNode group = publication.putObject("group");
+            group.put("name", g.name());
+            ArrayNode members = group.putArray("members");
+            g.members().forEach(members::add);
+            group.put("termsDigest", g.termsDigest());
+        });
         if (withChunks) {
             ArrayNode list = root.putArray("chunkList");
             for (ChunkRange c : plan.chunks()) {
