@@ -477,8 +477,11 @@ class CampaignEngineTest {
         }
     }
 
-    @Test
-    void groupMembersWaitForEachOtherAndTheLastToValidateSwapsThemAllOnce() {
+    /** Two members t and u of group shop, each on its own fake target, t validated; u opened, not loaded. */
+    private record TwoMembers(FakeTarget second, CampaignEngine t, CampaignEngine u, CampaignLease tLease, CampaignLease uLease) {
+    }
+
+    private TwoMembers tValidated() {
         FakeTarget second = new FakeTarget(memory);
         CampaignEngine t = engine(member("t"));
         CampaignEngine u = new CampaignEngine(member("u"), ledger, second.publisher(), second.source());
@@ -487,6 +490,17 @@ class CampaignEngineTest {
         stepUntil(t, tLease, CampaignPhase.Loading);
         commitEverything(target, t.runKey());
         stepUntil(t, tLease, CampaignPhase.Publishing);
+        return new TwoMembers(second, t, u, tLease, uLease);
+    }
+
+    @Test
+    void groupMembersWaitForEachOtherAndTheLastToValidateSwapsThemAllOnce() {
+        TwoMembers m = tValidated();
+        FakeTarget second = m.second();
+        CampaignEngine t = m.t();
+        CampaignEngine u = m.u();
+        CampaignLease tLease = m.tLease();
+        CampaignLease uLease = m.uLease();
         assertThat(target.calls).as("t's key to u is validated at the group's swap").contains("buildDeferredIndexes deferring [u]");
 
         for (int i = 0; i < 2; i++) {
@@ -508,14 +522,12 @@ class CampaignEngineTest {
 
     @Test
     void aGroupMemberWhoseLiveTableWasWrittenBlocksAndHoldsTheOthers() {
-        FakeTarget second = new FakeTarget(memory);
-        CampaignEngine t = engine(member("t"));
-        CampaignEngine u = new CampaignEngine(member("u"), ledger, second.publisher(), second.source());
-        CampaignLease tLease = openAndLease(t);
-        CampaignLease uLease = openAndLease(u);
-        stepUntil(t, tLease, CampaignPhase.Loading);
-        commitEverything(target, t.runKey());
-        stepUntil(t, tLease, CampaignPhase.Publishing);
+        TwoMembers m = tValidated();
+        FakeTarget second = m.second();
+        CampaignEngine t = m.t();
+        CampaignEngine u = m.u();
+        CampaignLease tLease = m.tLease();
+        CampaignLease uLease = m.uLease();
         t.step(tLease);
         stepUntil(u, uLease, CampaignPhase.Loading);
         commitEverything(second, u.runKey());

@@ -533,11 +533,15 @@ final class MssqlLedgerText {
      * the publication receipt, written inside the swap's transaction after the lease fence; OUTPUT returns the row.
      */
     String insertPublicationReceipt() {
+        return insertPublicationHead() + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    }
+
+    /** The publication receipt's INSERT up to its values, with the OUTPUT that returns the row. */
+    private String insertPublicationHead() {
         return "INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
                 + " shadow_table, rows_published, lease_epoch, published_fingerprint)"
                 + " OUTPUT inserted.run_key, inserted.receipt_id, inserted.target_schema, inserted.live_table,"
-                + " inserted.backup_table, inserted.shadow_table, inserted.rows_published, inserted.published_at"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                + " inserted.backup_table, inserted.shadow_table, inserted.rows_published, inserted.published_at";
     }
 
     /** {@code ?} = run key: the published table's fingerprint at publication (null in older receipts). */
@@ -547,9 +551,14 @@ final class MssqlLedgerText {
 
     /** run key, receipt id, reason, lease epoch, accepted writes (null: none): OUTPUT returns the row. */
     String insertRollbackReceipt() {
+        return insertRollbackHead() + " VALUES (?, ?, ?, ?, ?)";
+    }
+
+    /** The rollback receipt's INSERT up to its values, with the OUTPUT that returns the row. */
+    private String insertRollbackHead() {
         return "INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
                 + " OUTPUT inserted.run_key, inserted.receipt_id, inserted.reason, inserted.rolled_back_at,"
-                + " inserted.accepted_writes VALUES (?, ?, ?, ?, ?)";
+                + " inserted.accepted_writes";
     }
 
     /** {@code ?} = run key. */
@@ -635,17 +644,12 @@ final class MssqlLedgerText {
      * its campaign row's lease epoch; OUTPUT returns the row.
      */
     String insertMemberPublicationReceipt() {
-        return "INSERT INTO " + publicationReceipt + " (run_key, receipt_id, target_schema, live_table, backup_table,"
-                + " shadow_table, rows_published, lease_epoch, published_fingerprint)"
-                + " OUTPUT inserted.run_key, inserted.receipt_id, inserted.target_schema, inserted.live_table,"
-                + " inserted.backup_table, inserted.shadow_table, inserted.rows_published, inserted.published_at"
-                + " SELECT ?, ?, ?, ?, ?, ?, ?, c.lease_epoch, ? FROM " + campaign + " AS c WHERE c.run_key = ?";
+        return insertPublicationHead() + " SELECT ?, ?, ?, ?, ?, ?, ?, c.lease_epoch, ? FROM " + campaign
+                + " AS c WHERE c.run_key = ?";
     }
 
     /** run key, receipt id, reason, accepted writes, run key: another member's rollback receipt; OUTPUT returns it. */
     String insertMemberRollbackReceipt() {
-        return "INSERT INTO " + rollbackReceipt + " (run_key, receipt_id, reason, lease_epoch, accepted_writes)"
-                + " OUTPUT inserted.run_key, inserted.receipt_id, inserted.reason, inserted.rolled_back_at,"
-                + " inserted.accepted_writes SELECT ?, ?, ?, c.lease_epoch, ? FROM " + campaign + " AS c WHERE c.run_key = ?";
+        return insertRollbackHead() + " SELECT ?, ?, ?, c.lease_epoch, ? FROM " + campaign + " AS c WHERE c.run_key = ?";
     }
 }
