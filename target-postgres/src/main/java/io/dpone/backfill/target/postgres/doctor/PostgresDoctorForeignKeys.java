@@ -87,10 +87,12 @@ final class PostgresDoctorForeignKeys {
                 continue; // a backup's key is not re-pointed (ADR 0038)
             }
             if (key.otherSchema().equals(schema) && groupTables.contains(key.otherTable())) {
-                findings.add(Finding.ok("target.foreign-key.group-member", "foreign key " + key.describe() + " is between"
-                        + " members of the campaign's publication group: the group's swap re-points it to the members'"
-                        + " loaded tables and validates it there, before any of them is published (a failure names the"
-                        + " orphan rows and holds the whole group)"));
+                // Not probed: the other member's source table is named only in its own campaign.
+                findings.add(Finding.warning("target.foreign-key.group-member", "foreign key " + key.describe()
+                        + " is between members of the campaign's publication group: it cannot be probed before both are"
+                        + " loaded; the group's swap re-points it to the members' loaded tables and validates it there,"
+                        + " before any of them is published", "If rows break it, the member they belong to blocks"
+                        + " (ForeignKeyOrphans, with their count and a sample) and nothing of the group is published."));
             } else if (key.outbound()) {
                 outbound(key);
             } else {
