@@ -150,4 +150,10 @@ ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS approved_at timestamptz;
 ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS approved_by text;
 ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS approved_at timestamptz;
 
+-- The rate ceiling lanes pace themselves to (issue 28; 0: none) and how many lanes share it, written without a lease
+-- by the driver (from the spec) or `backfill throttle`; NULL until first written. Lanes read it between slices.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_rows_per_second bigint;
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_bytes_per_second bigint;
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_lanes integer;
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

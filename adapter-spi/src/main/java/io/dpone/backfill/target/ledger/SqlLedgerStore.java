@@ -200,6 +200,17 @@ public final class SqlLedgerStore implements LedgerStore {
     }
 
     @Override
+    public synchronized boolean recordThrottle(String runKey, io.dpone.backfill.core.ledger.ThrottleSetting setting) {
+        return call("recordThrottle", () -> campaigns.recordThrottle(runKey, setting));
+    }
+
+    @Override
+    public synchronized io.dpone.backfill.core.ledger.ThrottleSetting throttle(String runKey) {
+        return call("throttle", () -> campaigns.ledgerPresent() ? campaigns.throttle(runKey)
+                : io.dpone.backfill.core.ledger.ThrottleSetting.NONE);
+    }
+
+    @Override
     public synchronized ChunkCounts counts(String runKey, int maxAttempts) {
         return call("counts", () -> chunks.counts(runKey, maxAttempts));
     }

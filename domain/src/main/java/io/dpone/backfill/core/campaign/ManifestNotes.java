@@ -78,6 +78,10 @@ final class ManifestNotes {
         }
         n.put("spec.lane.nodeSelector", new Note(null, "none", "label syntax"));
         n.put("spec.lane.maxPodFailures", rule("lane pod failures replaced before the campaign turns Recoverable"));
+        n.put("spec.throttle.rowsPerSecond", rule("campaign-wide, shared by the lanes; may change at any time,"
+                + " never changes the run key"));
+        n.put("spec.throttle.bytesPerSecond", rule("campaign-wide, shared by the lanes; may change at any time,"
+                + " never changes the run key"));
         n.put("spec.suspend", rule("`true`: no new chunk claims, running chunks drain; may change at any time"));
         return n;
     }

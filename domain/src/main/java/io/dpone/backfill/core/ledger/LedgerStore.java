@@ -175,4 +175,14 @@ public interface LedgerStore {
 
     /** The approval recorded for run {@code runKey}, if any. */
     Optional<PublicationApproval> publicationApproval(String runKey);
+
+    /**
+     * Records the rate ceiling of run {@code runKey} and how many lanes its driver runs (issue 28). No lease: the
+     * driver writes it from the spec, a person through {@code backfill throttle}; the last write stands. Returns
+     * false when the run is not in the ledger.
+     */
+    boolean recordThrottle(String runKey, ThrottleSetting setting);
+
+    /** The ceiling recorded for run {@code runKey}; {@link ThrottleSetting#NONE} when none was (or no such run). */
+    ThrottleSetting throttle(String runKey);
 }

@@ -48,6 +48,23 @@ final class StructureRules {
             window(spec.getPublication().getWindow(), errors);
         }
         lane(spec.getLane(), errors);
+        throttle(spec.getThrottle(), errors);
+    }
+
+    /** A ceiling is a positive number of rows or bytes a second; absent means none (issue 28). */
+    private static void throttle(io.dpone.backfill.core.campaign.ThrottleSpec throttle, Errors errors) {
+        if (throttle == null) {
+            return;
+        }
+        perSecond(throttle.getRowsPerSecond(), "spec.throttle.rowsPerSecond", errors);
+        perSecond(throttle.getBytesPerSecond(), "spec.throttle.bytesPerSecond", errors);
+    }
+
+    private static void perSecond(Long value, String path, Errors errors) {
+        if (value != null && (value < 1 || value > io.dpone.backfill.core.campaign.ThrottleSpec.MAX_PER_SECOND)) {
+            errors.add(path, "range", "must be between 1 and " + io.dpone.backfill.core.campaign.ThrottleSpec.MAX_PER_SECOND
+                    + " (leave it out for no ceiling), got " + value);
+        }
     }
 
     /** A window's times are HH:MM, different from each other, in a known time zone (issue 28). */

@@ -74,6 +74,7 @@ public final class InMemoryLedger {
         Instant createdAt;
         Instant updatedAt;
         PublicationApproval approval;
+        ThrottleSetting throttle = ThrottleSetting.NONE;
 
         CampaignRecord record() {
             return new CampaignRecord(runKey, backfillId, planDigest, configDigest, specJson, phase, detail, anchor,
@@ -258,6 +259,26 @@ public final class InMemoryLedger {
             synchronized (InMemoryLedger.this) {
                 Campaign c = schema ? campaigns.get(runKey) : null;
                 return c == null ? Optional.empty() : Optional.ofNullable(c.approval);
+            }
+        }
+
+        @Override
+        public boolean recordThrottle(String runKey, ThrottleSetting setting) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                if (c == null) {
+                    return false;
+                }
+                c.throttle = setting;
+                return true;
+            }
+        }
+
+        @Override
+        public ThrottleSetting throttle(String runKey) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                return c == null ? ThrottleSetting.NONE : c.throttle;
             }
         }
 

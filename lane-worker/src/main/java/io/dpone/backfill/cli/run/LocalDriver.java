@@ -21,6 +21,7 @@ import io.dpone.backfill.core.heal.ReconnectBackoff;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.ThrottleRecorder;
 import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
@@ -124,6 +125,9 @@ public final class LocalDriver implements AutoCloseable {
         long check = Math.max(100, Math.min(1000, every));
         deadline.scheduleWithFixedDelay(this::checkDeadline, check, check, TimeUnit.MILLISECONDS);
         try {
+            // The file's ceiling at each start; `backfill throttle` changes it in the ledger while this runs.
+            ThrottleRecorder.apply(session.ledger(), lease.runKey(), blueprint.definition().spec())
+                    .ifPresent(t -> log.accept("rate ceiling: " + t.describe()));
             startLanesDuringPreparation();
             if (resume) {
                 int requeued = session.engine().resume(lease);

@@ -113,6 +113,9 @@ public final class CampaignDriver {
             }
             LanePods pods = requeueFailed(client, campaign, engine, lease, observed, notes);
             approve(client, campaign, hold, engine.runKey(), notes);
+            // The one spec field lanes follow while they run (issue 28): the ledger is how it reaches them.
+            io.dpone.backfill.core.ledger.ThrottleRecorder.apply(hold.ledger(), engine.runKey(), spec).ifPresent(t ->
+                    notes.add(new DriveOutcome.Note("ThrottleChanged", "rate ceiling now " + t.describe(), false)));
             LaneReport early = lanesDuringPreparation(client, campaign, spec, hold, engine.runKey(), pods, source, target);
             List<StepResult> steps = stepUntilWaiting(engine, lease);
             StepResult step = steps.get(steps.size() - 1);

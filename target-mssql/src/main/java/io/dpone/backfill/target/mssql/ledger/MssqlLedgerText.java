@@ -99,6 +99,18 @@ final class MssqlLedgerText {
                 + " AND approved_by IS NULL";
     }
 
+    /** {@code ?} = rows/s, bytes/s, lanes, run key: the run's rate ceiling (issue 28); no lease, the last write stands. */
+    String recordThrottle() {
+        return "UPDATE " + campaign + " SET throttle_rows_per_second = ?, throttle_bytes_per_second = ?,"
+                + " throttle_lanes = ? WHERE run_key = ?";
+    }
+
+    /** {@code ?} = run key: the run's rate ceiling, one row once one was recorded. */
+    String throttle() {
+        return "SELECT throttle_rows_per_second, throttle_bytes_per_second, throttle_lanes FROM " + campaign
+                + " WHERE run_key = ? AND throttle_lanes IS NOT NULL";
+    }
+
     /** {@code ?} = run key: the approval, one row when there is one. */
     String approval() {
         return "SELECT approved_by, approved_at FROM " + campaign + " WHERE run_key = ? AND approved_by IS NOT NULL";

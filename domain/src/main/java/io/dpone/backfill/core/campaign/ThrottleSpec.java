@@ -1,0 +1,65 @@
+package io.dpone.backfill.core.campaign;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+
+import java.util.Objects;
+
+/**
+ * How fast a running campaign may read its source (issue 28): a ceiling for the campaign as a whole, shared by its
+ * lanes. The one part of the spec that may change while the campaign runs besides {@code suspend} and {@code lane}:
+ * it steers how fast rows move, never which rows or where, so it stays out of the campaign's identity
+ * ({@link io.dpone.backfill.core.plan.CampaignIdentity#configDigest}).
+ */
+@JsonPropertyOrder({"rowsPerSecond", "bytesPerSecond"})
+public class ThrottleSpec {
+    /** Far above any source we have measured; a bound keeps a typo from meaning "no ceiling" by overflow. */
+    public static final long MAX_PER_SECOND = 1_000_000_000_000L;
+
+    @Min(1)
+    @Max(MAX_PER_SECOND)
+    @JsonPropertyDescription("Rows per second the campaign's lanes read together at most (each lane paces itself to"
+            + " its share). Absent: no row ceiling. Can change at any time.")
+    private Long rowsPerSecond;
+    @Min(1)
+    @Max(MAX_PER_SECOND)
+    @JsonPropertyDescription("Row bytes per second (as the lanes move them) the campaign's lanes read together at"
+            + " most. Absent: no byte ceiling. Can change at any time.")
+    private Long bytesPerSecond;
+
+    public Long getRowsPerSecond() {
+        return rowsPerSecond;
+    }
+
+    public void setRowsPerSecond(Long rowsPerSecond) {
+        this.rowsPerSecond = rowsPerSecond;
+    }
+
+    public Long getBytesPerSecond() {
+        return bytesPerSecond;
+    }
+
+    public void setBytesPerSecond(Long bytesPerSecond) {
+        this.bytesPerSecond = bytesPerSecond;
+    }
+
+    ThrottleSpec copy() {
+        ThrottleSpec c = new ThrottleSpec();
+        c.rowsPerSecond = rowsPerSecond;
+        c.bytesPerSecond = bytesPerSecond;
+        return c;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ThrottleSpec t && Objects.equals(rowsPerSecond, t.rowsPerSecond)
+                && Objects.equals(bytesPerSecond, t.bytesPerSecond);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(rowsPerSecond, bytesPerSecond);
+    }
+}
