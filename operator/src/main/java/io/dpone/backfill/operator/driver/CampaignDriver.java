@@ -145,7 +145,9 @@ public final class CampaignDriver {
                 }
             }
             Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, hold, lease, step, notes);
-            BackfillCampaignStatus projection = project(blueprint, hold.ledger(), engine.runKey());
+            BackfillCampaignStatus projection = project(blueprint, hold.ledger(), engine.runKey(),
+                    campaign.getStatus() != null && campaign.getStatus().getThrottle() != null
+                            && campaign.getStatus().getThrottle().throttled());
             DriveOutcome.ChunkActivity activity = step.phase() == CampaignPhase.Loading
                     ? chunkWatch.observe(hold.ledger(), engine.runKey(), clock.instant()) : DriveOutcome.ChunkActivity.NONE;
             if (step.settled()) {
@@ -295,11 +297,15 @@ public final class CampaignDriver {
         return ledger.rollbackReceipt(runKey);
     }
 
-    private static BackfillCampaignStatus project(CampaignBlueprint blueprint, LedgerStore ledger, String runKey) {
+    /** {@code wasThrottled}: the last status said the ceiling held the lanes back (the judgement's hysteresis). */
+    private static BackfillCampaignStatus project(CampaignBlueprint blueprint, LedgerStore ledger, String runKey,
+                                                  boolean wasThrottled) {
         BackfillCampaignSpec spec = blueprint.definition().spec();
         CampaignRecord record = ledger.findByRunKey(runKey).orElseThrow();
-        return CampaignStatusProjector.withApproval(CampaignStatusProjector.project(spec, blueprint.artifacts(), record,
-                ledger.counts(runKey, spec.getMaxChunkAttempts()), ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
+        io.dpone.backfill.core.ledger.ChunkCounts counts = ledger.counts(runKey, spec.getMaxChunkAttempts());
+        BackfillCampaignStatus status = CampaignStatusProjector.withApproval(CampaignStatusProjector.project(spec,
+                blueprint.artifacts(), record, counts, ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
                 ledger.rollbackReceipt(runKey)), spec, ledger.publicationApproval(runKey));
+        return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(runKey), wasThrottled);
     }
 }

@@ -1,0 +1,87 @@
+package io.dpone.backfill.core.campaign;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import java.util.Objects;
+
+/**
+ * The rate ceiling in force (issue 28), as the ledger holds it, and whether it holds the lanes back. Present only
+ * while a ceiling is in force; the current rate is {@code progress.rowsPerSecond}.
+ */
+@JsonPropertyOrder({"rowsPerSecond", "bytesPerSecond", "lanes", "reason", "message"})
+public class ThrottleStatus {
+    /** The lanes read at the row ceiling: they wait for it. */
+    public static final String RATE_CEILING = "RateCeiling";
+    /** A ceiling is in force, the lanes read below it. */
+    public static final String BELOW_CEILING = "BelowCeiling";
+    /** Only a byte ceiling is in force: the status does not measure bytes a second, so it cannot say. */
+    public static final String BYTE_CEILING_UNMEASURED = "ByteCeilingUnmeasured";
+
+    @JsonPropertyDescription("Rows per second the lanes read together at most (absent: no row ceiling).")
+    private Long rowsPerSecond;
+    @JsonPropertyDescription("Row bytes per second the lanes read together at most (absent: no byte ceiling).")
+    private Long bytesPerSecond;
+    @JsonPropertyDescription("Lanes sharing the ceiling.")
+    private Integer lanes;
+    @JsonPropertyDescription("RateCeiling (the lanes wait for the ceiling), BelowCeiling or ByteCeilingUnmeasured.")
+    private String reason;
+    private String message;
+
+    public Long getRowsPerSecond() {
+        return rowsPerSecond;
+    }
+
+    public void setRowsPerSecond(Long rowsPerSecond) {
+        this.rowsPerSecond = rowsPerSecond;
+    }
+
+    public Long getBytesPerSecond() {
+        return bytesPerSecond;
+    }
+
+    public void setBytesPerSecond(Long bytesPerSecond) {
+        this.bytesPerSecond = bytesPerSecond;
+    }
+
+    public Integer getLanes() {
+        return lanes;
+    }
+
+    public void setLanes(Integer lanes) {
+        this.lanes = lanes;
+    }
+
+    public String getReason() {
+        return reason;
+    }
+
+    public void setReason(String reason) {
+        this.reason = reason;
+    }
+
+    public String getMessage() {
+        return message;
+    }
+
+    public void setMessage(String message) {
+        this.message = message;
+    }
+
+    /** Whether the lanes wait for the ceiling now. */
+    public boolean throttled() {
+        return RATE_CEILING.equals(reason);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ThrottleStatus t && Objects.equals(rowsPerSecond, t.rowsPerSecond)
+                && Objects.equals(bytesPerSecond, t.bytesPerSecond) && Objects.equals(lanes, t.lanes)
+                && Objects.equals(reason, t.reason) && Objects.equals(message, t.message);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(rowsPerSecond, bytesPerSecond, lanes, reason, message);
+    }
+}
