@@ -68,21 +68,41 @@ class LanePaceTest {
     }
 
     @Test
-    void inAnySpanALaneExceedsItsShareByAtMostOneSlice() throws InterruptedException {
+    void inAnySpanALaneExceedsItsShareByAtMostOneSliceEvenAfterAPause() throws InterruptedException {
         LanePace pace = pace(new ThrottleSetting(20_000, 0, 1), 1);
-        read(pace, 100_000, 0); // the bucket is in its steady state
+        read(pace, 100_000, 0);
+        clock.now += 10_000_000_000L; // ten seconds without reading: a commit, a claim, a slow source
         long start = clock.now;
         long rows = 0;
         for (int i = 0; i < 1_000_000; i++) {
             clock.now += ROW_NANOS;
             pace.passed(0);
             rows++;
-            double allowed = 20_000 * ((clock.now - start) / 1e9) + 20_000 / LanePace.SLICES_PER_SECOND + 1;
+            double allowed = 20_000 * ((clock.now - start) / 1e9) + 20_000 * LanePace.SLICE.toSeconds()
+                    + 20_000 / LanePace.CHECKS_PER_SECOND + 1;
             if (rows > allowed) {
                 throw new AssertionError(rows + " rows after " + (clock.now - start) + " ns: more than " + allowed);
             }
         }
         assertThat(rows).isEqualTo(1_000_000);
+        assertThat(rows / ((clock.now - start) / 1e9)).as("over 50 s the pause's catch-up is one second in fifty")
+                .isLessThanOrEqualTo(20_000 * 1.021);
+    }
+
+    @Test
+    void pausesBetweenChunksShorterThanASliceCostTheLaneNoRate() throws InterruptedException {
+        LanePace pace = pace(new ThrottleSetting(25_000, 0, 1), 1);
+        long start = clock.now;
+        long rows = 0;
+        for (int chunk = 0; chunk < 20; chunk++) {
+            pace.chunkStarting();
+            rows += 62_500;
+            read(pace, 62_500, 0);
+            clock.now += 300_000_000L; // the commit and the next claim: 0.3 s of reading nothing
+        }
+        double measured = rows / ((clock.now - start) / 1e9);
+
+        assertThat(measured).isLessThanOrEqualTo(25_000 * 1.001).isGreaterThan(25_000 * 0.98);
     }
 
     @Test
