@@ -3,7 +3,8 @@ package io.dpone.backfill.core.lane;
 /**
  * A token bucket: {@code rate} tokens a second, at most {@code burst} saved up. Taking more than the bucket holds
  * says how long to wait; the debt is repaid by the time that passes, so a caller that waits as told never takes
- * more than {@code rate * t + burst} in any span t. Starts empty: a lane's first rows already count against it.
+ * more than {@code rate * t + burst} in any span t. A bucket that gets its first rate starts full: lanes start a
+ * moment apart and their first rows come slowly (a cold source, a new connection), which the burst makes up for.
  */
 final class TokenBucket {
     private double rate;
@@ -20,9 +21,10 @@ final class TokenBucket {
     /** A new rate and burst from now on; what was saved up beyond the new burst is dropped, a debt is kept. */
     void reset(double newRate, double newBurst, long now) {
         refill(now);
+        boolean first = rate <= 0;
         rate = newRate;
         burst = newBurst;
-        tokens = Math.min(tokens, burst);
+        tokens = first ? burst : Math.min(tokens, burst);
     }
 
     /** Takes {@code n} tokens; returns the nanoseconds to wait before going on (0: none). No rate: never waits. */
