@@ -155,5 +155,7 @@ ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS approved_at t
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_rows_per_second bigint;
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_bytes_per_second bigint;
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_lanes integer;
+-- Why the source guard pauses claims (issue 28), written by the driver that probes the source; NULL: claims go on.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS source_guard_pause text;
 
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

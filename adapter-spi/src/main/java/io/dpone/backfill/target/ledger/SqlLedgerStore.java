@@ -211,6 +211,19 @@ public final class SqlLedgerStore implements LedgerStore {
     }
 
     @Override
+    public synchronized void recordSourcePause(String runKey, String reason) {
+        call("recordSourcePause", () -> {
+            campaigns.recordSourcePause(runKey, reason);
+            return null;
+        });
+    }
+
+    @Override
+    public synchronized Optional<String> sourcePause(String runKey) {
+        return call("sourcePause", () -> campaigns.ledgerPresent() ? campaigns.sourcePause(runKey) : Optional.<String>empty());
+    }
+
+    @Override
     public synchronized ChunkCounts counts(String runKey, int maxAttempts) {
         return call("counts", () -> chunks.counts(runKey, maxAttempts));
     }

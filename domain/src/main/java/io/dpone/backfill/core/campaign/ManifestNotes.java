@@ -82,6 +82,10 @@ final class ManifestNotes {
                 + " never changes the run key"));
         n.put("spec.throttle.bytesPerSecond", rule("campaign-wide, shared by the lanes; may change at any time,"
                 + " never changes the run key"));
+        n.put("spec.throttle.sourceGuard.maxReplicaLagSeconds", rule("pauses claims over the bound, resumes below 80%"
+                + " of it; read on the primary; may change at any time"));
+        n.put("spec.throttle.sourceGuard.maxActiveSessions", rule("pauses claims over the bound, resumes below 80% of"
+                + " it; backfill's own sessions not counted; may change at any time"));
         n.put("spec.suspend", rule("`true`: no new chunk claims, running chunks drain; may change at any time"));
         return n;
     }

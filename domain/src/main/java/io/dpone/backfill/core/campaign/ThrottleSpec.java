@@ -13,7 +13,7 @@ import java.util.Objects;
  * it steers how fast rows move, never which rows or where, so it stays out of the campaign's identity
  * ({@link io.dpone.backfill.core.plan.CampaignIdentity#configDigest}).
  */
-@JsonPropertyOrder({"rowsPerSecond", "bytesPerSecond"})
+@JsonPropertyOrder({"rowsPerSecond", "bytesPerSecond", "sourceGuard"})
 public class ThrottleSpec {
     /** Far above any source we have measured; a bound keeps a typo from meaning "no ceiling" by overflow. */
     public static final long MAX_PER_SECOND = 1_000_000_000_000L;
@@ -28,6 +28,16 @@ public class ThrottleSpec {
     @JsonPropertyDescription("Row bytes per second (as the lanes move them) the campaign's lanes read together at"
             + " most. Absent: no byte ceiling. Can change at any time.")
     private Long bytesPerSecond;
+    @JsonPropertyDescription("Pause claiming new chunks while the source is busy; can change at any time.")
+    private SourceGuardSpec sourceGuard;
+
+    public SourceGuardSpec getSourceGuard() {
+        return sourceGuard;
+    }
+
+    public void setSourceGuard(SourceGuardSpec sourceGuard) {
+        this.sourceGuard = sourceGuard;
+    }
 
     public Long getRowsPerSecond() {
         return rowsPerSecond;
@@ -49,17 +59,18 @@ public class ThrottleSpec {
         ThrottleSpec c = new ThrottleSpec();
         c.rowsPerSecond = rowsPerSecond;
         c.bytesPerSecond = bytesPerSecond;
+        c.sourceGuard = sourceGuard == null ? null : sourceGuard.copy();
         return c;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof ThrottleSpec t && Objects.equals(rowsPerSecond, t.rowsPerSecond)
-                && Objects.equals(bytesPerSecond, t.bytesPerSecond);
+                && Objects.equals(bytesPerSecond, t.bytesPerSecond) && Objects.equals(sourceGuard, t.sourceGuard);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(rowsPerSecond, bytesPerSecond);
+        return Objects.hash(rowsPerSecond, bytesPerSecond, sourceGuard);
     }
 }

@@ -13,6 +13,8 @@ import java.util.Objects;
 public class ThrottleStatus {
     /** The lanes read at the row ceiling: they wait for it. */
     public static final String RATE_CEILING = "RateCeiling";
+    /** The source guard pauses claims: the source is over a bound (issue 28). */
+    public static final String SOURCE_GUARD = "SourceGuard";
     /** A ceiling is in force, the lanes read below it. */
     public static final String BELOW_CEILING = "BelowCeiling";
     /** Only a byte ceiling is in force: the status does not measure bytes a second, so it cannot say. */
@@ -24,7 +26,8 @@ public class ThrottleStatus {
     private Long bytesPerSecond;
     @JsonPropertyDescription("Lanes sharing the ceiling.")
     private Integer lanes;
-    @JsonPropertyDescription("RateCeiling (the lanes wait for the ceiling), BelowCeiling or ByteCeilingUnmeasured.")
+    @JsonPropertyDescription("RateCeiling (the lanes wait for the ceiling), SourceGuard (no new claims: the source is"
+            + " busy), BelowCeiling or ByteCeilingUnmeasured.")
     private String reason;
     private String message;
 
@@ -68,9 +71,9 @@ public class ThrottleStatus {
         this.message = message;
     }
 
-    /** Whether the lanes wait for the ceiling now. */
+    /** Whether the lanes wait now: for the ceiling, or for the source guard. */
     public boolean throttled() {
-        return RATE_CEILING.equals(reason);
+        return RATE_CEILING.equals(reason) || SOURCE_GUARD.equals(reason);
     }
 
     @Override

@@ -169,9 +169,16 @@ public final class CampaignStatusProjector {
     public static BackfillCampaignStatus withThrottle(BackfillCampaignStatus status, ChunkCounts counts,
                                                       io.dpone.backfill.core.ledger.ThrottleSetting setting,
                                                       boolean wasThrottled) {
+        return withThrottle(status, counts, setting, Optional.empty(), wasThrottled);
+    }
+
+    /** The same, with the source guard's pause as the ledger records it. */
+    public static BackfillCampaignStatus withThrottle(BackfillCampaignStatus status, ChunkCounts counts,
+                                                      io.dpone.backfill.core.ledger.ThrottleSetting setting,
+                                                      Optional<String> sourcePause, boolean wasThrottled) {
         CampaignProgress p = status.getProgress();
         double rate = p == null ? 0 : p.getRowsPerSecond();
-        status.setThrottle(ThrottleJudge.status(setting, status.getPhase(), rate, wasThrottled));
+        status.setThrottle(ThrottleJudge.status(setting, sourcePause, status.getPhase(), rate, wasThrottled));
         if (p != null && setting.rowsPerSecond() > 0) {
             Eta capped = Eta.underCeiling(new Eta(p.getEtaSeconds(), p.getEtaBasis()), counts, setting.rowsPerSecond());
             p.setEtaSeconds(capped.seconds());

@@ -21,6 +21,24 @@ public final class ThrottleJudge {
     /** The status of the ceiling in force; null when none is. */
     public static ThrottleStatus status(ThrottleSetting setting, CampaignPhase phase, double rowsPerSecond,
                                         boolean wasThrottled) {
+        return status(setting, java.util.Optional.empty(), phase, rowsPerSecond, wasThrottled);
+    }
+
+    /**
+     * The same, with the source guard's pause (issue 28), which comes first: while it holds, no lane claims, whatever
+     * the ceiling. Null when neither a ceiling nor a pause is in force.
+     */
+    public static ThrottleStatus status(ThrottleSetting setting, java.util.Optional<String> sourcePause, CampaignPhase phase,
+                                        double rowsPerSecond, boolean wasThrottled) {
+        if (sourcePause.isPresent() && phase == CampaignPhase.Loading) {
+            ThrottleStatus t = new ThrottleStatus();
+            t.setRowsPerSecond(setting.rowsPerSecond() > 0 ? setting.rowsPerSecond() : null);
+            t.setBytesPerSecond(setting.bytesPerSecond() > 0 ? setting.bytesPerSecond() : null);
+            t.setLanes(setting.lanes());
+            t.setReason(ThrottleStatus.SOURCE_GUARD);
+            t.setMessage("no new chunk claims: " + sourcePause.get() + "; running chunks finish");
+            return t;
+        }
         if (!setting.limited()) {
             return null;
         }

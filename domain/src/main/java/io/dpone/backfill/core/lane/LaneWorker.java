@@ -50,6 +50,8 @@ public final class LaneWorker {
     private final Consumer<String> log;
     private final Duration stallDeadline;
     private final Runnable abortConnections;
+    /** The source guard's reason this lane last said it waits for; null while it claims. */
+    private String pausedFor;
 
     public LaneWorker(String runKey, String owner, int laneIndex, LedgerStore ledger, ChunkCommitter committer,
                       ChunkPlan plan, BackfillCampaignSpec spec, EngineTimings timings, ShapeProbe shapes,
@@ -117,6 +119,20 @@ public final class LaneWorker {
                     return LaneExit.DRIFT;
                 }
                 nextDriftCheck = System.nanoTime() + DRIFT_CHECK_EVERY.toNanos();
+            }
+            // The source guard (issue 28): the driver records a pause; a lane finishes its chunk but claims no new one.
+            Optional<String> pause = ledger.sourcePause(runKey);
+            if (pause.isPresent()) {
+                if (!pause.get().equals(pausedFor)) {
+                    log.accept("source guard: " + pause.get() + "; no new claims until it clears");
+                    pausedFor = pause.get();
+                }
+                Thread.sleep(IDLE_POLL.toMillis());
+                continue;
+            }
+            if (pausedFor != null) {
+                log.accept("source guard cleared: claiming again");
+                pausedFor = null;
             }
             List<ChunkRecord> candidates = ledger.claimable(runKey, maxAttempts, retryFailed, CLAIM_BATCH);
             if (candidates.isEmpty()) {

@@ -185,4 +185,13 @@ public interface LedgerStore {
 
     /** The ceiling recorded for run {@code runKey}; {@link ThrottleSetting#NONE} when none was (or no such run). */
     ThrottleSetting throttle(String runKey);
+
+    /**
+     * Records why the source guard pauses claims of run {@code runKey} (issue 28), or, with null, that they may go
+     * on. No lease: the driver that probes the source writes it; lanes read it before each claim.
+     */
+    void recordSourcePause(String runKey, String reason);
+
+    /** Why claims of run {@code runKey} pause for the source guard; empty while they may go on. */
+    java.util.Optional<String> sourcePause(String runKey);
 }

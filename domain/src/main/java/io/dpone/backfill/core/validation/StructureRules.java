@@ -58,6 +58,15 @@ final class StructureRules {
         }
         perSecond(throttle.getRowsPerSecond(), "spec.throttle.rowsPerSecond", errors);
         perSecond(throttle.getBytesPerSecond(), "spec.throttle.bytesPerSecond", errors);
+        io.dpone.backfill.core.campaign.SourceGuardSpec guard = throttle.getSourceGuard();
+        if (guard != null) {
+            int max = io.dpone.backfill.core.campaign.SourceGuardSpec.MAX_BOUND;
+            errors.range(guard.getMaxReplicaLagSeconds(), 1, max, "spec.throttle.sourceGuard.maxReplicaLagSeconds");
+            errors.range(guard.getMaxActiveSessions(), 1, max, "spec.throttle.sourceGuard.maxActiveSessions");
+            if (guard.getMaxReplicaLagSeconds() == null && guard.getMaxActiveSessions() == null) {
+                errors.add("spec.throttle.sourceGuard", "required", "give maxReplicaLagSeconds, maxActiveSessions or both");
+            }
+        }
     }
 
     private static void perSecond(Long value, String path, Errors errors) {

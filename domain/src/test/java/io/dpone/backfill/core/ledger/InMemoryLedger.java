@@ -75,6 +75,7 @@ public final class InMemoryLedger {
         Instant updatedAt;
         PublicationApproval approval;
         ThrottleSetting throttle = ThrottleSetting.NONE;
+        String sourcePause;
 
         CampaignRecord record() {
             return new CampaignRecord(runKey, backfillId, planDigest, configDigest, specJson, phase, detail, anchor,
@@ -271,6 +272,24 @@ public final class InMemoryLedger {
                 }
                 c.throttle = setting;
                 return true;
+            }
+        }
+
+        @Override
+        public void recordSourcePause(String runKey, String reason) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                if (c != null) {
+                    c.sourcePause = reason;
+                }
+            }
+        }
+
+        @Override
+        public Optional<String> sourcePause(String runKey) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                return c == null ? Optional.empty() : Optional.ofNullable(c.sourcePause);
             }
         }
 

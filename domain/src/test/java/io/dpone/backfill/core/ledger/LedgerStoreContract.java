@@ -529,6 +529,20 @@ public abstract class LedgerStoreContract {
     }
 
     @Test
+    void aSourceGuardPauseIsRecordedWithoutALeaseSeenByALaneAndCleared() {
+        CampaignRecord created = create(blueprint(4));
+        String runKey = created.runKey();
+        assertThat(other.sourcePause(runKey)).isEmpty();
+
+        store.recordSourcePause(runKey, "the source has 51 active sessions (bound 50)");
+        assertThat(other.sourcePause(runKey)).hasValue("the source has 51 active sessions (bound 50)");
+        store.recordSourcePause(runKey, null);
+        assertThat(other.sourcePause(runKey)).isEmpty();
+        assertThat(store.findByRunKey(runKey)).as("the campaign row is otherwise untouched").contains(created);
+        assertThat(store.sourcePause("rk-unknown")).isEmpty();
+    }
+
+    @Test
     void peekFindsACreatedCampaignAndNothingBeforeAndCreatesNothingItself() {
         CampaignBlueprint b = blueprint(4);
         assertThat(store.peek(b.identity().runKey())).isEmpty();

@@ -22,6 +22,7 @@ import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ThrottleRecorder;
+import io.dpone.backfill.core.engine.SourceGuardKeeper;
 import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
@@ -197,6 +198,12 @@ public final class LocalDriver implements AutoCloseable {
                 }
                 if (result.stopsLanes()) {
                     lanes.stop(timings.drainTimeout());
+                }
+                if (result.phase() == CampaignPhase.Loading) {
+                    // One look at the source a step: the lanes read the pause from the ledger before each claim.
+                    SourceGuardKeeper.apply(session.sourceLoad(), session.ledger(), lease.runKey(), blueprint.definition().spec())
+                            .ifPresent(c -> log.accept(c.paused() ? "source guard: " + c.reason() + "; no new claims"
+                                    : "source guard: the source is below its bounds again; claims go on"));
                 }
                 progress.update(status());
                 backoff.healed();

@@ -23,7 +23,8 @@ public final class StatusReader {
                     blueprint.definition().spec(), blueprint.artifacts(), c, counts,
                     ledger.publicationReceipt(c.runKey()), ledger.handoffReceipt(c.runKey()), ledger.rollbackReceipt(c.runKey()),
                     NextActionText::of), blueprint.definition().spec(), ledger.publicationApproval(c.runKey()));
-            return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(c.runKey()), false);
+            return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(c.runKey()),
+                    ledger.sourcePause(c.runKey()), false);
         });
     }
 }

@@ -144,6 +144,13 @@ public final class CampaignDriver {
                     lanes.drain(client, pods);
                 }
             }
+            if (step.phase() == CampaignPhase.Loading) {
+                // The source guard: one look at the source a pass, recorded for the lanes (issue 28).
+                io.dpone.backfill.core.engine.SourceGuardKeeper.apply(hold.runtime().sourceLoad(), hold.ledger(),
+                        engine.runKey(), spec).ifPresent(c -> notes.add(c.paused()
+                        ? new DriveOutcome.Note("SourceGuardPaused", "no new chunk claims: " + c.reason(), true)
+                        : new DriveOutcome.Note("SourceGuardResumed", "the source is below its bounds again: claims go on", false)));
+            }
             Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, hold, lease, step, notes);
             BackfillCampaignStatus projection = project(blueprint, hold.ledger(), engine.runKey(),
                     campaign.getStatus() != null && campaign.getStatus().getThrottle() != null
@@ -306,6 +313,7 @@ public final class CampaignDriver {
         BackfillCampaignStatus status = CampaignStatusProjector.withApproval(CampaignStatusProjector.project(spec,
                 blueprint.artifacts(), record, counts, ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
                 ledger.rollbackReceipt(runKey)), spec, ledger.publicationApproval(runKey));
-        return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(runKey), wasThrottled);
+        return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(runKey), ledger.sourcePause(runKey),
+                wasThrottled);
     }
 }

@@ -40,12 +40,13 @@ public final class CampaignMetrics {
     static final String WAITING = "backfill_campaign_waiting";
     private static final Map<String, String> WAITING_REASONS = Map.of("approval", CampaignConditions.AWAITING_APPROVAL,
             "window", CampaignConditions.AWAITING_WINDOW);
-    /** 1 while the lanes wait for a throttle (issue 28), by {@code reason}: {@code rate_ceiling}. */
+    /** 1 while the lanes wait for a throttle (issue 28), by {@code reason}: {@code rate_ceiling}, {@code source_guard}. */
     static final String THROTTLED = "backfill_campaign_throttled";
     /** The rows/s ceiling in force; NaN while there is none. */
     static final String ROWS_PER_SECOND_CEILING = "backfill_campaign_rows_per_second_ceiling";
     private static final Map<String, String> THROTTLED_REASONS = Map.of("rate_ceiling",
-            io.dpone.backfill.core.campaign.ThrottleStatus.RATE_CEILING);
+            io.dpone.backfill.core.campaign.ThrottleStatus.RATE_CEILING, "source_guard",
+            io.dpone.backfill.core.campaign.ThrottleStatus.SOURCE_GUARD);
     private static final List<String> STATES = List.of("pending", "running", "committed", "failed");
 
     private final MeterRegistry registry;
@@ -151,7 +152,7 @@ public final class CampaignMetrics {
                 .tags(tags).tag("reason", reason).register(registry));
         THROTTLED_REASONS.forEach((reason, statusReason) -> Gauge.builder(THROTTLED, holder,
                         h -> h.throttle != null && statusReason.equals(h.throttle.getReason()) ? 1 : 0)
-                .description("1 while the lanes wait for a throttle: the campaign's rate ceiling")
+                .description("1 while the lanes wait for a throttle: the campaign's rate ceiling, or the source guard")
                 .tags(tags).tag("reason", reason).register(registry));
         Gauge.builder(ROWS_PER_SECOND_CEILING, holder, h -> h.throttle == null || h.throttle.getRowsPerSecond() == null
                         ? Double.NaN : h.throttle.getRowsPerSecond())

@@ -42,8 +42,9 @@ public final class CampaignConditions {
     /** The Reconciling condition's reason while a validated campaign waits for its publication window. */
     public static final String AWAITING_WINDOW = "AwaitingPublicationWindow";
     /**
-     * Present while a rate ceiling is in force (issue 28): True with reason {@code RateCeiling} while the lanes read
-     * at the ceiling (they wait for it), False ({@code BelowCeiling}) while they read below it, Unknown
+     * Present while a rate ceiling or a source guard pause is in force (issue 28): True with reason
+     * {@code SourceGuard} while the source guard pauses claims, {@code RateCeiling} while the lanes read at the
+     * ceiling (they wait for it), False ({@code BelowCeiling}) while they read below it, Unknown
      * ({@code ByteCeilingUnmeasured}) under a byte ceiling alone, which the status does not measure.
      */
     public static final String THROTTLED = "Throttled";

@@ -172,6 +172,16 @@ final class MssqlCampaignStatements implements CampaignStatements {
     }
 
     @Override
+    public void recordSourcePause(String runKey, String reason) throws SQLException {
+        sql.update(statements.recordSourcePause(), reason, runKey);
+    }
+
+    @Override
+    public Optional<String> sourcePause(String runKey) throws SQLException {
+        return sql.one(statements.sourcePause(), rs -> rs.getString("source_guard_pause"), runKey);
+    }
+
+    @Override
     public io.dpone.backfill.core.ledger.ThrottleSetting throttle(String runKey) throws SQLException {
         return sql.one(statements.throttle(), rs -> new io.dpone.backfill.core.ledger.ThrottleSetting(
                         rs.getLong("throttle_rows_per_second"), rs.getLong("throttle_bytes_per_second"),

@@ -175,6 +175,17 @@ public final class PostgresCampaignStatements extends PostgresLedgerTables imple
     }
 
     @Override
+    public void recordSourcePause(String runKey, String reason) throws SQLException {
+        sql.update("UPDATE " + campaign + " SET source_guard_pause = ? WHERE run_key = ?", reason, runKey);
+    }
+
+    @Override
+    public Optional<String> sourcePause(String runKey) throws SQLException {
+        return sql.one("SELECT source_guard_pause FROM " + campaign + " WHERE run_key = ? AND source_guard_pause IS NOT NULL",
+                rs -> rs.getString(1), runKey);
+    }
+
+    @Override
     public io.dpone.backfill.core.ledger.ThrottleSetting throttle(String runKey) throws SQLException {
         return sql.one("SELECT throttle_rows_per_second, throttle_bytes_per_second, throttle_lanes FROM " + campaign
                         + " WHERE run_key = ? AND throttle_lanes IS NOT NULL",
