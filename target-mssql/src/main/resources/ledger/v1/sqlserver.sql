@@ -139,9 +139,9 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'throttle_lanes')
     ALTER TABLE ${schema}.campaign ADD throttle_rows_per_second bigint NULL, throttle_bytes_per_second bigint NULL,
         throttle_lanes int NULL;
--- Why the source guard pauses claims (issue 28); NULL: claims go on.
-IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'source_guard_pause')
-    ALTER TABLE ${schema}.campaign ADD source_guard_pause nvarchar(1000) NULL;
+-- Why lanes claim nothing for now (issue 28: the source guard, the load windows); NULL: they claim.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'claim_pause')
+    ALTER TABLE ${schema}.campaign ADD claim_pause nvarchar(1000) NULL;
 GO
 
 -- Rows per chunk as the source estimated them at preparation (ADR 0012): the ETA counts rows remaining from

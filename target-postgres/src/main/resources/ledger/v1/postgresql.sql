@@ -155,7 +155,8 @@ ALTER TABLE ${schema}.publication_receipt ADD COLUMN IF NOT EXISTS approved_at t
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_rows_per_second bigint;
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_bytes_per_second bigint;
 ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_lanes integer;
--- Why the source guard pauses claims (issue 28), written by the driver that probes the source; NULL: claims go on.
-ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS source_guard_pause text;
+-- Why lanes claim nothing for now (issue 28: the source guard, the load windows) as `Reason: message`, written by
+-- the driver; NULL: they claim.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS claim_pause text;
 
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

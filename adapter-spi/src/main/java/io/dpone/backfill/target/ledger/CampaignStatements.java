@@ -59,8 +59,8 @@ public interface CampaignStatements extends DriverLockedLease.Statements {
     /** The run's rate ceiling; {@code ThrottleSetting.NONE} when none was recorded or there is no such run. */
     io.dpone.backfill.core.ledger.ThrottleSetting throttle(String runKey) throws SQLException;
 
-    /** Sets (or, with null, clears) why the source guard pauses the run's claims; no lease. */
-    void recordSourcePause(String runKey, String reason) throws SQLException;
+    /** Sets (or, with null, clears) why the run's lanes claim nothing for now ({@code ClaimPause} text); no lease. */
+    void recordClaimPause(String runKey, String pause) throws SQLException;
 
-    Optional<String> sourcePause(String runKey) throws SQLException;
+    Optional<String> claimPause(String runKey) throws SQLException;
 }

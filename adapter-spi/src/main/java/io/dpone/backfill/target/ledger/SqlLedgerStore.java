@@ -211,16 +211,18 @@ public final class SqlLedgerStore implements LedgerStore {
     }
 
     @Override
-    public synchronized void recordSourcePause(String runKey, String reason) {
-        call("recordSourcePause", () -> {
-            campaigns.recordSourcePause(runKey, reason);
+    public synchronized void recordClaimPause(String runKey, io.dpone.backfill.core.ledger.ClaimPause pause) {
+        call("recordClaimPause", () -> {
+            campaigns.recordClaimPause(runKey, pause == null ? null : pause.text());
             return null;
         });
     }
 
     @Override
-    public synchronized Optional<String> sourcePause(String runKey) {
-        return call("sourcePause", () -> campaigns.ledgerPresent() ? campaigns.sourcePause(runKey) : Optional.<String>empty());
+    public synchronized Optional<io.dpone.backfill.core.ledger.ClaimPause> claimPause(String runKey) {
+        return call("claimPause", () -> campaigns.ledgerPresent()
+                ? campaigns.claimPause(runKey).map(io.dpone.backfill.core.ledger.ClaimPause::parse)
+                : Optional.<io.dpone.backfill.core.ledger.ClaimPause>empty());
     }
 
     @Override

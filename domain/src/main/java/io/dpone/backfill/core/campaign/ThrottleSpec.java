@@ -13,10 +13,12 @@ import java.util.Objects;
  * it steers how fast rows move, never which rows or where, so it stays out of the campaign's identity
  * ({@link io.dpone.backfill.core.plan.CampaignIdentity#configDigest}).
  */
-@JsonPropertyOrder({"rowsPerSecond", "bytesPerSecond", "sourceGuard"})
+@JsonPropertyOrder({"rowsPerSecond", "bytesPerSecond", "sourceGuard", "windows"})
 public class ThrottleSpec {
     /** Far above any source we have measured; a bound keeps a typo from meaning "no ceiling" by overflow. */
     public static final long MAX_PER_SECOND = 1_000_000_000_000L;
+    /** Load windows a campaign may list: a few a day is all a change calendar needs. */
+    public static final int MAX_WINDOWS = 8;
 
     @Min(1)
     @Max(MAX_PER_SECOND)
@@ -30,6 +32,18 @@ public class ThrottleSpec {
     private Long bytesPerSecond;
     @JsonPropertyDescription("Pause claiming new chunks while the source is busy; can change at any time.")
     private SourceGuardSpec sourceGuard;
+    @io.fabric8.generator.annotation.Size(max = MAX_WINDOWS)
+    @JsonPropertyDescription("Daily windows in which lanes may claim chunks (from, to, timeZone each); outside every"
+            + " one they claim nothing and running chunks finish. Absent: at any time. Can change at any time.")
+    private java.util.List<PublicationWindowSpec> windows;
+
+    public java.util.List<PublicationWindowSpec> getWindows() {
+        return windows;
+    }
+
+    public void setWindows(java.util.List<PublicationWindowSpec> windows) {
+        this.windows = windows;
+    }
 
     public SourceGuardSpec getSourceGuard() {
         return sourceGuard;
@@ -60,17 +74,20 @@ public class ThrottleSpec {
         c.rowsPerSecond = rowsPerSecond;
         c.bytesPerSecond = bytesPerSecond;
         c.sourceGuard = sourceGuard == null ? null : sourceGuard.copy();
+        c.windows = windows == null ? null : windows.stream().map(PublicationWindowSpec::copy).collect(
+                java.util.stream.Collectors.toCollection(java.util.ArrayList::new));
         return c;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof ThrottleSpec t && Objects.equals(rowsPerSecond, t.rowsPerSecond)
-                && Objects.equals(bytesPerSecond, t.bytesPerSecond) && Objects.equals(sourceGuard, t.sourceGuard);
+                && Objects.equals(bytesPerSecond, t.bytesPerSecond) && Objects.equals(sourceGuard, t.sourceGuard)
+                && Objects.equals(windows, t.windows);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(rowsPerSecond, bytesPerSecond, sourceGuard);
+        return Objects.hash(rowsPerSecond, bytesPerSecond, sourceGuard, windows);
     }
 }

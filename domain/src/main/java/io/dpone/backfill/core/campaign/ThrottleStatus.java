@@ -14,7 +14,9 @@ public class ThrottleStatus {
     /** The lanes read at the row ceiling: they wait for it. */
     public static final String RATE_CEILING = "RateCeiling";
     /** The source guard pauses claims: the source is over a bound (issue 28). */
-    public static final String SOURCE_GUARD = "SourceGuard";
+    public static final String SOURCE_GUARD = io.dpone.backfill.core.ledger.ClaimPause.SOURCE_GUARD;
+    /** Outside every load window: no new claims (issue 28). */
+    public static final String OUTSIDE_LOAD_WINDOW = io.dpone.backfill.core.ledger.ClaimPause.OUTSIDE_LOAD_WINDOW;
     /** A ceiling is in force, the lanes read below it. */
     public static final String BELOW_CEILING = "BelowCeiling";
     /** Only a byte ceiling is in force: the status does not measure bytes a second, so it cannot say. */
@@ -27,7 +29,7 @@ public class ThrottleStatus {
     @JsonPropertyDescription("Lanes sharing the ceiling.")
     private Integer lanes;
     @JsonPropertyDescription("RateCeiling (the lanes wait for the ceiling), SourceGuard (no new claims: the source is"
-            + " busy), BelowCeiling or ByteCeilingUnmeasured.")
+            + " busy), OutsideLoadWindow (no new claims until a load window opens), BelowCeiling or ByteCeilingUnmeasured.")
     private String reason;
     private String message;
 
@@ -73,7 +75,7 @@ public class ThrottleStatus {
 
     /** Whether the lanes wait now: for the ceiling, or for the source guard. */
     public boolean throttled() {
-        return RATE_CEILING.equals(reason) || SOURCE_GUARD.equals(reason);
+        return RATE_CEILING.equals(reason) || SOURCE_GUARD.equals(reason) || OUTSIDE_LOAD_WINDOW.equals(reason);
     }
 
     @Override

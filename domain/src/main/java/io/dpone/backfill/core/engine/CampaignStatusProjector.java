@@ -172,13 +172,14 @@ public final class CampaignStatusProjector {
         return withThrottle(status, counts, setting, Optional.empty(), wasThrottled);
     }
 
-    /** The same, with the source guard's pause as the ledger records it. */
+    /** The same, with the pause of claims as the ledger records it (the source guard, the load windows). */
     public static BackfillCampaignStatus withThrottle(BackfillCampaignStatus status, ChunkCounts counts,
                                                       io.dpone.backfill.core.ledger.ThrottleSetting setting,
-                                                      Optional<String> sourcePause, boolean wasThrottled) {
+                                                      Optional<io.dpone.backfill.core.ledger.ClaimPause> claimPause,
+                                                      boolean wasThrottled) {
         CampaignProgress p = status.getProgress();
         double rate = p == null ? 0 : p.getRowsPerSecond();
-        status.setThrottle(ThrottleJudge.status(setting, sourcePause, status.getPhase(), rate, wasThrottled));
+        status.setThrottle(ThrottleJudge.status(setting, claimPause, status.getPhase(), rate, wasThrottled));
         if (p != null && setting.rowsPerSecond() > 0) {
             Eta capped = Eta.underCeiling(new Eta(p.getEtaSeconds(), p.getEtaBasis()), counts, setting.rowsPerSecond());
             p.setEtaSeconds(capped.seconds());

@@ -25,18 +25,18 @@ public final class ThrottleJudge {
     }
 
     /**
-     * The same, with the source guard's pause (issue 28), which comes first: while it holds, no lane claims, whatever
-     * the ceiling. Null when neither a ceiling nor a pause is in force.
+     * The same, with a pause of claims (issue 28: the source guard, the load windows), which comes first: while it
+     * holds, no lane claims, whatever the ceiling. Null when neither a ceiling nor a pause is in force.
      */
-    public static ThrottleStatus status(ThrottleSetting setting, java.util.Optional<String> sourcePause, CampaignPhase phase,
-                                        double rowsPerSecond, boolean wasThrottled) {
-        if (sourcePause.isPresent() && phase == CampaignPhase.Loading) {
+    public static ThrottleStatus status(ThrottleSetting setting, java.util.Optional<io.dpone.backfill.core.ledger.ClaimPause> pause,
+                                        CampaignPhase phase, double rowsPerSecond, boolean wasThrottled) {
+        if (pause.isPresent() && phase == CampaignPhase.Loading) {
             ThrottleStatus t = new ThrottleStatus();
             t.setRowsPerSecond(setting.rowsPerSecond() > 0 ? setting.rowsPerSecond() : null);
             t.setBytesPerSecond(setting.bytesPerSecond() > 0 ? setting.bytesPerSecond() : null);
             t.setLanes(setting.lanes());
-            t.setReason(ThrottleStatus.SOURCE_GUARD);
-            t.setMessage("no new chunk claims: " + sourcePause.get() + "; running chunks finish");
+            t.setReason(pause.get().reason());
+            t.setMessage("no new chunk claims: " + pause.get().message() + "; running chunks finish");
             return t;
         }
         if (!setting.limited()) {

@@ -50,8 +50,8 @@ public final class LaneWorker {
     private final Consumer<String> log;
     private final Duration stallDeadline;
     private final Runnable abortConnections;
-    /** The source guard's reason this lane last said it waits for; null while it claims. */
-    private String pausedFor;
+    /** The pause this lane last said it waits for; null while it claims. */
+    private io.dpone.backfill.core.ledger.ClaimPause pausedFor;
 
     public LaneWorker(String runKey, String owner, int laneIndex, LedgerStore ledger, ChunkCommitter committer,
                       ChunkPlan plan, BackfillCampaignSpec spec, EngineTimings timings, ShapeProbe shapes,
@@ -120,18 +120,19 @@ public final class LaneWorker {
                 }
                 nextDriftCheck = System.nanoTime() + DRIFT_CHECK_EVERY.toNanos();
             }
-            // The source guard (issue 28): the driver records a pause; a lane finishes its chunk but claims no new one.
-            Optional<String> pause = ledger.sourcePause(runKey);
+            // The source guard and the load windows (issue 28): the driver records a pause; a lane finishes its chunk
+            // but claims no new one while it holds.
+            Optional<io.dpone.backfill.core.ledger.ClaimPause> pause = ledger.claimPause(runKey);
             if (pause.isPresent()) {
                 if (!pause.get().equals(pausedFor)) {
-                    log.accept("source guard: " + pause.get() + "; no new claims until it clears");
+                    log.accept("claims paused (" + pause.get().reason() + "): " + pause.get().message());
                     pausedFor = pause.get();
                 }
                 Thread.sleep(IDLE_POLL.toMillis());
                 continue;
             }
             if (pausedFor != null) {
-                log.accept("source guard cleared: claiming again");
+                log.accept("claims resume (" + pausedFor.reason() + " cleared)");
                 pausedFor = null;
             }
             List<ChunkRecord> candidates = ledger.claimable(runKey, maxAttempts, retryFailed, CLAIM_BATCH);

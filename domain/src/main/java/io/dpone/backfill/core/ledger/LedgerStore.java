@@ -187,11 +187,11 @@ public interface LedgerStore {
     ThrottleSetting throttle(String runKey);
 
     /**
-     * Records why the source guard pauses claims of run {@code runKey} (issue 28), or, with null, that they may go
-     * on. No lease: the driver that probes the source writes it; lanes read it before each claim.
+     * Records why the lanes of run {@code runKey} claim nothing for now (issue 28: the source guard, the load
+     * windows), or, with null, that they may claim. No lease: the driver writes it; lanes read it before each claim.
      */
-    void recordSourcePause(String runKey, String reason);
+    void recordClaimPause(String runKey, ClaimPause pause);
 
-    /** Why claims of run {@code runKey} pause for the source guard; empty while they may go on. */
-    java.util.Optional<String> sourcePause(String runKey);
+    /** Why the lanes of run {@code runKey} claim nothing for now; empty while they may claim. */
+    java.util.Optional<ClaimPause> claimPause(String runKey);
 }

@@ -25,6 +25,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** The source guard (issue 28): over a bound pauses claims, under 80% of every bound resumes them. */
 class SourceGuardTest {
+    private static final java.time.Instant NOON = java.time.Instant.parse("2026-12-04T12:00:00Z");
+
     private static SourceGuardSpec bounds(Integer lag, Integer sessions) {
         SourceGuardSpec g = new SourceGuardSpec();
         g.setMaxReplicaLagSeconds(lag);
@@ -64,26 +66,28 @@ class SourceGuardTest {
         FakeSourceLoad source = new FakeSourceLoad();
 
         source.lag(12.0);
-        assertThat(SourceGuardKeeper.apply(source, ledger, runKey, spec)).isPresent();
+        assertThat(ClaimGate.apply(source, NOON, ledger, runKey, spec)).isPresent();
         source.lag(15.0);
-        assertThat(SourceGuardKeeper.apply(source, ledger, runKey, spec)).as("still paused: nothing written").isEmpty();
-        assertThat(ledger.sourcePause(runKey)).hasValue("a replica of the source lags 12.0 s (bound 10 s)");
+        assertThat(ClaimGate.apply(source, NOON, ledger, runKey, spec)).as("still paused: nothing written").isEmpty();
+        assertThat(ledger.claimPause(runKey)).hasValue(new io.dpone.backfill.core.ledger.ClaimPause("SourceGuard",
+                "a replica of the source lags 12.0 s (bound 10 s)"));
         source.lag(9.0);
-        assertThat(SourceGuardKeeper.apply(source, ledger, runKey, spec)).as("not yet under 8 s").isEmpty();
+        assertThat(ClaimGate.apply(source, NOON, ledger, runKey, spec)).as("not yet under 8 s").isEmpty();
         source.lag(2.0);
-        assertThat(SourceGuardKeeper.apply(source, ledger, runKey, spec)).hasValueSatisfying(c -> assertThat(c.paused()).isFalse());
-        assertThat(ledger.sourcePause(runKey)).isEmpty();
+        assertThat(ClaimGate.apply(source, NOON, ledger, runKey, spec)).hasValueSatisfying(c -> assertThat(c.paused()).isFalse());
+        assertThat(ledger.claimPause(runKey)).isEmpty();
 
         source.lag(60.0);
-        SourceGuardKeeper.apply(source, ledger, runKey, spec);
+        ClaimGate.apply(source, NOON, ledger, runKey, spec);
         BackfillCampaignSpec unguarded = spec("{rowsPerSecond: 5}");
-        assertThat(SourceGuardKeeper.apply(source, ledger, runKey, unguarded)).as("the guard removed from the spec")
+        assertThat(ClaimGate.apply(source, NOON, ledger, runKey, unguarded)).as("the guard removed from the spec")
                 .hasValueSatisfying(c -> assertThat(c.paused()).isFalse());
     }
 
     @Test
     void aPauseIsTheThrottledStatusWhateverTheCeiling() {
-        ThrottleStatus t = ThrottleJudge.status(ThrottleSetting.NONE, Optional.of("the source has 51 active sessions (bound 50)"),
+        ThrottleStatus t = ThrottleJudge.status(ThrottleSetting.NONE, Optional.of(new io.dpone.backfill.core.ledger.ClaimPause(
+                        "SourceGuard", "the source has 51 active sessions (bound 50)")),
                 CampaignPhase.Loading, 0, false);
 
         assertThat(t.getReason()).isEqualTo(ThrottleStatus.SOURCE_GUARD);

@@ -99,18 +99,19 @@ class LaneWorkerSourceGuardTest {
         AtomicInteger committed = new AtomicInteger();
         Runnable pauseAtTheFifth = () -> {
             if (committed.incrementAndGet() == 5) {
-                driver.recordSourcePause(runKey, "the source has 51 active sessions (bound 50)");
+                driver.recordClaimPause(runKey, new io.dpone.backfill.core.ledger.ClaimPause("SourceGuard",
+                        "the source has 51 active sessions (bound 50)"));
             }
         };
         ExecutorService threads = Executors.newFixedThreadPool(2);
         Future<LaneExit> first = threads.submit(() -> lane(0, pauseAtTheFifth).run());
         Future<LaneExit> second = threads.submit(() -> lane(1, pauseAtTheFifth).run());
 
-        awaitLog("source guard: the source has 51 active sessions (bound 50); no new claims", 2);
+        awaitLog("claims paused (SourceGuard): the source has 51 active sessions (bound 50)", 2);
         ChunkCounts paused = counts();
         Thread.sleep(600); // longer than a lane's idle poll: a lane that claimed now would show
         ChunkCounts later = counts();
-        driver.recordSourcePause(runKey, null);
+        driver.recordClaimPause(runKey, null);
         LaneExit a = first.get();
         LaneExit b = second.get();
         threads.shutdown();
@@ -122,6 +123,6 @@ class LaneWorkerSourceGuardTest {
         assertThat(b).isEqualTo(LaneExit.NOTHING_LEFT);
         assertThat(counts().committed()).isEqualTo(32);
         assertThat(commits).hasSize(32).allSatisfy((chunk, n) -> assertThat(n.get()).as("chunk " + chunk).isEqualTo(1));
-        assertThat(log).contains("source guard cleared: claiming again");
+        assertThat(log).contains("claims resume (SourceGuard cleared)");
     }
 }

@@ -75,7 +75,7 @@ public final class InMemoryLedger {
         Instant updatedAt;
         PublicationApproval approval;
         ThrottleSetting throttle = ThrottleSetting.NONE;
-        String sourcePause;
+        ClaimPause claimPause;
 
         CampaignRecord record() {
             return new CampaignRecord(runKey, backfillId, planDigest, configDigest, specJson, phase, detail, anchor,
@@ -276,20 +276,20 @@ public final class InMemoryLedger {
         }
 
         @Override
-        public void recordSourcePause(String runKey, String reason) {
+        public void recordClaimPause(String runKey, ClaimPause pause) {
             synchronized (InMemoryLedger.this) {
                 Campaign c = schema ? campaigns.get(runKey) : null;
                 if (c != null) {
-                    c.sourcePause = reason;
+                    c.claimPause = pause;
                 }
             }
         }
 
         @Override
-        public Optional<String> sourcePause(String runKey) {
+        public Optional<ClaimPause> claimPause(String runKey) {
             synchronized (InMemoryLedger.this) {
                 Campaign c = schema ? campaigns.get(runKey) : null;
-                return c == null ? Optional.empty() : Optional.ofNullable(c.sourcePause);
+                return c == null ? Optional.empty() : Optional.ofNullable(c.claimPause);
             }
         }
 

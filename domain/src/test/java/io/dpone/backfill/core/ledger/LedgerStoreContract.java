@@ -529,17 +529,21 @@ public abstract class LedgerStoreContract {
     }
 
     @Test
-    void aSourceGuardPauseIsRecordedWithoutALeaseSeenByALaneAndCleared() {
+    void aClaimPauseIsRecordedWithoutALeaseSeenByALaneWithItsReasonAndCleared() {
         CampaignRecord created = create(blueprint(4));
         String runKey = created.runKey();
-        assertThat(other.sourcePause(runKey)).isEmpty();
+        assertThat(other.claimPause(runKey)).isEmpty();
 
-        store.recordSourcePause(runKey, "the source has 51 active sessions (bound 50)");
-        assertThat(other.sourcePause(runKey)).hasValue("the source has 51 active sessions (bound 50)");
-        store.recordSourcePause(runKey, null);
-        assertThat(other.sourcePause(runKey)).isEmpty();
+        ClaimPause busy = new ClaimPause(ClaimPause.SOURCE_GUARD, "the source has 51 active sessions (bound 50)");
+        store.recordClaimPause(runKey, busy);
+        assertThat(other.claimPause(runKey)).hasValue(busy);
+        ClaimPause night = new ClaimPause(ClaimPause.OUTSIDE_LOAD_WINDOW, "outside the load windows (01:00-05:00 UTC): next 01:00");
+        store.recordClaimPause(runKey, night);
+        assertThat(other.claimPause(runKey)).hasValue(night);
+        store.recordClaimPause(runKey, null);
+        assertThat(other.claimPause(runKey)).isEmpty();
         assertThat(store.findByRunKey(runKey)).as("the campaign row is otherwise untouched").contains(created);
-        assertThat(store.sourcePause("rk-unknown")).isEmpty();
+        assertThat(store.claimPause("rk-unknown")).isEmpty();
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.dpone.backfill.core.source;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.digest.CanonicalJson;
-import io.dpone.backfill.core.engine.SourceGuardKeeper;
+import io.dpone.backfill.core.engine.ClaimGate;
 import io.dpone.backfill.core.ledger.InMemoryLedger;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.manifest.CampaignReader;
@@ -53,15 +53,15 @@ public abstract class SourceLoadProbeContract {
         ledger.ensureSchema();
         String runKey = ledger.createCampaign(blueprint, CanonicalJson.write(spec)).runKey();
 
-        assertThat(SourceGuardKeeper.apply(probe(), ledger, runKey, spec)).as("under the bound").isEmpty();
+        assertThat(ClaimGate.apply(probe(), java.time.Instant.now(), ledger, runKey, spec)).as("under the bound").isEmpty();
         try (AutoCloseable busy = activeSessions(3)) {
-            assertThat(SourceGuardKeeper.apply(probe(), ledger, runKey, spec)).hasValueSatisfying(c ->
-                    assertThat(c.reason()).contains("active sessions (bound " + (before + 2) + ")"));
-            assertThat(ledger.sourcePause(runKey)).isPresent();
-            assertThat(SourceGuardKeeper.apply(probe(), ledger, runKey, spec)).as("still over: nothing new").isEmpty();
+            assertThat(ClaimGate.apply(probe(), java.time.Instant.now(), ledger, runKey, spec)).hasValueSatisfying(c ->
+                    assertThat(c.pause().message()).contains("active sessions (bound " + (before + 2) + ")"));
+            assertThat(ledger.claimPause(runKey)).isPresent();
+            assertThat(ClaimGate.apply(probe(), java.time.Instant.now(), ledger, runKey, spec)).as("still over: nothing new").isEmpty();
         }
-        assertThat(SourceGuardKeeper.apply(probe(), ledger, runKey, spec)).hasValueSatisfying(c ->
+        assertThat(ClaimGate.apply(probe(), java.time.Instant.now(), ledger, runKey, spec)).hasValueSatisfying(c ->
                 assertThat(c.paused()).isFalse());
-        assertThat(ledger.sourcePause(runKey)).isEmpty();
+        assertThat(ledger.claimPause(runKey)).isEmpty();
     }
 }

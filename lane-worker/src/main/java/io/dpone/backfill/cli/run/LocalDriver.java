@@ -22,7 +22,7 @@ import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ThrottleRecorder;
-import io.dpone.backfill.core.engine.SourceGuardKeeper;
+import io.dpone.backfill.core.engine.ClaimGate;
 import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
@@ -200,10 +200,12 @@ public final class LocalDriver implements AutoCloseable {
                     lanes.stop(timings.drainTimeout());
                 }
                 if (result.phase() == CampaignPhase.Loading) {
-                    // One look at the source a step: the lanes read the pause from the ledger before each claim.
-                    SourceGuardKeeper.apply(session.sourceLoad(), session.ledger(), lease.runKey(), blueprint.definition().spec())
-                            .ifPresent(c -> log.accept(c.paused() ? "source guard: " + c.reason() + "; no new claims"
-                                    : "source guard: the source is below its bounds again; claims go on"));
+                    // One look at the windows and the source a step: the lanes read the pause from the ledger before
+                    // each claim.
+                    ClaimGate.apply(session.sourceLoad(), java.time.Instant.now(), session.ledger(), lease.runKey(),
+                                    blueprint.definition().spec())
+                            .ifPresent(c -> log.accept(c.paused() ? "claims paused (" + c.pause().reason() + "): "
+                                    + c.pause().message() : "claims resume: the lanes claim chunks again"));
                 }
                 progress.update(status());
                 backoff.healed();

@@ -24,7 +24,7 @@ public final class StatusReader {
                     ledger.publicationReceipt(c.runKey()), ledger.handoffReceipt(c.runKey()), ledger.rollbackReceipt(c.runKey()),
                     NextActionText::of), blueprint.definition().spec(), ledger.publicationApproval(c.runKey()));
             return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(c.runKey()),
-                    ledger.sourcePause(c.runKey()), false);
+                    ledger.claimPause(c.runKey()), false);
         });
     }
 }

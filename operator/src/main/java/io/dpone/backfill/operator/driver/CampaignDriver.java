@@ -145,11 +145,11 @@ public final class CampaignDriver {
                 }
             }
             if (step.phase() == CampaignPhase.Loading) {
-                // The source guard: one look at the source a pass, recorded for the lanes (issue 28).
-                io.dpone.backfill.core.engine.SourceGuardKeeper.apply(hold.runtime().sourceLoad(), hold.ledger(),
+                // The load windows and the source guard: one look a pass, recorded for the lanes (issue 28).
+                io.dpone.backfill.core.engine.ClaimGate.apply(hold.runtime().sourceLoad(), clock.instant(), hold.ledger(),
                         engine.runKey(), spec).ifPresent(c -> notes.add(c.paused()
-                        ? new DriveOutcome.Note("SourceGuardPaused", "no new chunk claims: " + c.reason(), true)
-                        : new DriveOutcome.Note("SourceGuardResumed", "the source is below its bounds again: claims go on", false)));
+                        ? new DriveOutcome.Note("ClaimsPaused", c.pause().reason() + ": no new chunk claims: " + c.pause().message(), true)
+                        : new DriveOutcome.Note("ClaimsResumed", "the lanes claim chunks again", false)));
             }
             Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, hold, lease, step, notes);
             BackfillCampaignStatus projection = project(blueprint, hold.ledger(), engine.runKey(),
@@ -313,7 +313,7 @@ public final class CampaignDriver {
         BackfillCampaignStatus status = CampaignStatusProjector.withApproval(CampaignStatusProjector.project(spec,
                 blueprint.artifacts(), record, counts, ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
                 ledger.rollbackReceipt(runKey)), spec, ledger.publicationApproval(runKey));
-        return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(runKey), ledger.sourcePause(runKey),
+        return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(runKey), ledger.claimPause(runKey),
                 wasThrottled);
     }
 }

@@ -40,13 +40,17 @@ public final class CampaignMetrics {
     static final String WAITING = "backfill_campaign_waiting";
     private static final Map<String, String> WAITING_REASONS = Map.of("approval", CampaignConditions.AWAITING_APPROVAL,
             "window", CampaignConditions.AWAITING_WINDOW);
-    /** 1 while the lanes wait for a throttle (issue 28), by {@code reason}: {@code rate_ceiling}, {@code source_guard}. */
+    /**
+     * 1 while the lanes wait for a throttle (issue 28), by {@code reason}: {@code rate_ceiling}, {@code source_guard},
+     * {@code outside_load_window}.
+     */
     static final String THROTTLED = "backfill_campaign_throttled";
     /** The rows/s ceiling in force; NaN while there is none. */
     static final String ROWS_PER_SECOND_CEILING = "backfill_campaign_rows_per_second_ceiling";
     private static final Map<String, String> THROTTLED_REASONS = Map.of("rate_ceiling",
             io.dpone.backfill.core.campaign.ThrottleStatus.RATE_CEILING, "source_guard",
-            io.dpone.backfill.core.campaign.ThrottleStatus.SOURCE_GUARD);
+            io.dpone.backfill.core.campaign.ThrottleStatus.SOURCE_GUARD, "outside_load_window",
+            io.dpone.backfill.core.campaign.ThrottleStatus.OUTSIDE_LOAD_WINDOW);
     private static final List<String> STATES = List.of("pending", "running", "committed", "failed");
 
     private final MeterRegistry registry;

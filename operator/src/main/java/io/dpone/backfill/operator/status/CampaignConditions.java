@@ -43,7 +43,7 @@ public final class CampaignConditions {
     public static final String AWAITING_WINDOW = "AwaitingPublicationWindow";
     /**
      * Present while a rate ceiling or a source guard pause is in force (issue 28): True with reason
-     * {@code SourceGuard} while the source guard pauses claims, {@code RateCeiling} while the lanes read at the
+     * {@code SourceGuard} while the source guard pauses claims, {@code OutsideLoadWindow} outside the load windows, {@code RateCeiling} while the lanes read at the
      * ceiling (they wait for it), False ({@code BelowCeiling}) while they read below it, Unknown
      * ({@code ByteCeilingUnmeasured}) under a byte ceiling alone, which the status does not measure.
      */

@@ -172,13 +172,13 @@ final class MssqlCampaignStatements implements CampaignStatements {
     }
 
     @Override
-    public void recordSourcePause(String runKey, String reason) throws SQLException {
-        sql.update(statements.recordSourcePause(), reason, runKey);
+    public void recordClaimPause(String runKey, String pause) throws SQLException {
+        sql.update(statements.recordClaimPause(), pause, runKey);
     }
 
     @Override
-    public Optional<String> sourcePause(String runKey) throws SQLException {
-        return sql.one(statements.sourcePause(), rs -> rs.getString("source_guard_pause"), runKey);
+    public Optional<String> claimPause(String runKey) throws SQLException {
+        return sql.one(statements.claimPause(), rs -> rs.getString("claim_pause"), runKey);
     }
 
     @Override

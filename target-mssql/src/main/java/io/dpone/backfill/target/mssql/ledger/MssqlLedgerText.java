@@ -105,14 +105,14 @@ final class MssqlLedgerText {
                 + " throttle_lanes = ? WHERE run_key = ?";
     }
 
-    /** {@code ?} = reason (null clears), run key: why the source guard pauses the run's claims; no lease. */
-    String recordSourcePause() {
-        return "UPDATE " + campaign + " SET source_guard_pause = ? WHERE run_key = ?";
+    /** {@code ?} = pause (null clears), run key: why the run's lanes claim nothing for now; no lease. */
+    String recordClaimPause() {
+        return "UPDATE " + campaign + " SET claim_pause = ? WHERE run_key = ?";
     }
 
-    /** {@code ?} = run key: why the source guard pauses the run's claims, one row while it does. */
-    String sourcePause() {
-        return "SELECT source_guard_pause FROM " + campaign + " WHERE run_key = ? AND source_guard_pause IS NOT NULL";
+    /** {@code ?} = run key: why the run's lanes claim nothing for now, one row while they do not. */
+    String claimPause() {
+        return "SELECT claim_pause FROM " + campaign + " WHERE run_key = ? AND claim_pause IS NOT NULL";
     }
 
     /** {@code ?} = run key: the run's rate ceiling, one row once one was recorded. */

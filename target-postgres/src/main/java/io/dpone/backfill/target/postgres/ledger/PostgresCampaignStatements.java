@@ -175,13 +175,13 @@ public final class PostgresCampaignStatements extends PostgresLedgerTables imple
     }
 
     @Override
-    public void recordSourcePause(String runKey, String reason) throws SQLException {
-        sql.update("UPDATE " + campaign + " SET source_guard_pause = ? WHERE run_key = ?", reason, runKey);
+    public void recordClaimPause(String runKey, String pause) throws SQLException {
+        sql.update("UPDATE " + campaign + " SET claim_pause = ? WHERE run_key = ?", pause, runKey);
     }
 
     @Override
-    public Optional<String> sourcePause(String runKey) throws SQLException {
-        return sql.one("SELECT source_guard_pause FROM " + campaign + " WHERE run_key = ? AND source_guard_pause IS NOT NULL",
+    public Optional<String> claimPause(String runKey) throws SQLException {
+        return sql.one("SELECT claim_pause FROM " + campaign + " WHERE run_key = ? AND claim_pause IS NOT NULL",
                 rs -> rs.getString(1), runKey);
     }
 
