@@ -86,6 +86,8 @@ final class ManifestNotes {
                 + " of it; read on the primary; may change at any time"));
         n.put("spec.throttle.sourceGuard.maxActiveSessions", rule("pauses claims over the bound, resumes below 80% of"
                 + " it; backfill's own sessions not counted; may change at any time"));
+        n.put("spec.throttle.lanes", new Note(null, "`spec.parallelWorkers`", "at most `spec.parallelWorkers`; may change"
+                + " at any time, never changes the run key"));
         n.put("spec.throttle.windows", new Note("list of `{from, to, timeZone}` (as `spec.publication.window`)", null,
                 "at most 8; each as the publication window: `HH:MM`, `to` earlier than `from` spans midnight; may change"
                         + " at any time"));

@@ -13,7 +13,7 @@ import java.util.Objects;
  * it steers how fast rows move, never which rows or where, so it stays out of the campaign's identity
  * ({@link io.dpone.backfill.core.plan.CampaignIdentity#configDigest}).
  */
-@JsonPropertyOrder({"rowsPerSecond", "bytesPerSecond", "sourceGuard", "windows"})
+@JsonPropertyOrder({"rowsPerSecond", "bytesPerSecond", "lanes", "sourceGuard", "windows"})
 public class ThrottleSpec {
     /** Far above any source we have measured; a bound keeps a typo from meaning "no ceiling" by overflow. */
     public static final long MAX_PER_SECOND = 1_000_000_000_000L;
@@ -30,6 +30,12 @@ public class ThrottleSpec {
     @JsonPropertyDescription("Row bytes per second (as the lanes move them) the campaign's lanes read together at"
             + " most. Absent: no byte ceiling. Can change at any time.")
     private Long bytesPerSecond;
+    @Min(1)
+    @Max(BackfillCampaignSpec.MAX_PARALLEL_WORKERS)
+    @JsonPropertyDescription("Lanes that load now, at most parallelWorkers (default parallelWorkers). Lowered, the"
+            + " lanes past it finish their chunk and stop; raised, the drivers start lanes again. Chunks and the run"
+            + " key never change. Can change at any time.")
+    private Integer lanes;
     @JsonPropertyDescription("Pause claiming new chunks while the source is busy; can change at any time.")
     private SourceGuardSpec sourceGuard;
     @io.fabric8.generator.annotation.Size(max = MAX_WINDOWS)
@@ -43,6 +49,14 @@ public class ThrottleSpec {
 
     public void setWindows(java.util.List<PublicationWindowSpec> windows) {
         this.windows = windows;
+    }
+
+    public Integer getLanes() {
+        return lanes;
+    }
+
+    public void setLanes(Integer lanes) {
+        this.lanes = lanes;
     }
 
     public SourceGuardSpec getSourceGuard() {
@@ -73,6 +87,7 @@ public class ThrottleSpec {
         ThrottleSpec c = new ThrottleSpec();
         c.rowsPerSecond = rowsPerSecond;
         c.bytesPerSecond = bytesPerSecond;
+        c.lanes = lanes;
         c.sourceGuard = sourceGuard == null ? null : sourceGuard.copy();
         c.windows = windows == null ? null : windows.stream().map(PublicationWindowSpec::copy).collect(
                 java.util.stream.Collectors.toCollection(java.util.ArrayList::new));
@@ -82,12 +97,13 @@ public class ThrottleSpec {
     @Override
     public boolean equals(Object o) {
         return o instanceof ThrottleSpec t && Objects.equals(rowsPerSecond, t.rowsPerSecond)
-                && Objects.equals(bytesPerSecond, t.bytesPerSecond) && Objects.equals(sourceGuard, t.sourceGuard)
+                && Objects.equals(bytesPerSecond, t.bytesPerSecond) && Objects.equals(lanes, t.lanes)
+                && Objects.equals(sourceGuard, t.sourceGuard)
                 && Objects.equals(windows, t.windows);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(rowsPerSecond, bytesPerSecond, sourceGuard, windows);
+        return Objects.hash(rowsPerSecond, bytesPerSecond, lanes, sourceGuard, windows);
     }
 }

@@ -120,6 +120,12 @@ public final class LaneWorker {
                 }
                 nextDriftCheck = System.nanoTime() + DRIFT_CHECK_EVERY.toNanos();
             }
+            // The lane count in force (issue 28): a lane past it finishes here, between chunks, and stops.
+            int lanes = ledger.throttle(runKey).lanes();
+            if (laneIndex >= lanes) {
+                log.accept("the campaign runs " + lanes + " lane(s) now: lane " + laneIndex + " stops (no chunk in hand)");
+                return LaneExit.STOP_REQUESTED;
+            }
             // The source guard and the load windows (issue 28): the driver records a pause; a lane finishes its chunk
             // but claims no new one while it holds.
             Optional<io.dpone.backfill.core.ledger.ClaimPause> pause = ledger.claimPause(runKey);

@@ -9,7 +9,8 @@ import io.dpone.backfill.core.campaign.ThrottleSpec;
  * reaches them while they run. Written without a lease, like an approval: the last writer's ceiling stands.
  */
 public record ThrottleSetting(long rowsPerSecond, long bytesPerSecond, int lanes) {
-    public static final ThrottleSetting NONE = new ThrottleSetting(0, 0, 1);
+    /** Nothing recorded: no ceiling and no bound on the lanes (a lane never stops for a lane count it never saw). */
+    public static final ThrottleSetting NONE = new ThrottleSetting(0, 0, Integer.MAX_VALUE);
 
     public ThrottleSetting {
         if (rowsPerSecond < 0 || bytesPerSecond < 0) {
@@ -19,6 +20,16 @@ public record ThrottleSetting(long rowsPerSecond, long bytesPerSecond, int lanes
         if (lanes < 1) {
             throw new IllegalArgumentException("a campaign runs at least one lane, got " + lanes);
         }
+    }
+
+    /**
+     * The lanes a driver runs for {@code spec} (issue 28): {@code throttle.lanes} when given, never more than
+     * {@code parallelWorkers}, which is part of the campaign's identity and so cannot change on a running campaign.
+     */
+    public static int lanesOf(io.dpone.backfill.core.campaign.BackfillCampaignSpec spec) {
+        int planned = spec.getParallelWorkers();
+        Integer wanted = spec.getThrottle() == null ? null : spec.getThrottle().getLanes();
+        return wanted == null ? planned : Math.max(1, Math.min(wanted, planned));
     }
 
     /** The spec's ceiling (none when the spec has no throttle) for a driver that runs {@code lanes} lanes. */
@@ -57,6 +68,6 @@ public record ThrottleSetting(long rowsPerSecond, long bytesPerSecond, int lanes
         if (bytesPerSecond > 0) {
             b.append(b.isEmpty() ? "" : ", ").append(bytesPerSecond).append(" bytes/s");
         }
-        return b.append(lanes == 1 ? "" : " shared by " + lanes + " lanes").toString();
+        return b.append(lanes == 1 || lanes == Integer.MAX_VALUE ? "" : " shared by " + lanes + " lanes").toString();
     }
 }

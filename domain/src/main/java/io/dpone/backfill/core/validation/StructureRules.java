@@ -49,6 +49,11 @@ final class StructureRules {
         }
         lane(spec.getLane(), errors);
         throttle(spec.getThrottle(), errors);
+        int planned = spec.getParallelWorkers() == null ? BackfillCampaignSpec.DEFAULT_PARALLEL_WORKERS : spec.getParallelWorkers();
+        if (spec.getThrottle() != null && spec.getThrottle().getLanes() != null && spec.getThrottle().getLanes() > planned) {
+            errors.add("spec.throttle.lanes", "range", "must not exceed spec.parallelWorkers (" + planned
+                    + "), which is part of the campaign's identity; got " + spec.getThrottle().getLanes());
+        }
     }
 
     static final int MAX_LOAD_WINDOWS = io.dpone.backfill.core.campaign.ThrottleSpec.MAX_WINDOWS;
@@ -60,6 +65,7 @@ final class StructureRules {
         }
         perSecond(throttle.getRowsPerSecond(), "spec.throttle.rowsPerSecond", errors);
         perSecond(throttle.getBytesPerSecond(), "spec.throttle.bytesPerSecond", errors);
+        errors.range(throttle.getLanes(), 1, BackfillCampaignSpec.MAX_PARALLEL_WORKERS, "spec.throttle.lanes");
         io.dpone.backfill.core.campaign.SourceGuardSpec guard = throttle.getSourceGuard();
         if (guard != null) {
             int max = io.dpone.backfill.core.campaign.SourceGuardSpec.MAX_BOUND;

@@ -17,8 +17,8 @@ import java.util.Optional;
  * in the ledger at its next pass; the lanes follow within a second of that.
  */
 @Command(name = "throttle", mixinStandardHelpOptions = true,
-        description = "Set spec.throttle: the rate ceiling the campaign's lanes share. Options not given keep their"
-                + " value; --off removes the ceiling. A no-op when the campaign already carries it.")
+        description = "Set spec.throttle: the rate ceiling the campaign's lanes share, and how many lanes load. Options"
+                + " not given keep their value; --off removes the ceiling. A no-op when the campaign already carries it.")
 public final class ThrottleRequestCommand extends CampaignActionCommand {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -28,13 +28,16 @@ public final class ThrottleRequestCommand extends CampaignActionCommand {
     @Option(names = "--bytes-per-second", paramLabel = "N", description = "Row bytes a second the lanes read together at most.")
     Long bytesPerSecond;
 
-    @Option(names = "--off", description = "No ceiling (removes spec.throttle).")
+    @Option(names = "--off", description = "No ceiling (removes spec.throttle.rowsPerSecond and bytesPerSecond).")
     boolean off;
+
+    @Option(names = "--lanes", paramLabel = "N", description = "Lanes that load now (spec.throttle.lanes), 1 to parallelWorkers.")
+    Integer lanes;
 
     @Override
     public Integer call() {
         // Refused before the cluster is asked anything.
-        Optional<String> problem = ThrottleCommand.problem(rowsPerSecond, bytesPerSecond, off);
+        Optional<String> problem = ThrottleCommand.problem(rowsPerSecond, bytesPerSecond, off, lanes);
         if (problem.isPresent()) {
             spec.commandLine().getErr().println("kubectl-backfill: " + problem.get());
             spec.commandLine().getErr().flush();
@@ -50,14 +53,16 @@ public final class ThrottleRequestCommand extends CampaignActionCommand {
         ObjectNode patch = JSON.createObjectNode();
         ObjectNode spec = patch.putObject("spec");
         if (off) {
-            if (current == null) {
+            if (throttle.get("rowsPerSecond") == null && throttle.get("bytesPerSecond") == null) {
                 return null;
             }
-            spec.putNull("throttle"); // a merge patch's null removes the field
+            // A merge patch's null removes the field: the ceiling goes, the lanes, guard and windows stay.
+            spec.putObject("throttle").putNull("rowsPerSecond").putNull("bytesPerSecond");
             return patch.toString();
         }
         boolean same = (rowsPerSecond == null || sameNumber(throttle.get("rowsPerSecond"), rowsPerSecond))
-                && (bytesPerSecond == null || sameNumber(throttle.get("bytesPerSecond"), bytesPerSecond));
+                && (bytesPerSecond == null || sameNumber(throttle.get("bytesPerSecond"), bytesPerSecond))
+                && (lanes == null || sameNumber(throttle.get("lanes"), lanes));
         if (same) {
             return null;
         }
@@ -67,6 +72,9 @@ public final class ThrottleRequestCommand extends CampaignActionCommand {
         }
         if (bytesPerSecond != null) {
             t.put("bytesPerSecond", bytesPerSecond);
+        }
+        if (lanes != null) {
+            t.put("lanes", lanes);
         }
         return patch.toString();
     }
@@ -86,6 +94,7 @@ public final class ThrottleRequestCommand extends CampaignActionCommand {
     private String describe() {
         return Objects.toString(rowsPerSecond == null ? null : rowsPerSecond + " rows/s", "")
                 + (rowsPerSecond != null && bytesPerSecond != null ? ", " : "")
-                + (bytesPerSecond == null ? "" : bytesPerSecond + " bytes/s");
+                + (bytesPerSecond == null ? "" : bytesPerSecond + " bytes/s")
+                + (lanes == null ? "" : (rowsPerSecond != null || bytesPerSecond != null ? ", " : "") + lanes + " lanes");
     }
 }

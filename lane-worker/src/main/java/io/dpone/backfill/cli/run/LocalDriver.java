@@ -170,7 +170,8 @@ public final class LocalDriver implements AutoCloseable {
         }
         CampaignPhase phase = session.ledger().findByRunKey(lease.runKey()).map(CampaignRecord::phase).orElse(null);
         if (phase != null && phase.preparing()) {
-            int count = blueprint.definition().spec().getParallelWorkers();
+            int count = Math.min(blueprint.definition().spec().getParallelWorkers(),
+                    session.ledger().throttle(lease.runKey()).lanes());
             lanes.ensure(count);
             log.accept(count + " lane(s) started while the campaign is " + phase + "; they wait for Loading");
         }
@@ -189,9 +190,10 @@ public final class LocalDriver implements AutoCloseable {
                 StepResult result = session.engine().step(lease);
                 if (result.wantsLanes()) {
                     try {
-                        lanes.ensure(result.actions().stream()
+                        // The lane count in force (issue 28) as the ledger holds it: `backfill throttle --lanes` changes it.
+                        lanes.ensure(Math.min(session.ledger().throttle(lease.runKey()).lanes(), result.actions().stream()
                                 .filter(a -> a instanceof EngineAction.RunLanes)
-                                .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(1));
+                                .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(1)));
                     } catch (LaneBudgetExceededException e) {
                         result = session.engine().lanesExhausted(lease, e.getMessage());
                     }

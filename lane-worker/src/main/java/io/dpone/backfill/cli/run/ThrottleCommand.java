@@ -25,7 +25,9 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "throttle", mixinStandardHelpOptions = true,
         description = {"Change the rate ceiling of a running campaign: its lanes read the new ceiling within a second.",
-                "Options not given keep their current value; --off removes the ceiling.",
+                "Options not given keep their current value; --off removes the ceiling; --lanes N lets N lanes load"
+                        + " (lanes past it finish their chunk and stop; the running `backfill run` starts lanes again"
+                        + " when it is raised).",
                 "Exit 0: the ceiling is recorded; 1: the campaign was never started; 2: a bad value."})
 public final class ThrottleCommand implements Callable<Integer> {
     @Mixin
@@ -40,15 +42,23 @@ public final class ThrottleCommand implements Callable<Integer> {
     @Option(names = "--off", description = "No ceiling.")
     boolean off;
 
+    @Option(names = "--lanes", paramLabel = "N", description = "Lanes that load now, 1 to the file's parallelWorkers.")
+    Integer lanes;
+
     @Override
     public Integer call() throws Exception {
-        Optional<String> problem = problem(rowsPerSecond, bytesPerSecond, off);
+        Optional<String> problem = problem(rowsPerSecond, bytesPerSecond, off, lanes);
         if (problem.isPresent()) {
             System.err.println("backfill: " + problem.get());
             return ExitCodes.INVALID;
         }
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
+        if (lanes != null && lanes > spec.getParallelWorkers()) {
+            System.err.println("backfill: spec.throttle.lanes (--lanes) must not exceed spec.parallelWorkers ("
+                    + spec.getParallelWorkers() + "), got " + lanes);
+            return ExitCodes.INVALID;
+        }
         String runKey = blueprint.identity().runKey();
         try (Connection state = campaign.target(spec).open("backfill-throttle")) {
             LedgerStore ledger = TargetAdapters.of(spec.getTarget().getType()).ledger(state, spec.getState().getSchema());
@@ -58,7 +68,8 @@ public final class ThrottleCommand implements Callable<Integer> {
                 return ExitCodes.FAILURE;
             }
             ledger.ensureSchema(); // a ledger written by an older build gains the throttle columns
-            ThrottleSetting now = next(ledger.throttle(runKey), spec.getParallelWorkers(), rowsPerSecond, bytesPerSecond, off);
+            ThrottleSetting now = next(ledger.throttle(runKey), spec.getParallelWorkers(), rowsPerSecond, bytesPerSecond, off,
+                    lanes);
             ledger.recordThrottle(runKey, now);
             System.out.println("ceiling now " + now.describe() + " (run key " + runKey + "); running lanes follow within"
                     + " a second. The file's spec.throttle applies again at the next run or resume.");
@@ -67,12 +78,16 @@ public final class ThrottleCommand implements Callable<Integer> {
     }
 
     /** What is wrong with the options, naming the spec field each sets; empty when nothing is. */
-    public static Optional<String> problem(Long rows, Long bytes, boolean off) {
+    public static Optional<String> problem(Long rows, Long bytes, boolean off, Integer lanes) {
         if (off && (rows != null || bytes != null)) {
             return Optional.of("--off removes the ceiling: give it alone, or --rows-per-second / --bytes-per-second alone");
         }
-        if (!off && rows == null && bytes == null) {
-            return Optional.of("give --rows-per-second N, --bytes-per-second N or --off");
+        if (!off && rows == null && bytes == null && lanes == null) {
+            return Optional.of("give --rows-per-second N, --bytes-per-second N, --lanes N or --off");
+        }
+        if (lanes != null && (lanes < 1 || lanes > io.dpone.backfill.core.campaign.BackfillCampaignSpec.MAX_PARALLEL_WORKERS)) {
+            return Optional.of("spec.throttle.lanes (--lanes) must be between 1 and "
+                    + io.dpone.backfill.core.campaign.BackfillCampaignSpec.MAX_PARALLEL_WORKERS + ", got " + lanes);
         }
         Optional<String> r = range(rows, "spec.throttle.rowsPerSecond (--rows-per-second)");
         return r.isPresent() ? r : range(bytes, "spec.throttle.bytesPerSecond (--bytes-per-second)");
@@ -86,10 +101,11 @@ public final class ThrottleCommand implements Callable<Integer> {
 
     /**
      * The ceiling after this command: the parts given replace the recorded ones, the others stay; the lane count is
-     * the recorded one (the driver's), or the file's parallelWorkers before any was recorded.
+     * {@code --lanes}, else the recorded one (the driver's), or the file's parallelWorkers before any was recorded.
      */
-    static ThrottleSetting next(ThrottleSetting recorded, int parallelWorkers, Long rows, Long bytes, boolean off) {
-        int lanes = recorded.equals(ThrottleSetting.NONE) ? parallelWorkers : recorded.lanes();
+    static ThrottleSetting next(ThrottleSetting recorded, int parallelWorkers, Long rows, Long bytes, boolean off,
+                                Integer lanesWanted) {
+        int lanes = lanesWanted != null ? lanesWanted : Math.min(parallelWorkers, recorded.lanes());
         if (off) {
             return new ThrottleSetting(0, 0, lanes);
         }

@@ -186,9 +186,16 @@ class KubectlPluginIT {
         assertThat(spec().get("throttle")).as("a part not given keeps its value")
                 .isEqualTo(Map.of("rowsPerSecond", 100000, "bytesPerSecond", 5000000));
 
+        assertThat(kubectlBackfill("throttle", "orders", "-n", NS, "--lanes", "1").exit()).isZero();
+        assertThat(spec().get("throttle")).isEqualTo(Map.of("rowsPerSecond", 100000, "bytesPerSecond", 5000000, "lanes", 1));
+
         assertThat(kubectlBackfill("throttle", "orders", "-n", NS, "--off").exit()).isZero();
         // RFC 7386: null removes the field on an API server; the mock's CRUD store keeps the key with a null value.
-        assertThat(spec().get("throttle")).isNull();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> afterOff = (Map<String, Object>) spec().get("throttle");
+        assertThat(afterOff.get("rowsPerSecond")).isNull();
+        assertThat(afterOff.get("bytesPerSecond")).isNull();
+        assertThat(afterOff).as("the lane count stays").containsEntry("lanes", 1);
         assertThat(spec()).containsEntry("backfillId", "orders-initial");
         assertThat(kubectlBackfill("throttle", "orders", "-n", NS, "--off").out()).contains("already set: no ceiling");
     }

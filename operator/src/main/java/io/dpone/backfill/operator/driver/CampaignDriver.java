@@ -121,8 +121,10 @@ public final class CampaignDriver {
             StepResult step = steps.get(steps.size() - 1);
             LaneReport report = early != null ? early : LaneReport.idle(pods.failures(engine.runKey()),
                     spec.getLane().getMaxPodFailures(), pods.active().size(), pods.stuck(engine.runKey(), clock.instant()));
-            int wanted = step.actions().stream().filter(a -> a instanceof EngineAction.RunLanes)
-                    .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0);
+            // spec.throttle.lanes (issue 28): lanes past it stop by themselves (the ledger says so) and are not started.
+            int wanted = Math.min(io.dpone.backfill.core.ledger.ThrottleSetting.lanesOf(spec), step.actions().stream()
+                    .filter(a -> a instanceof EngineAction.RunLanes)
+                    .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0));
             // Pods created before preparation in this pass are not in its pod snapshot: asking again would be refused.
             if (wanted > 0 && early == null) {
                 report = lanes.ensure(client, campaign, spec, engine.runKey(), wanted, pods, source.secret(), target.secret());
@@ -240,7 +242,7 @@ public final class CampaignDriver {
         if (phase == null || !phase.preparing()) {
             return null;
         }
-        LaneReport report = lanes.ensure(client, campaign, spec, runKey, spec.getParallelWorkers(), pods, source.secret(),
+        LaneReport report = lanes.ensure(client, campaign, spec, runKey, io.dpone.backfill.core.ledger.ThrottleSetting.lanesOf(spec), pods, source.secret(),
                 target.secret());
         return report.budgetExceeded() ? null : report;
     }
