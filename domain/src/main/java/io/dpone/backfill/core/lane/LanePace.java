@@ -79,9 +79,13 @@ public final class LanePace implements RowPace {
         return c.pending() + c.running() + c.failed() - c.failedExhausted();
     }
 
+    /**
+     * Reads the ceiling before the chunk's first row, so the slice fits the share from the start: a chunk smaller
+     * than the default slice (a thousand rows) would otherwise go by unpaced.
+     */
     @Override
     public void chunkStarting() {
-        nextRefresh = clock.nanoTime();
+        refresh(clock.nanoTime());
     }
 
     @Override

@@ -79,6 +79,23 @@ class LanePaceTest {
     }
 
     @Test
+    void chunksSmallerThanASliceArePacedFromTheirFirstRow() throws InterruptedException {
+        // 20 rows/s for two lanes: this lane's share is 10 rows/s; its chunks have 300 rows.
+        LanePace pace = pace(new ThrottleSetting(20, 0, 2), 2);
+        long start = clock.now;
+        long rows = 0;
+        for (int chunk = 0; chunk < 4; chunk++) {
+            pace.chunkStarting();
+            read(pace, 300, 0);
+            rows += 300;
+        }
+        double seconds = (clock.now - start) / 1e9;
+
+        assertThat((double) rows).isLessThanOrEqualTo(10 * seconds + 10 * LanePace.SLICE.toSeconds() + 1);
+        assertThat(seconds).as("1,200 rows at 10 rows/s").isGreaterThan(118);
+    }
+
+    @Test
     void eachOfFourLanesReadsAQuarterOfTheCampaignsCeiling() throws InterruptedException {
         double measured = read(steady(pace(new ThrottleSetting(100_000, 0, 4), 4), 50_000, 0), 500_000, 0);
 
