@@ -14,9 +14,9 @@ public class ThrottleStatus {
     /** The lanes read at the row ceiling: they wait for it. */
     public static final String RATE_CEILING = "RateCeiling";
     /** The source guard pauses claims: the source is over a bound (issue 28). */
-    public static final String SOURCE_GUARD = io.dpone.backfill.core.ledger.ClaimPause.SOURCE_GUARD;
+    public static final String SOURCE_GUARD = "SourceGuard";
     /** Outside every load window: no new claims (issue 28). */
-    public static final String OUTSIDE_LOAD_WINDOW = io.dpone.backfill.core.ledger.ClaimPause.OUTSIDE_LOAD_WINDOW;
+    public static final String OUTSIDE_LOAD_WINDOW = "OutsideLoadWindow";
     /** A ceiling is in force, the lanes read below it. */
     public static final String BELOW_CEILING = "BelowCeiling";
     /** Only a byte ceiling is in force: the status does not measure bytes a second, so it cannot say. */

@@ -6,8 +6,9 @@ package io.dpone.backfill.core.ledger;
  * which bound or window. Stored as {@code Reason: message}; a reason is one word, so the first {@code ": "} splits.
  */
 public record ClaimPause(String reason, String message) {
-    public static final String SOURCE_GUARD = "SourceGuard";
-    public static final String OUTSIDE_LOAD_WINDOW = "OutsideLoadWindow";
+    /** The status reasons of the same name: a pause's reason is what the Throttled condition says. */
+    public static final String SOURCE_GUARD = io.dpone.backfill.core.campaign.ThrottleStatus.SOURCE_GUARD;
+    public static final String OUTSIDE_LOAD_WINDOW = io.dpone.backfill.core.campaign.ThrottleStatus.OUTSIDE_LOAD_WINDOW;
 
     public ClaimPause {
         if (reason == null || !reason.matches("[A-Za-z]+")) {
