@@ -135,6 +135,13 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_
     ALTER TABLE ${schema}.campaign ADD approved_by nvarchar(256) NULL, approved_at datetime2(3) NULL;
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.publication_receipt') AND name = N'approved_by')
     ALTER TABLE ${schema}.publication_receipt ADD approved_by nvarchar(256) NULL, approved_at datetime2(3) NULL;
+-- The rate ceiling lanes pace themselves to (issue 28; 0: none) and how many lanes share it; NULL until written.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'throttle_lanes')
+    ALTER TABLE ${schema}.campaign ADD throttle_rows_per_second bigint NULL, throttle_bytes_per_second bigint NULL,
+        throttle_lanes int NULL;
+-- Why lanes claim nothing for now (issue 28: the source guard, the load windows); NULL: they claim.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'claim_pause')
+    ALTER TABLE ${schema}.campaign ADD claim_pause nvarchar(1000) NULL;
 GO
 
 -- Rows per chunk as the source estimated them at preparation (ADR 0012): the ETA counts rows remaining from

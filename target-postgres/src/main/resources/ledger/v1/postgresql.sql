@@ -168,4 +168,13 @@ CREATE TABLE IF NOT EXISTS ${schema}.publication_group_member (
 );
 CREATE INDEX IF NOT EXISTS publication_group_member_group ON ${schema}.publication_group_member (group_name);
 
+-- The rate ceiling lanes pace themselves to (issue 28; 0: none) and how many lanes share it, written without a lease
+-- by the driver (from the spec) or `backfill throttle`; NULL until first written. Lanes read it between slices.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_rows_per_second bigint;
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_bytes_per_second bigint;
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS throttle_lanes integer;
+-- Why lanes claim nothing for now (issue 28: the source guard, the load windows) as `Reason: message`, written by
+-- the driver; NULL: they claim.
+ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS claim_pause text;
+
 INSERT INTO ${schema}.ledger_version (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

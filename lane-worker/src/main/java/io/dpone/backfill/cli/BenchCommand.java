@@ -63,6 +63,10 @@ public final class BenchCommand implements Callable<Integer> {
             + " content (the read-back gate, ADR 0036) or counts, to measure the gate's cost (default ${DEFAULT-VALUE}).")
     String publicationVerify;
 
+    @Option(names = "--rows-per-second", defaultValue = "0", description = "The campaign arm's rows/s ceiling"
+            + " (spec.throttle.rowsPerSecond); the report sets its load rate beside it; 0: none (default ${DEFAULT-VALUE}).")
+    long rowsPerSecond;
+
 
 
     @Override
@@ -91,6 +95,8 @@ public final class BenchCommand implements Callable<Integer> {
         require(laneHeap.matches("[0-9]+[kKmMgG]?"), "--lane-heap must be a JVM size such as 64m, not " + laneHeap);
         require(publicationVerify.equals("content") || publicationVerify.equals("counts"),
                 "--publication-verify must be content or counts, not " + publicationVerify);
+        require(rowsPerSecond >= 0 && rowsPerSecond <= io.dpone.backfill.core.campaign.ThrottleSpec.MAX_PER_SECOND,
+                "--rows-per-second must be between 0 (none) and " + io.dpone.backfill.core.campaign.ThrottleSpec.MAX_PER_SECOND);
         List<String> known = Bench.armCodes();
         List<String> asked = arms.stream().map(String::trim).map(String::toUpperCase).toList();
         for (String arm : asked) {
@@ -100,7 +106,8 @@ public final class BenchCommand implements Callable<Integer> {
         ConnectionSettings server = sqlServer.server();
         String scratch = sqlServer.scratchSchema();
         ChunkKind chunkKind = Arrays.stream(ChunkKind.values()).filter(k -> k.wireName().equals(kind)).findFirst().orElseThrow();
-        return new Bench.Settings(rows, lanes, chunks, chunkKind, repeat, asked, laneHeap, server, scratch, publicationVerify);
+        return new Bench.Settings(rows, lanes, chunks, chunkKind, repeat, asked, laneHeap, server, scratch, publicationVerify,
+                rowsPerSecond);
     }
 
     private void require(boolean condition, String message) {

@@ -125,6 +125,11 @@ public final class CampaignRuntime implements AutoCloseable {
         return source;
     }
 
+    /** The source's load, for the source guard (issue 28), read on the driver's own source connection. */
+    public io.dpone.backfill.core.source.SourceLoadProbe sourceLoad() {
+        return new io.dpone.backfill.source.postgres.PostgresSourceLoadProbe(source);
+    }
+
     public Connection targetConnection() {
         return target;
     }

@@ -14,7 +14,9 @@ import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.lane.ChunkProtocol;
 import io.dpone.backfill.core.lane.ChunkSink;
+import io.dpone.backfill.core.lane.LanePace;
 import io.dpone.backfill.core.lane.LaneWorker;
+import io.dpone.backfill.core.lane.PaceClock;
 import io.dpone.backfill.core.lane.LoadingGate;
 import io.dpone.backfill.core.lane.ShapeProbe;
 import io.dpone.backfill.core.ledger.CampaignRecord;
@@ -93,7 +95,8 @@ public final class LaneRuntime implements AutoCloseable {
         log.accept("rows move as " + sinkPort.encoding().wireName());
         ChunkProtocol committer = new ChunkProtocol(
                 new PostgresChunkSource(source, plan, spec.getSource().getSchema(), spec.getSource().getTable(), columns,
-                        heap, campaign.anchorXmin(), digestKey(columns, spec.getUniqueKey())), sinkPort, faults);
+                        heap, campaign.anchorXmin(), digestKey(columns, spec.getUniqueKey())), sinkPort, faults,
+                LanePace.fromLedger(ledger, runKey, spec.getMaxChunkAttempts(), PaceClock.SYSTEM, log));
         String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
             @Override

@@ -52,4 +52,15 @@ public interface CampaignStatements extends DriverLockedLease.Statements {
     void approve(String runKey, String approvedBy) throws SQLException;
 
     Optional<io.dpone.backfill.core.ledger.PublicationApproval> approval(String runKey) throws SQLException;
+
+    /** Sets the run's rate ceiling and lane count (issue 28); no lease, the last write stands. False: no such run. */
+    boolean recordThrottle(String runKey, io.dpone.backfill.core.ledger.ThrottleSetting setting) throws SQLException;
+
+    /** The run's rate ceiling; {@code ThrottleSetting.NONE} when none was recorded or there is no such run. */
+    io.dpone.backfill.core.ledger.ThrottleSetting throttle(String runKey) throws SQLException;
+
+    /** Sets (or, with null, clears) why the run's lanes claim nothing for now ({@code ClaimPause} text); no lease. */
+    void recordClaimPause(String runKey, String pause) throws SQLException;
+
+    Optional<String> claimPause(String runKey) throws SQLException;
 }

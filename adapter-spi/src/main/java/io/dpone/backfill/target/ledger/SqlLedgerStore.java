@@ -218,6 +218,32 @@ public final class SqlLedgerStore implements LedgerStore {
     }
 
     @Override
+    public synchronized boolean recordThrottle(String runKey, io.dpone.backfill.core.ledger.ThrottleSetting setting) {
+        return call("recordThrottle", () -> campaigns.recordThrottle(runKey, setting));
+    }
+
+    @Override
+    public synchronized io.dpone.backfill.core.ledger.ThrottleSetting throttle(String runKey) {
+        return call("throttle", () -> campaigns.ledgerPresent() ? campaigns.throttle(runKey)
+                : io.dpone.backfill.core.ledger.ThrottleSetting.NONE);
+    }
+
+    @Override
+    public synchronized void recordClaimPause(String runKey, io.dpone.backfill.core.ledger.ClaimPause pause) {
+        call("recordClaimPause", () -> {
+            campaigns.recordClaimPause(runKey, pause == null ? null : pause.text());
+            return null;
+        });
+    }
+
+    @Override
+    public synchronized Optional<io.dpone.backfill.core.ledger.ClaimPause> claimPause(String runKey) {
+        return call("claimPause", () -> campaigns.ledgerPresent()
+                ? campaigns.claimPause(runKey).map(io.dpone.backfill.core.ledger.ClaimPause::parse)
+                : Optional.<io.dpone.backfill.core.ledger.ClaimPause>empty());
+    }
+
+    @Override
     public synchronized ChunkCounts counts(String runKey, int maxAttempts) {
         return call("counts", () -> chunks.counts(runKey, maxAttempts));
     }

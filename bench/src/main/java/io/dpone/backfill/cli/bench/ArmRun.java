@@ -34,4 +34,23 @@ record ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkT
     double rowsPerSecond() {
         return rows / seconds;
     }
+
+    /**
+     * Rows over the load span, from the first chunk's start to the last chunk's commit: the rate a ceiling governs
+     * (issue 28), without preparation, validation and the swap around it. NaN without chunks.
+     */
+    double loadRowsPerSecond() {
+        if (chunks.isEmpty()) {
+            return Double.NaN;
+        }
+        double start = chunks.stream().mapToDouble(ChunkTiming::startSeconds).min().orElseThrow();
+        double end = chunks.stream().mapToDouble(ChunkTiming::endSeconds).max().orElseThrow();
+        long loaded = chunks.stream().mapToLong(ChunkTiming::rows).sum();
+        return end > start ? loaded / (end - start) : Double.NaN;
+    }
+
+    double loadSeconds() {
+        return chunks.isEmpty() ? Double.NaN : chunks.stream().mapToDouble(ChunkTiming::endSeconds).max().orElseThrow()
+                - chunks.stream().mapToDouble(ChunkTiming::startSeconds).min().orElseThrow();
+    }
 }

@@ -24,8 +24,10 @@ import java.util.function.Consumer;
  */
 public final class Bench {
     /** What the user asked for, already checked. */
+    /** {@code rowsPerSecondCap}: the campaign arm's {@code spec.throttle.rowsPerSecond}, 0 for none (issue 28). */
     public record Settings(long rows, int lanes, int chunks, ChunkKind kind, int repeat, List<String> arms,
-                           String laneHeap, ConnectionSettings sqlServer, String scratchSchema, String publicationVerify) {
+                           String laneHeap, ConnectionSettings sqlServer, String scratchSchema, String publicationVerify,
+                           long rowsPerSecondCap) {
     }
 
     private static final Map<String, BenchArm> ARMS = new LinkedHashMap<>();
@@ -71,7 +73,7 @@ public final class Bench {
             log.accept(String.format("source public.orders: %,d rows, %,d pages, generated in %.1f s", settings.rows(),
                     source.tablePages(), (System.nanoTime() - t) / 1e9));
             BenchCampaign campaign = new BenchCampaign(table, target.type(), settings.rows(), settings.chunks(), settings.lanes(),
-                    settings.publicationVerify());
+                    settings.publicationVerify(), settings.rowsPerSecondCap());
             var heap = source.heapExtent();
             SourceReads reads = new SourceReads(campaign.plan(heap), heap, source.anchor());
             ArmContext context = new ArmContext(source, table, settings.rows(), settings.lanes(), campaign, reads, campaigns, heaps);
@@ -117,6 +119,9 @@ public final class Bench {
                 .put("target", target.describe()).put("tablePages", source.tablePages()).put("tableBytes", source.tableBytes());
         if (settings.sqlServer() != null) {
             setup.put("scratchSchema", settings.scratchSchema());
+        }
+        if (settings.rowsPerSecondCap() > 0) {
+            setup.put("rowsPerSecondCap", settings.rowsPerSecondCap());
         }
         return setup;
     }

@@ -20,10 +20,16 @@ final class BenchCampaign {
     private final int chunks;
     private final int lanes;
     private final String publicationVerify;
+    private final long rowsPerSecondCap;
 
-    /** @param publicationVerify the campaign's {@code publication.verify}: content or counts */
-    BenchCampaign(BenchTable table, TargetType targetType, long rows, int chunks, int lanes, String publicationVerify) {
+    /**
+     * @param publicationVerify the campaign's {@code publication.verify}: content or counts
+     * @param rowsPerSecondCap  the campaign's {@code throttle.rowsPerSecond}; 0: no throttle
+     */
+    BenchCampaign(BenchTable table, TargetType targetType, long rows, int chunks, int lanes, String publicationVerify,
+                  long rowsPerSecondCap) {
         this.publicationVerify = publicationVerify;
+        this.rowsPerSecondCap = rowsPerSecondCap;
         this.table = table;
         this.targetType = targetType;
         this.rows = rows;
@@ -65,6 +71,7 @@ final class BenchCampaign {
                   state: {schema: %s}
                   publication: {mode: shadow_swap, artifactScope: campaign, verify: %s}
                 """.formatted(backfillId, BenchTable.NAME, targetType.wireName(),
-                targetSchema, targetTable, chunk, lanes, stateSchema, publicationVerify);
+                targetSchema, targetTable, chunk, lanes, stateSchema, publicationVerify)
+                + (rowsPerSecondCap > 0 ? "  throttle: {rowsPerSecond: " + rowsPerSecondCap + "}\n" : "");
     }
 }

@@ -18,6 +18,8 @@ import java.util.Optional;
 final class BenchReport {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final double MIB = 1024.0 * 1024.0;
+    /** The arm a rows/s cap applies to: the campaign; the baselines are never throttled. */
+    static final String CAPPED_ARM = "S";
 
     private final ObjectNode setup;
     private final long tablePages;
@@ -59,6 +61,17 @@ final class BenchReport {
                 ArrayNode lanes = a.putArray("lanePeakHeapAfterGcMiB");
                 s.median().lanePeakHeapBytes().forEach(b -> lanes.add(round(b / MIB)));
                 a.put("maxLanePeakHeapAfterGcMiB", round(s.lanePeakHeapBytes() / MIB));
+            }
+            if (!s.median().chunks().isEmpty()) {
+                a.put("loadRowsPerSecond", Math.round(s.median().loadRowsPerSecond())).put("loadSeconds", round(s.median().loadSeconds()));
+            }
+            long cap = setup.path("rowsPerSecondCap").asLong(0);
+            if (cap > 0 && s.arm().code().equals(CAPPED_ARM)) {
+                double ratio = s.median().loadRowsPerSecond() / cap;
+                a.putObject("throttle").put("rowsPerSecondCap", cap)
+                        .put("loadRowsPerSecond", Math.round(s.median().loadRowsPerSecond()))
+                        .put("ratioToCap", Math.round(ratio * 1000) / 1000.0)
+                        .put("withinFivePercent", Math.abs(ratio - 1) <= 0.05);
             }
             // The read-back gate before publication (ADR 0036), inside the arm's seconds.
             s.median().contentCheckSeconds().ifPresent(c -> a.put("contentCheckSeconds", round(c)));
@@ -106,6 +119,16 @@ final class BenchReport {
         }
         for (ArmSummary s : arms.values()) {
             out.append(String.format(Locale.ROOT, "  %-3s %s%n", s.arm().code(), s.arm().description()));
+        }
+        long cap = setup.path("rowsPerSecondCap").asLong(0);
+        for (ArmSummary s : arms.values()) {
+            if (!s.median().chunks().isEmpty()) {
+                double load = s.median().loadRowsPerSecond();
+                out.append(String.format(Locale.ROOT, "  %-3s load rate %,d rows/s over %.2f s (first chunk start to last commit)%s%n",
+                        s.arm().code(), Math.round(load), s.median().loadSeconds(), cap > 0 && s.arm().code().equals(CAPPED_ARM)
+                                ? String.format(Locale.ROOT, ": %.3fx the cap of %,d rows/s (%s 5%%)", load / cap, cap,
+                                Math.abs(load / cap - 1) <= 0.05 ? "within" : "NOT within") : ""));
+            }
         }
         for (ArmSummary s : arms.values()) {
             s.median().contentCheckSeconds().ifPresent(c -> out.append(String.format(Locale.ROOT,

@@ -19,7 +19,7 @@ import java.util.Objects;
  * (operator's CampaignRules): it depends on the status, which a rule on the spec cannot see.
  */
 @JsonPropertyOrder({"backfillId", "source", "target", "uniqueKey", "chunk", "parallelWorkers", "innerMode",
-        "onlyNewRows", "retryPolicy", "maxChunkAttempts", "state", "publication", "columns", "lane", "suspend"})
+        "onlyNewRows", "retryPolicy", "maxChunkAttempts", "state", "publication", "columns", "lane", "throttle", "suspend"})
 public class BackfillCampaignSpec {
     public static final String BACKFILL_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$";
     public static final int MAX_PARALLEL_WORKERS = 64;
@@ -62,6 +62,9 @@ public class BackfillCampaignSpec {
             + " (default: the same name).")
     private ColumnsSpec columns;
     private LaneSpec lane;
+    @JsonPropertyDescription("A rate ceiling shared by the campaign's lanes; can change at any time and never changes"
+            + " the campaign's identity.")
+    private ThrottleSpec throttle;
     @JsonPropertyDescription("true pauses: no new chunk claims, running chunks drain. Can change at any time.")
     private Boolean suspend;
 
@@ -182,6 +185,14 @@ public class BackfillCampaignSpec {
         return ColumnMapping.of(columns);
     }
 
+    public ThrottleSpec getThrottle() {
+        return throttle;
+    }
+
+    public void setThrottle(ThrottleSpec throttle) {
+        this.throttle = throttle;
+    }
+
     public Boolean getSuspend() {
         return suspend;
     }
@@ -207,6 +218,7 @@ public class BackfillCampaignSpec {
         c.publication = publication == null ? null : publication.copy();
         c.columns = columns == null ? null : columns.copy();
         c.lane = lane == null ? null : lane.copy();
+        c.throttle = throttle == null ? null : throttle.copy();
         c.suspend = suspend;
         return c;
     }
@@ -220,13 +232,13 @@ public class BackfillCampaignSpec {
                 && Objects.equals(onlyNewRows, s.onlyNewRows) && retryPolicy == s.retryPolicy
                 && Objects.equals(maxChunkAttempts, s.maxChunkAttempts) && Objects.equals(state, s.state)
                 && Objects.equals(publication, s.publication) && Objects.equals(columns, s.columns)
-                && Objects.equals(lane, s.lane)
+                && Objects.equals(lane, s.lane) && Objects.equals(throttle, s.throttle)
                 && Objects.equals(suspend, s.suspend);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(backfillId, source, target, uniqueKey, chunk, parallelWorkers, innerMode, onlyNewRows,
-                retryPolicy, maxChunkAttempts, state, publication, columns, lane, suspend);
+                retryPolicy, maxChunkAttempts, state, publication, columns, lane, throttle, suspend);
     }
 }

@@ -20,6 +20,7 @@ public class BackfillCampaignStatus {
     private HandoffStatus handoff;
     private String recommendedAction;
     private PreflightStatus preflight;
+    private ThrottleStatus throttle;
 
     public CampaignPhase getPhase() {
         return phase;
@@ -109,6 +110,14 @@ public class BackfillCampaignStatus {
         this.preflight = preflight;
     }
 
+    public ThrottleStatus getThrottle() {
+        return throttle;
+    }
+
+    public void setThrottle(ThrottleStatus throttle) {
+        this.throttle = throttle;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof BackfillCampaignStatus s && phase == s.phase
@@ -116,12 +125,13 @@ public class BackfillCampaignStatus {
                 && Objects.equals(runKey, s.runKey) && Objects.equals(planDigest, s.planDigest)
                 && Objects.equals(configDigest, s.configDigest) && Objects.equals(progress, s.progress)
                 && Objects.equals(publication, s.publication) && Objects.equals(handoff, s.handoff)
-                && Objects.equals(recommendedAction, s.recommendedAction) && Objects.equals(preflight, s.preflight);
+                && Objects.equals(recommendedAction, s.recommendedAction) && Objects.equals(preflight, s.preflight)
+                && Objects.equals(throttle, s.throttle);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(phase, observedGeneration, conditions, runKey, planDigest, configDigest, progress,
-                publication, handoff, recommendedAction, preflight);
+                publication, handoff, recommendedAction, preflight, throttle);
     }
 }

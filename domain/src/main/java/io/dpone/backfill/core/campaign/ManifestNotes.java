@@ -84,6 +84,19 @@ final class ManifestNotes {
         }
         n.put("spec.lane.nodeSelector", new Note(null, "none", "label syntax"));
         n.put("spec.lane.maxPodFailures", rule("lane pod failures replaced before the campaign turns Recoverable"));
+        n.put("spec.throttle.rowsPerSecond", rule("campaign-wide, shared by the lanes; may change at any time,"
+                + " never changes the run key"));
+        n.put("spec.throttle.bytesPerSecond", rule("campaign-wide, shared by the lanes; may change at any time,"
+                + " never changes the run key"));
+        n.put("spec.throttle.sourceGuard.maxReplicaLagSeconds", rule("pauses claims over the bound, resumes below 80%"
+                + " of it; read on the primary; may change at any time"));
+        n.put("spec.throttle.sourceGuard.maxActiveSessions", rule("pauses claims over the bound, resumes below 80% of"
+                + " it; backfill's own sessions not counted; may change at any time"));
+        n.put("spec.throttle.lanes", new Note(null, "`spec.parallelWorkers`", "at most `spec.parallelWorkers`; may change"
+                + " at any time, never changes the run key"));
+        n.put("spec.throttle.windows", new Note("list of `{from, to, timeZone}` (as `spec.publication.window`)", null,
+                "at most 8; each as the publication window: `HH:MM`, `to` earlier than `from` spans midnight; may change"
+                        + " at any time"));
         n.put("spec.suspend", rule("`true`: no new chunk claims, running chunks drain; may change at any time"));
         return n;
     }

@@ -163,6 +163,33 @@ public final class CampaignStatusProjector {
     }
 
     /**
+     * Adds the rate ceiling in force to a projected status (issue 28): {@code status.throttle}, whether it holds the
+     * lanes back ({@code wasThrottled}: it did at the last judgement, for hysteresis), and an ETA no sooner than the
+     * ceiling allows.
+     */
+    public static BackfillCampaignStatus withThrottle(BackfillCampaignStatus status, ChunkCounts counts,
+                                                      io.dpone.backfill.core.ledger.ThrottleSetting setting,
+                                                      boolean wasThrottled) {
+        return withThrottle(status, counts, setting, Optional.empty(), wasThrottled);
+    }
+
+    /** The same, with the pause of claims as the ledger records it (the source guard, the load windows). */
+    public static BackfillCampaignStatus withThrottle(BackfillCampaignStatus status, ChunkCounts counts,
+                                                      io.dpone.backfill.core.ledger.ThrottleSetting setting,
+                                                      Optional<io.dpone.backfill.core.ledger.ClaimPause> claimPause,
+                                                      boolean wasThrottled) {
+        CampaignProgress p = status.getProgress();
+        double rate = p == null ? 0 : p.getRowsPerSecond();
+        status.setThrottle(ThrottleJudge.status(setting, claimPause, status.getPhase(), rate, wasThrottled));
+        if (p != null && setting.rowsPerSecond() > 0) {
+            Eta capped = Eta.underCeiling(new Eta(p.getEtaSeconds(), p.getEtaBasis()), counts, setting.rowsPerSecond());
+            p.setEtaSeconds(capped.seconds());
+            p.setEtaBasis(capped.basis());
+        }
+        return status;
+    }
+
+    /**
      * Adds the swap's approval to a projected status (issue 28): {@code manual} when a person approves it, and who
      * and when once one did.
      */

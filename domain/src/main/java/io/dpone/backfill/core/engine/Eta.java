@@ -36,6 +36,25 @@ public record Eta(Long seconds, String basis) {
     }
 
     /**
+     * The ETA under a row ceiling (issue 28): never sooner than the rows left read at the ceiling. The rows left are
+     * the estimate's, or chunks left times the average committed chunk; unknown rows leave the ETA as it is.
+     */
+    public static Eta underCeiling(Eta eta, ChunkCounts c, long rowsPerSecondCeiling) {
+        if (rowsPerSecondCeiling <= 0 || eta.seconds() == null || eta.seconds() == 0) {
+            return eta;
+        }
+        int remaining = c.total() - c.committed();
+        double rows = c.estimates().complete() ? rowsRemaining(c)
+                : c.committed() > 0 ? remaining * ((double) c.rowsLoaded() / c.committed()) : -1;
+        if (rows < 0) {
+            return eta;
+        }
+        long atCeiling = (long) Math.ceil(rows / rowsPerSecondCeiling);
+        return atCeiling <= eta.seconds() ? eta
+                : new Eta(atCeiling, eta.basis() + "; at the ceiling of " + rowsPerSecondCeiling + " rows/s");
+    }
+
+    /**
      * Waiting chunks in full, plus what is left of each running chunk. A chunk that copied more than its estimate
      * (the estimate was low) counts as nothing left rather than negative.
      */

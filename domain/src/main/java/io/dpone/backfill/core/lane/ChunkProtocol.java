@@ -23,11 +23,18 @@ public final class ChunkProtocol implements ChunkCommitter {
     private final ChunkSource source;
     private final ChunkSink sink;
     private final FaultPoints faults;
+    private final RowPace pace;
 
     public ChunkProtocol(ChunkSource source, ChunkSink sink, FaultPoints faults) {
+        this(source, sink, faults, RowPace.NONE);
+    }
+
+    /** {@code pace} sees every row as it streams by and holds the stream back when the lane is ahead of its ceiling. */
+    public ChunkProtocol(ChunkSource source, ChunkSink sink, FaultPoints faults, RowPace pace) {
         this.source = source;
         this.sink = sink;
         this.faults = faults;
+        this.pace = pace;
     }
 
     @Override
@@ -39,6 +46,7 @@ public final class ChunkProtocol implements ChunkCommitter {
             if (!tx.insertReceipt()) {
                 return ChunkOutcome.alreadyReceipted();
             }
+            pace.chunkStarting();
             try (ChunkRows rows = source.open(range, sink.encoding())) {
                 WatchedRows watched = new WatchedRows(rows, watch, tx, claim.chunkId());
                 loaded = tx.load(watched);
@@ -73,6 +81,7 @@ public final class ChunkProtocol implements ChunkCommitter {
         private final ChunkTransaction tx;
         private final int chunkId;
         private final boolean midCopyArmed;
+        private final boolean values;
         private long count;
         private boolean leaseLost;
 
@@ -82,6 +91,7 @@ public final class ChunkProtocol implements ChunkCommitter {
             this.tx = tx;
             this.chunkId = chunkId;
             this.midCopyArmed = faults.armed(FaultPoint.MID_COPY);
+            this.values = sink.encoding() == io.dpone.backfill.core.encoding.RowEncoding.VALUES;
         }
 
         @Override
@@ -104,6 +114,9 @@ public final class ChunkProtocol implements ChunkCommitter {
                 return false;
             }
             count++;
+            if (pace.passed(pace.countsBytes() ? RowSize.of(rows, values) : 0)) {
+                watch.copied(count);
+            }
             return true;
         }
 

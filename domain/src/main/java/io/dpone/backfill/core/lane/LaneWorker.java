@@ -50,6 +50,8 @@ public final class LaneWorker {
     private final Consumer<String> log;
     private final Duration stallDeadline;
     private final Runnable abortConnections;
+    /** The pause this lane last said it waits for; null while it claims. */
+    private io.dpone.backfill.core.ledger.ClaimPause pausedFor;
 
     public LaneWorker(String runKey, String owner, int laneIndex, LedgerStore ledger, ChunkCommitter committer,
                       ChunkPlan plan, BackfillCampaignSpec spec, EngineTimings timings, ShapeProbe shapes,
@@ -117,6 +119,27 @@ public final class LaneWorker {
                     return LaneExit.DRIFT;
                 }
                 nextDriftCheck = System.nanoTime() + DRIFT_CHECK_EVERY.toNanos();
+            }
+            // The lane count in force (issue 28): a lane past it finishes here, between chunks, and stops.
+            int lanes = ledger.throttle(runKey).lanes();
+            if (laneIndex >= lanes) {
+                log.accept("the campaign runs " + lanes + " lane(s) now: lane " + laneIndex + " stops (no chunk in hand)");
+                return LaneExit.STOP_REQUESTED;
+            }
+            // The source guard and the load windows (issue 28): the driver records a pause; a lane finishes its chunk
+            // but claims no new one while it holds.
+            Optional<io.dpone.backfill.core.ledger.ClaimPause> pause = ledger.claimPause(runKey);
+            if (pause.isPresent()) {
+                if (!pause.get().equals(pausedFor)) {
+                    log.accept("claims paused (" + pause.get().reason() + "): " + pause.get().message());
+                    pausedFor = pause.get();
+                }
+                Thread.sleep(IDLE_POLL.toMillis());
+                continue;
+            }
+            if (pausedFor != null) {
+                log.accept("claims resume (" + pausedFor.reason() + " cleared)");
+                pausedFor = null;
             }
             List<ChunkRecord> candidates = ledger.claimable(runKey, maxAttempts, retryFailed, CLAIM_BATCH);
             if (candidates.isEmpty()) {

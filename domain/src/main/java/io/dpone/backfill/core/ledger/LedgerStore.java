@@ -188,4 +188,23 @@ public interface LedgerStore {
 
     /** Every campaign that joined {@code group}, with its current phase; empty when none (or no ledger yet). */
     List<GroupMember> groupMembers(String group);
+
+    /**
+     * Records the rate ceiling of run {@code runKey} and how many lanes its driver runs (issue 28). No lease: the
+     * driver writes it from the spec, a person through {@code backfill throttle}; the last write stands. Returns
+     * false when the run is not in the ledger.
+     */
+    boolean recordThrottle(String runKey, ThrottleSetting setting);
+
+    /** The ceiling recorded for run {@code runKey}; {@link ThrottleSetting#NONE} when none was (or no such run). */
+    ThrottleSetting throttle(String runKey);
+
+    /**
+     * Records why the lanes of run {@code runKey} claim nothing for now (issue 28: the source guard, the load
+     * windows), or, with null, that they may claim. No lease: the driver writes it; lanes read it before each claim.
+     */
+    void recordClaimPause(String runKey, ClaimPause pause);
+
+    /** Why the lanes of run {@code runKey} claim nothing for now; empty while they may claim. */
+    java.util.Optional<ClaimPause> claimPause(String runKey);
 }

@@ -42,13 +42,14 @@ public record CampaignIdentity(String planDigest, String configDigest, String ru
     }
 
     /**
-     * Digest of the execution policy: everything but {@code suspend} and {@code lane}, which steer how lanes run,
-     * not what is loaded where.
+     * Digest of the execution policy: everything but {@code suspend}, {@code lane} and {@code throttle}, which steer
+     * how lanes run, not what is loaded where (a throttle changed on a running campaign keeps its run key).
      */
     public static String configDigest(BackfillCampaignSpec normalised) {
         BackfillCampaignSpec policy = normalised.copy();
         policy.setSuspend(null);
         policy.setLane(null);
+        policy.setThrottle(null);
         return Sha256.hex(CONFIG_FORMAT + "\n" + CanonicalJson.write(policy));
     }
 

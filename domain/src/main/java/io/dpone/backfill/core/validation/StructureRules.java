@@ -50,24 +50,71 @@ final class StructureRules {
             group(spec.getPublication().getGroup(), target == null ? null : target.getTable(), targetLimit, errors);
         }
         lane(spec.getLane(), errors);
+        throttle(spec.getThrottle(), errors);
+        int planned = spec.getParallelWorkers() == null ? BackfillCampaignSpec.DEFAULT_PARALLEL_WORKERS : spec.getParallelWorkers();
+        if (spec.getThrottle() != null && spec.getThrottle().getLanes() != null && spec.getThrottle().getLanes() > planned) {
+            errors.add("spec.throttle.lanes", "range", "must not exceed spec.parallelWorkers (" + planned
+                    + "), which is part of the campaign's identity; got " + spec.getThrottle().getLanes());
+        }
+    }
+
+    static final int MAX_LOAD_WINDOWS = io.dpone.backfill.core.campaign.ThrottleSpec.MAX_WINDOWS;
+
+    /** A ceiling is a positive number of rows or bytes a second; absent means none (issue 28). */
+    private static void throttle(io.dpone.backfill.core.campaign.ThrottleSpec throttle, Errors errors) {
+        if (throttle == null) {
+            return;
+        }
+        perSecond(throttle.getRowsPerSecond(), "spec.throttle.rowsPerSecond", errors);
+        perSecond(throttle.getBytesPerSecond(), "spec.throttle.bytesPerSecond", errors);
+        errors.range(throttle.getLanes(), 1, BackfillCampaignSpec.MAX_PARALLEL_WORKERS, "spec.throttle.lanes");
+        io.dpone.backfill.core.campaign.SourceGuardSpec guard = throttle.getSourceGuard();
+        if (guard != null) {
+            int max = io.dpone.backfill.core.campaign.SourceGuardSpec.MAX_BOUND;
+            errors.range(guard.getMaxReplicaLagSeconds(), 1, max, "spec.throttle.sourceGuard.maxReplicaLagSeconds");
+            errors.range(guard.getMaxActiveSessions(), 1, max, "spec.throttle.sourceGuard.maxActiveSessions");
+            if (guard.getMaxReplicaLagSeconds() == null && guard.getMaxActiveSessions() == null) {
+                errors.add("spec.throttle.sourceGuard", "required", "give maxReplicaLagSeconds, maxActiveSessions or both");
+            }
+        }
+        if (throttle.getWindows() != null) {
+            if (throttle.getWindows().size() > MAX_LOAD_WINDOWS) {
+                errors.add("spec.throttle.windows", "size", "at most " + MAX_LOAD_WINDOWS + " windows, got " + throttle.getWindows().size());
+            }
+            for (int i = 0; i < throttle.getWindows().size(); i++) {
+                window(throttle.getWindows().get(i), "spec.throttle.windows[" + i + "]", errors);
+            }
+        }
+    }
+
+    private static void perSecond(Long value, String path, Errors errors) {
+        if (value != null && (value < 1 || value > io.dpone.backfill.core.campaign.ThrottleSpec.MAX_PER_SECOND)) {
+            errors.add(path, "range", "must be between 1 and " + io.dpone.backfill.core.campaign.ThrottleSpec.MAX_PER_SECOND
+                    + " (leave it out for no ceiling), got " + value);
+        }
     }
 
     /** A window's times are HH:MM, different from each other, in a known time zone (issue 28). */
     private static void window(PublicationWindowSpec window, Errors errors) {
+        window(window, "spec.publication.window", errors);
+    }
+
+    /** The same rules for the window at {@code path}: the publication window, or a load window (throttle.windows). */
+    private static void window(PublicationWindowSpec window, String path, Errors errors) {
         if (window == null) {
             return;
         }
-        if (errors.require(window.getFrom(), "spec.publication.window.from")) {
-            SwapWindow.timeProblem(window.getFrom()).ifPresent(p -> errors.add("spec.publication.window.from", "pattern", p));
+        if (errors.require(window.getFrom(), path + ".from")) {
+            SwapWindow.timeProblem(window.getFrom()).ifPresent(p -> errors.add(path + ".from", "pattern", p));
         }
-        if (errors.require(window.getTo(), "spec.publication.window.to")) {
-            SwapWindow.timeProblem(window.getTo()).ifPresent(p -> errors.add("spec.publication.window.to", "pattern", p));
+        if (errors.require(window.getTo(), path + ".to")) {
+            SwapWindow.timeProblem(window.getTo()).ifPresent(p -> errors.add(path + ".to", "pattern", p));
         }
         if (window.getFrom() != null && window.getFrom().equals(window.getTo())) {
-            errors.add("spec.publication.window.to", "window", "must differ from from: the window would be empty");
+            errors.add(path + ".to", "window", "must differ from from: the window would be empty");
         }
         if (window.getTimeZone() != null) {
-            SwapWindow.zoneProblem(window.getTimeZone()).ifPresent(p -> errors.add("spec.publication.window.timeZone", "time-zone", p));
+            SwapWindow.zoneProblem(window.getTimeZone()).ifPresent(p -> errors.add(path + ".timeZone", "time-zone", p));
         }
     }
 

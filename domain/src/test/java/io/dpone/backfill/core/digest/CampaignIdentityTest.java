@@ -99,6 +99,21 @@ class CampaignIdentityTest {
     }
 
     @Test
+    void aThrottleSetChangedOrRemovedNeverChangesTheIdentity() {
+        BackfillCampaignSpec throttled = base();
+        io.dpone.backfill.core.campaign.ThrottleSpec throttle = new io.dpone.backfill.core.campaign.ThrottleSpec();
+        throttle.setRowsPerSecond(100_000L);
+        throttle.setBytesPerSecond(50_000_000L);
+        throttled.setThrottle(throttle);
+        BackfillCampaignSpec loosened = throttled.copy();
+        loosened.getThrottle().setRowsPerSecond(1L);
+
+        assertThat(identity(throttled)).isEqualTo(identity(base()));
+        assertThat(identity(loosened)).isEqualTo(identity(base()));
+        assertThat(CampaignIdentity.configDigest(throttled)).isEqualTo(CampaignIdentity.configDigest(base()));
+    }
+
+    @Test
     void runKeyIsBounded() {
         assertThat(identity(base()).runKey()).matches("rk-[0-9a-f]{24}");
     }

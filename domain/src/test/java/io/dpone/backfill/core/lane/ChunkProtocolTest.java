@@ -139,6 +139,33 @@ class ChunkProtocolTest {
         assertThat(source.openedEncoding).isEqualTo(RowEncoding.POSTGRES_COPY_TEXT);
     }
 
+    @Test
+    void aPacedChunkTellsTheStallDeadlineOfEveryWaitAndSizesRowsOnlyForAByteCeiling() throws Exception {
+        // A pace that waits every 100th row: a slow ceiling must read as progress, not as a stall.
+        List<Long> sized = new ArrayList<>();
+        RowPace everyHundred = new RowPace() {
+            long rows;
+
+            @Override
+            public boolean countsBytes() {
+                return true;
+            }
+
+            @Override
+            public boolean passed(long bytes) {
+                sized.add(bytes);
+                return ++rows % 100 == 0;
+            }
+        };
+        FakeWatch watch = new FakeWatch();
+        ChunkOutcome outcome = new ChunkProtocol(new FakeSource(250), new FakeSink(), FaultPoints.NONE, everyHundred)
+                .commit(CLAIM, RANGE, watch);
+
+        assertThat(outcome).isEqualTo(ChunkOutcome.committed(250, 250));
+        assertThat(watch.reported).containsExactly(100L, 200L);
+        assertThat(sized).hasSize(250).first().isEqualTo((long) "row 1\n".length());
+    }
+
     private ChunkProtocol protocol(ChunkSource source, ChunkSink sink, FaultPoints faults) {
         return new ChunkProtocol(source, sink, faults);
     }

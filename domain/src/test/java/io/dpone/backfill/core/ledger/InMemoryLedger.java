@@ -76,6 +76,8 @@ public final class InMemoryLedger {
         Instant createdAt;
         Instant updatedAt;
         PublicationApproval approval;
+        ThrottleSetting throttle = ThrottleSetting.NONE;
+        ClaimPause claimPause;
 
         CampaignRecord record() {
             return new CampaignRecord(runKey, backfillId, planDigest, configDigest, specJson, phase, detail, anchor,
@@ -260,6 +262,44 @@ public final class InMemoryLedger {
             synchronized (InMemoryLedger.this) {
                 Campaign c = schema ? campaigns.get(runKey) : null;
                 return c == null ? Optional.empty() : Optional.ofNullable(c.approval);
+            }
+        }
+
+        @Override
+        public boolean recordThrottle(String runKey, ThrottleSetting setting) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                if (c == null) {
+                    return false;
+                }
+                c.throttle = setting;
+                return true;
+            }
+        }
+
+        @Override
+        public void recordClaimPause(String runKey, ClaimPause pause) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                if (c != null) {
+                    c.claimPause = pause;
+                }
+            }
+        }
+
+        @Override
+        public Optional<ClaimPause> claimPause(String runKey) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                return c == null ? Optional.empty() : Optional.ofNullable(c.claimPause);
+            }
+        }
+
+        @Override
+        public ThrottleSetting throttle(String runKey) {
+            synchronized (InMemoryLedger.this) {
+                Campaign c = schema ? campaigns.get(runKey) : null;
+                return c == null ? ThrottleSetting.NONE : c.throttle;
             }
         }
 

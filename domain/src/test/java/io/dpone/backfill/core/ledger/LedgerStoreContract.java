@@ -513,6 +513,40 @@ public abstract class LedgerStoreContract {
     }
 
     @Test
+    void aThrottleIsRecordedWithoutALeaseReadFromAnotherSessionAndTheLastWriteStands() {
+        CampaignRecord created = create(blueprint(4));
+        String runKey = created.runKey();
+        assertThat(other.throttle(runKey)).as("nothing recorded yet").isEqualTo(ThrottleSetting.NONE);
+
+        assertThat(store.recordThrottle(runKey, new ThrottleSetting(100_000, 0, 4))).isTrue();
+        assertThat(other.throttle(runKey)).isEqualTo(new ThrottleSetting(100_000, 0, 4));
+        assertThat(other.recordThrottle(runKey, new ThrottleSetting(0, 50_000_000, 2))).as("a person, no lease").isTrue();
+        assertThat(store.throttle(runKey)).isEqualTo(new ThrottleSetting(0, 50_000_000, 2));
+
+        assertThat(store.findByRunKey(runKey)).as("the campaign row is otherwise untouched").contains(created);
+        assertThat(store.recordThrottle("rk-unknown", new ThrottleSetting(1, 0, 1))).isFalse();
+        assertThat(store.throttle("rk-unknown")).isEqualTo(ThrottleSetting.NONE);
+    }
+
+    @Test
+    void aClaimPauseIsRecordedWithoutALeaseSeenByALaneWithItsReasonAndCleared() {
+        CampaignRecord created = create(blueprint(4));
+        String runKey = created.runKey();
+        assertThat(other.claimPause(runKey)).isEmpty();
+
+        ClaimPause busy = new ClaimPause(ClaimPause.SOURCE_GUARD, "the source has 51 active sessions (bound 50)");
+        store.recordClaimPause(runKey, busy);
+        assertThat(other.claimPause(runKey)).hasValue(busy);
+        ClaimPause night = new ClaimPause(ClaimPause.OUTSIDE_LOAD_WINDOW, "outside the load windows (01:00-05:00 UTC): next 01:00");
+        store.recordClaimPause(runKey, night);
+        assertThat(other.claimPause(runKey)).hasValue(night);
+        store.recordClaimPause(runKey, null);
+        assertThat(other.claimPause(runKey)).isEmpty();
+        assertThat(store.findByRunKey(runKey)).as("the campaign row is otherwise untouched").contains(created);
+        assertThat(store.claimPause("rk-unknown")).isEmpty();
+    }
+
+    @Test
     void peekFindsACreatedCampaignAndNothingBeforeAndCreatesNothingItself() {
         CampaignBlueprint b = blueprint(4);
         assertThat(store.peek(b.identity().runKey())).isEmpty();

@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
 @Command(name = "kubectl", mixinStandardHelpOptions = true,
         description = "The kubectl plugin: `kubectl backfill status|plan|suspend|resume|requeue|rollback|publish` on the cluster's BackfillCampaigns.",
         subcommands = {CampaignStatusCommand.class, ManifestPlanCommand.class, SuspendCommand.class, ResumeCommand.class,
-                RequeueCommand.class, RollbackRequestCommand.class, PublishRequestCommand.class})
+                RequeueCommand.class, RollbackRequestCommand.class, PublishRequestCommand.class,
+                ThrottleRequestCommand.class})
 public final class KubectlCommand implements Runnable {
     final ClusterConnector connector;
 

@@ -36,6 +36,9 @@ public final class StatusReport {
             line(out, "eta", (p.getEta() == null ? "unknown" : p.getEta())
                     + (p.getEtaBasis() == null ? "" : "  (" + p.getEtaBasis() + ")"));
         }
+        if (st.getThrottle() != null) {
+            line(out, "throttle", io.dpone.backfill.cli.status.ThrottleText.of(st.getThrottle()));
+        }
         lanes(out, s.lanes());
         if (p != null && p.getFailedChunks() > 0) {
             line(out, "failed", p.getFailedChunks() + " chunk" + (p.getFailedChunks() == 1 ? "" : "s")

@@ -21,6 +21,8 @@ import io.dpone.backfill.core.heal.ReconnectBackoff;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.ThrottleRecorder;
+import io.dpone.backfill.core.engine.ClaimGate;
 import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
@@ -124,6 +126,9 @@ public final class LocalDriver implements AutoCloseable {
         long check = Math.max(100, Math.min(1000, every));
         deadline.scheduleWithFixedDelay(this::checkDeadline, check, check, TimeUnit.MILLISECONDS);
         try {
+            // The file's ceiling at each start; `backfill throttle` changes it in the ledger while this runs.
+            ThrottleRecorder.apply(session.ledger(), lease.runKey(), blueprint.definition().spec())
+                    .ifPresent(t -> log.accept("rate ceiling: " + t.describe()));
             startLanesDuringPreparation();
             if (resume) {
                 int requeued = session.engine().resume(lease);
@@ -168,7 +173,8 @@ public final class LocalDriver implements AutoCloseable {
         }
         CampaignPhase phase = session.ledger().findByRunKey(lease.runKey()).map(CampaignRecord::phase).orElse(null);
         if (phase != null && phase.preparing()) {
-            int count = blueprint.definition().spec().getParallelWorkers();
+            int count = Math.min(blueprint.definition().spec().getParallelWorkers(),
+                    session.ledger().throttle(lease.runKey()).lanes());
             lanes.ensure(count);
             log.accept(count + " lane(s) started while the campaign is " + phase + "; they wait for Loading");
         }
@@ -187,15 +193,24 @@ public final class LocalDriver implements AutoCloseable {
                 StepResult result = session.engine().step(lease);
                 if (result.wantsLanes()) {
                     try {
-                        lanes.ensure(result.actions().stream()
+                        // The lane count in force (issue 28) as the ledger holds it: `backfill throttle --lanes` changes it.
+                        lanes.ensure(Math.min(session.ledger().throttle(lease.runKey()).lanes(), result.actions().stream()
                                 .filter(a -> a instanceof EngineAction.RunLanes)
-                                .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(1));
+                                .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(1)));
                     } catch (LaneBudgetExceededException e) {
                         result = session.engine().lanesExhausted(lease, e.getMessage());
                     }
                 }
                 if (result.stopsLanes()) {
                     lanes.stop(timings.drainTimeout());
+                }
+                if (result.phase() == CampaignPhase.Loading) {
+                    // One look at the windows and the source a step: the lanes read the pause from the ledger before
+                    // each claim.
+                    ClaimGate.apply(session.sourceLoad(), java.time.Instant.now(), session.ledger(), lease.runKey(),
+                                    blueprint.definition().spec())
+                            .ifPresent(c -> log.accept(c.paused() ? "claims paused (" + c.pause().reason() + "): "
+                                    + c.pause().message() : "claims resume: the lanes claim chunks again"));
                 }
                 progress.update(status());
                 backoff.healed();

@@ -73,6 +73,9 @@ public final class StatusCommand implements Callable<Integer> {
                 if (s.getProgress() != null && s.getProgress().getEtaBasis() != null) {
                     System.out.println("ETA basis: " + s.getProgress().getEtaBasis());
                 }
+                if (s.getThrottle() != null) {
+                    System.out.println("throttle: " + ThrottleText.of(s.getThrottle()));
+                }
                 verification(ledger, blueprint).ifPresent(v -> System.out.println("verification: " + line(v)));
                 System.out.println("next: " + s.getRecommendedAction());
             }

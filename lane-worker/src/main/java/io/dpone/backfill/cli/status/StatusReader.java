@@ -4,6 +4,7 @@ import io.dpone.backfill.cli.run.NextActionText;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.ledger.CampaignRecord;
+import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 
@@ -16,11 +17,15 @@ public final class StatusReader {
 
     public static Optional<BackfillCampaignStatus> read(CampaignBlueprint blueprint, LedgerStore ledger) {
         Optional<CampaignRecord> campaign = ledger.peek(blueprint.identity().runKey());
-        return campaign.map(c -> CampaignStatusProjector.withGroup(CampaignStatusProjector.withApproval(CampaignStatusProjector.project(
-                blueprint.definition().spec(), blueprint.artifacts(), c,
-                ledger.counts(c.runKey(), blueprint.definition().spec().getMaxChunkAttempts()),
-                ledger.publicationReceipt(c.runKey()), ledger.handoffReceipt(c.runKey()), ledger.rollbackReceipt(c.runKey()),
-                NextActionText::of), blueprint.definition().spec(), ledger.publicationApproval(c.runKey())),
-                blueprint.definition().spec(), ledger::groupMembers));
+        return campaign.map(c -> {
+            ChunkCounts counts = ledger.counts(c.runKey(), blueprint.definition().spec().getMaxChunkAttempts());
+            BackfillCampaignStatus status = CampaignStatusProjector.withApproval(CampaignStatusProjector.project(
+                    blueprint.definition().spec(), blueprint.artifacts(), c, counts,
+                    ledger.publicationReceipt(c.runKey()), ledger.handoffReceipt(c.runKey()), ledger.rollbackReceipt(c.runKey()),
+                    NextActionText::of), blueprint.definition().spec(), ledger.publicationApproval(c.runKey()));
+            status = CampaignStatusProjector.withGroup(status, blueprint.definition().spec(), ledger::groupMembers);
+            return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(c.runKey()),
+                    ledger.claimPause(c.runKey()), false);
+        });
     }
 }

@@ -172,6 +172,72 @@ class KubectlPluginIT {
     }
 
     @Test
+    void throttleSetsChangesAndRemovesSpecThrottleOnceEach() throws Exception {
+        Run set = kubectlBackfill("throttle", "orders", "-n", NS, "--rows-per-second", "100000");
+        assertThat(set.exit()).as(set.err()).isZero();
+        assertMergePatch(server.getLastRequest(), "{\"spec\":{\"throttle\":{\"rowsPerSecond\":100000}}}");
+        assertThat(spec().get("throttle")).isEqualTo(Map.of("rowsPerSecond", 100000));
+        assertThat(set.out()).contains("backfillcampaign shop/orders: throttle set: 100000 rows/s (spec.throttle)");
+
+        assertThat(kubectlBackfill("throttle", "orders", "-n", NS, "--rows-per-second", "100000").out()).contains("already set");
+        assertThat(server.getLastRequest().getMethod()).as("re-applied: nothing patched").isEqualTo("GET");
+
+        assertThat(kubectlBackfill("throttle", "orders", "-n", NS, "--bytes-per-second", "5000000").exit()).isZero();
+        assertThat(spec().get("throttle")).as("a part not given keeps its value")
+                .isEqualTo(Map.of("rowsPerSecond", 100000, "bytesPerSecond", 5000000));
+
+        assertThat(kubectlBackfill("throttle", "orders", "-n", NS, "--lanes", "1").exit()).isZero();
+        assertThat(spec().get("throttle")).isEqualTo(Map.of("rowsPerSecond", 100000, "bytesPerSecond", 5000000, "lanes", 1));
+
+        assertThat(kubectlBackfill("throttle", "orders", "-n", NS, "--off").exit()).isZero();
+        // RFC 7386: null removes the field on an API server; the mock's CRUD store keeps the key with a null value.
+        @SuppressWarnings("unchecked")
+        Map<String, Object> afterOff = (Map<String, Object>) spec().get("throttle");
+        assertThat(afterOff.get("rowsPerSecond")).isNull();
+        assertThat(afterOff.get("bytesPerSecond")).isNull();
+        assertThat(afterOff).as("the lane count stays").containsEntry("lanes", 1);
+        assertThat(spec()).containsEntry("backfillId", "orders-initial");
+        assertThat(kubectlBackfill("throttle", "orders", "-n", NS, "--off").out()).contains("already set: no ceiling");
+    }
+
+    @Test
+    void aBadCeilingIsRefusedNamingItsFieldBeforeTheClusterIsAsked() {
+        int requests = server.getRequestCount();
+        Run zero = kubectlBackfill("throttle", "orders", "-n", NS, "--rows-per-second", "0");
+        Run both = kubectlBackfill("throttle", "orders", "-n", NS, "--off", "--bytes-per-second", "10");
+        Run none = kubectlBackfill("throttle", "orders", "-n", NS);
+
+        assertThat(zero.exit()).isEqualTo(2);
+        assertThat(zero.err()).contains("spec.throttle.rowsPerSecond (--rows-per-second) must be between 1 and");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("--off removes the ceiling");
+        assertThat(none.exit()).isEqualTo(2);
+        assertThat(server.getRequestCount()).as("no request for a refused command").isEqualTo(requests);
+    }
+
+    @Test
+    void statusOfAThrottledCampaignShowsTheConditionAndTheCeiling() {
+        var campaign = client.genericKubernetesResources(Campaigns.CONTEXT).inNamespace(NS).withName("orders").get();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> status = (Map<String, Object>) campaign.getAdditionalProperties().get("status");
+        @SuppressWarnings("unchecked")
+        java.util.List<Object> conditions = new java.util.ArrayList<>((java.util.List<Object>) status.get("conditions"));
+        conditions.add(Map.of("type", "Throttled", "status", "True", "reason", "RateCeiling", "message",
+                "the lanes read at the ceiling of 100000 rows/s shared by 2 lanes and wait for it between slices of rows"));
+        status.put("conditions", conditions);
+        status.put("throttle", Map.of("rowsPerSecond", 100000, "lanes", 2, "reason", "RateCeiling", "message",
+                "the lanes read at the ceiling of 100000 rows/s shared by 2 lanes and wait for it between slices of rows"));
+        client.genericKubernetesResources(Campaigns.CONTEXT).inNamespace(NS).resource(campaign).update();
+
+        Run run = kubectlBackfill("status", "orders", "-n", NS);
+        System.out.println("$ kubectl backfill status orders -n shop   # throttled\n" + run.out());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("Throttled=True (RateCeiling)")
+                .contains("throttle     RateCeiling: the lanes read at the ceiling of 100000 rows/s shared by 2 lanes");
+    }
+
+    @Test
     void requeueAndRollbackSetTheOperatorsActionAnnotationsOnceAToken() throws Exception {
         Run requeue = kubectlBackfill("requeue", "orders", "-n", NS, "--token", "1764583200");
         assertThat(requeue.exit()).as(requeue.err()).isZero();

@@ -113,13 +113,18 @@ public final class CampaignDriver {
             }
             LanePods pods = requeueFailed(client, campaign, engine, lease, observed, notes);
             approve(client, campaign, hold, engine.runKey(), notes);
+            // The one spec field lanes follow while they run (issue 28): the ledger is how it reaches them.
+            io.dpone.backfill.core.ledger.ThrottleRecorder.apply(hold.ledger(), engine.runKey(), spec).ifPresent(t ->
+                    notes.add(new DriveOutcome.Note("ThrottleChanged", "rate ceiling now " + t.describe(), false)));
             LaneReport early = lanesDuringPreparation(client, campaign, spec, hold, engine.runKey(), pods, source, target);
             List<StepResult> steps = stepUntilWaiting(engine, lease);
             StepResult step = steps.get(steps.size() - 1);
             LaneReport report = early != null ? early : LaneReport.idle(pods.failures(engine.runKey()),
                     spec.getLane().getMaxPodFailures(), pods.active().size(), pods.stuck(engine.runKey(), clock.instant()));
-            int wanted = step.actions().stream().filter(a -> a instanceof EngineAction.RunLanes)
-                    .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0);
+            // spec.throttle.lanes (issue 28): lanes past it stop by themselves (the ledger says so) and are not started.
+            int wanted = Math.min(io.dpone.backfill.core.ledger.ThrottleSetting.lanesOf(spec), step.actions().stream()
+                    .filter(a -> a instanceof EngineAction.RunLanes)
+                    .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0));
             // Pods created before preparation in this pass are not in its pod snapshot: asking again would be refused.
             if (wanted > 0 && early == null) {
                 report = lanes.ensure(client, campaign, spec, engine.runKey(), wanted, pods, source.secret(), target.secret());
@@ -141,8 +146,17 @@ public final class CampaignDriver {
                     lanes.drain(client, pods);
                 }
             }
+            if (step.phase() == CampaignPhase.Loading) {
+                // The load windows and the source guard: one look a pass, recorded for the lanes (issue 28).
+                io.dpone.backfill.core.engine.ClaimGate.apply(hold.runtime().sourceLoad(), clock.instant(), hold.ledger(),
+                        engine.runKey(), spec).ifPresent(c -> notes.add(c.paused()
+                        ? new DriveOutcome.Note("ClaimsPaused", c.pause().reason() + ": no new chunk claims: " + c.pause().message(), true)
+                        : new DriveOutcome.Note("ClaimsResumed", "the lanes claim chunks again", false)));
+            }
             Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, hold, lease, step, notes);
-            BackfillCampaignStatus projection = project(blueprint, hold.ledger(), engine.runKey());
+            BackfillCampaignStatus projection = project(blueprint, hold.ledger(), engine.runKey(),
+                    campaign.getStatus() != null && campaign.getStatus().getThrottle() != null
+                            && campaign.getStatus().getThrottle().throttled());
             DriveOutcome.ChunkActivity activity = step.phase() == CampaignPhase.Loading
                     ? chunkWatch.observe(hold.ledger(), engine.runKey(), clock.instant()) : DriveOutcome.ChunkActivity.NONE;
             if (step.settled()) {
@@ -228,7 +242,7 @@ public final class CampaignDriver {
         if (phase == null || !phase.preparing()) {
             return null;
         }
-        LaneReport report = lanes.ensure(client, campaign, spec, runKey, spec.getParallelWorkers(), pods, source.secret(),
+        LaneReport report = lanes.ensure(client, campaign, spec, runKey, io.dpone.backfill.core.ledger.ThrottleSetting.lanesOf(spec), pods, source.secret(),
                 target.secret());
         return report.budgetExceeded() ? null : report;
     }
@@ -292,11 +306,17 @@ public final class CampaignDriver {
         return ledger.rollbackReceipt(runKey);
     }
 
-    private static BackfillCampaignStatus project(CampaignBlueprint blueprint, LedgerStore ledger, String runKey) {
+    /** {@code wasThrottled}: the last status said the ceiling held the lanes back (the judgement's hysteresis). */
+    private static BackfillCampaignStatus project(CampaignBlueprint blueprint, LedgerStore ledger, String runKey,
+                                                  boolean wasThrottled) {
         BackfillCampaignSpec spec = blueprint.definition().spec();
         CampaignRecord record = ledger.findByRunKey(runKey).orElseThrow();
-        return CampaignStatusProjector.withGroup(CampaignStatusProjector.withApproval(CampaignStatusProjector.project(spec, blueprint.artifacts(), record,
-                ledger.counts(runKey, spec.getMaxChunkAttempts()), ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
-                ledger.rollbackReceipt(runKey)), spec, ledger.publicationApproval(runKey)), spec, ledger::groupMembers);
+        io.dpone.backfill.core.ledger.ChunkCounts counts = ledger.counts(runKey, spec.getMaxChunkAttempts());
+        BackfillCampaignStatus status = CampaignStatusProjector.withApproval(CampaignStatusProjector.project(spec,
+                blueprint.artifacts(), record, counts, ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
+                ledger.rollbackReceipt(runKey)), spec, ledger.publicationApproval(runKey));
+        status = CampaignStatusProjector.withGroup(status, spec, ledger::groupMembers);
+        return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(runKey), ledger.claimPause(runKey),
+                wasThrottled);
     }
 }

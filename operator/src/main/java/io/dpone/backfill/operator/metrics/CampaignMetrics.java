@@ -40,6 +40,17 @@ public final class CampaignMetrics {
     static final String WAITING = "backfill_campaign_waiting";
     private static final Map<String, String> WAITING_REASONS = Map.of("approval", CampaignConditions.AWAITING_APPROVAL,
             "window", CampaignConditions.AWAITING_WINDOW);
+    /**
+     * 1 while the lanes wait for a throttle (issue 28), by {@code reason}: {@code rate_ceiling}, {@code source_guard},
+     * {@code outside_load_window}.
+     */
+    static final String THROTTLED = "backfill_campaign_throttled";
+    /** The rows/s ceiling in force; NaN while there is none. */
+    static final String ROWS_PER_SECOND_CEILING = "backfill_campaign_rows_per_second_ceiling";
+    private static final Map<String, String> THROTTLED_REASONS = Map.of("rate_ceiling",
+            io.dpone.backfill.core.campaign.ThrottleStatus.RATE_CEILING, "source_guard",
+            io.dpone.backfill.core.campaign.ThrottleStatus.SOURCE_GUARD, "outside_load_window",
+            io.dpone.backfill.core.campaign.ThrottleStatus.OUTSIDE_LOAD_WINDOW);
     private static final List<String> STATES = List.of("pending", "running", "committed", "failed");
 
     private final MeterRegistry registry;
@@ -52,6 +63,8 @@ public final class CampaignMetrics {
         volatile LaneReport lanes;
         /** The Reconciling condition's reason of the last status. */
         volatile String reconcilingReason;
+        /** The throttle of the last status; null while no ceiling is in force. */
+        volatile io.dpone.backfill.core.campaign.ThrottleStatus throttle;
     }
 
     public CampaignMetrics(MeterRegistry registry) {
@@ -67,6 +80,7 @@ public final class CampaignMetrics {
             holder.progress = after.getProgress();
         }
         holder.phase = after.getPhase();
+        holder.throttle = after.getThrottle();
         holder.reconcilingReason = after.getConditions() == null ? null : after.getConditions().stream()
                 .filter(c -> CampaignConditions.RECONCILING.equals(c.getType())).map(c -> c.getReason()).findFirst().orElse(null);
         if (activity != null) {
@@ -140,6 +154,14 @@ public final class CampaignMetrics {
                         h -> conditionReason.equals(h.reconcilingReason) ? 1 : 0)
                 .description("1 while a validated campaign waits on purpose: for a person's approval or its publication window")
                 .tags(tags).tag("reason", reason).register(registry));
+        THROTTLED_REASONS.forEach((reason, statusReason) -> Gauge.builder(THROTTLED, holder,
+                        h -> h.throttle != null && statusReason.equals(h.throttle.getReason()) ? 1 : 0)
+                .description("1 while the lanes wait for a throttle: the campaign's rate ceiling, or the source guard")
+                .tags(tags).tag("reason", reason).register(registry));
+        Gauge.builder(ROWS_PER_SECOND_CEILING, holder, h -> h.throttle == null || h.throttle.getRowsPerSecond() == null
+                        ? Double.NaN : h.throttle.getRowsPerSecond())
+                .description("Rows per second the campaign's lanes read together at most (spec.throttle.rowsPerSecond)")
+                .tags(tags).register(registry);
         Gauge.builder(LANE_POD_FAILURES, holder, h -> h.lanes == null ? 0 : h.lanes.failures())
                 .description("Failed lane pods of the current run, counted against spec.lane.maxPodFailures").tags(tags).register(registry);
         Gauge.builder(LANE_PODS_STUCK, holder, h -> h.lanes == null ? 0 : h.lanes.stuck().size())

@@ -7,7 +7,7 @@ package io.dpone.backfill.operator.resource;
  *     <li>The name rule mirrors core's campaign-name check (a lowercase RFC 1123 label of at most 45 characters):
  *     the API server itself only asks a custom resource's name to be a DNS subdomain, so {@code orders.v1} would
  *     be admitted and then refused by the operator.</li>
- *     <li>The plan rule makes the spec immutable (except {@code suspend} and {@code lane}) only once the campaign is
+ *     <li>The plan rule makes the spec immutable (except {@code suspend}, {@code lane} and {@code throttle}) only once the campaign is
  *     planned, as the status says: a run key that is not the one of a start pre-flight refused. It sits on the root
  *     because a rule on {@code spec} cannot see {@code status}. A campaign that was refused (invalid, pre-flight
  *     failed) or not yet seen by the operator can be corrected in place, which is what GitOps tools do.</li>
@@ -25,7 +25,8 @@ public final class CampaignRules {
     public static final String PLANNED = "has(oldSelf.status) && has(oldSelf.status.runKey) && !(has(oldSelf.status.preflight)"
             + " && has(oldSelf.status.preflight.result) && oldSelf.status.preflight.result == 'failed')";
     /**
-     * Everything but {@code suspend} and {@code lane} keeps its value once planned, optional fields included
+     * Everything but {@code suspend}, {@code lane} and {@code throttle} (issue 28: a rate ceiling changed while the
+     * campaign runs) keeps its value once planned, optional fields included
      * (present stays present with the same value, absent stays absent). A constant: annotations need one.
      */
     public static final String PLAN_RULE = "!(" + PLANNED + ") || ("
@@ -43,7 +44,7 @@ public final class CampaignRules {
             + " && (has(self.spec.publication) ? has(oldSelf.spec.publication) && self.spec.publication == oldSelf.spec.publication : !has(oldSelf.spec.publication))"
             + " && (has(self.spec.columns) ? has(oldSelf.spec.columns) && self.spec.columns == oldSelf.spec.columns : !has(oldSelf.spec.columns))"
             + ")";
-    public static final String PLAN_MESSAGE = "the campaign is planned: its spec is immutable except suspend and lane;"
+    public static final String PLAN_MESSAGE = "the campaign is planned: its spec is immutable except suspend, lane and throttle;"
             + " a changed plan or policy needs a new BackfillCampaign with a new backfillId"
             + " (a campaign refused before planning can still be corrected)";
 

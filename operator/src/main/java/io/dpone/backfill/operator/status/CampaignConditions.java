@@ -46,6 +46,13 @@ public final class CampaignConditions {
     public static final String AWAITING_GROUP = "AwaitingGroup";
     /** The Reconciling condition's reason while a validated campaign waits for its publication window. */
     public static final String AWAITING_WINDOW = "AwaitingPublicationWindow";
+    /**
+     * Present while a rate ceiling or a source guard pause is in force (issue 28): True with reason
+     * {@code SourceGuard} while the source guard pauses claims, {@code OutsideLoadWindow} outside the load windows, {@code RateCeiling} while the lanes read at the
+     * ceiling (they wait for it), False ({@code BelowCeiling}) while they read below it, Unknown
+     * ({@code ByteCeilingUnmeasured}) under a byte ceiling alone, which the status does not measure.
+     */
+    public static final String THROTTLED = "Throttled";
     /** The Blocked condition's reason when pre-flight refused a start. */
     public static final String PREFLIGHT_FAILED = "PreflightFailed";
 
@@ -108,7 +115,16 @@ public final class CampaignConditions {
         c.add(ConditionSet.find(previous, STALLED).orElse(notStalled()));
         c.add(wanted(DEGRADED, true, reason, message));
         ConditionSet.find(previous, ROLLED_BACK).ifPresent(c::add);
+        ConditionSet.find(previous, THROTTLED).ifPresent(c::add);
         return c;
+    }
+
+    /** The Throttled condition of a ceiling in force. */
+    public static CampaignCondition throttled(io.dpone.backfill.core.campaign.ThrottleStatus t) {
+        String status = t.throttled() ? ConditionSet.TRUE
+                : io.dpone.backfill.core.campaign.ThrottleStatus.BYTE_CEILING_UNMEASURED.equals(t.getReason())
+                ? ConditionSet.UNKNOWN : ConditionSet.FALSE;
+        return new CampaignCondition(THROTTLED, status, t.getReason(), t.getMessage(), null, null);
     }
 
     /** The stall a phase means by itself: Blocked and Recoverable wait for a person; the others do not. */

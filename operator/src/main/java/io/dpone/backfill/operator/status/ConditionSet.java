@@ -16,6 +16,7 @@ import java.util.Objects;
 public final class ConditionSet {
     public static final String TRUE = "True";
     public static final String FALSE = "False";
+    public static final String UNKNOWN = "Unknown";
     private static final int MAX_MESSAGE = 1024;
 
     private ConditionSet() {

@@ -75,6 +75,9 @@ public final class StatusAssembler {
                     ? ConditionSet.wanted(CampaignConditions.RECONCILING, false, CampaignConditions.AWAITING_WINDOW,
                     s.step().message()) : c);
         }
+        if (status.getThrottle() != null) {
+            wanted.add(CampaignConditions.throttled(status.getThrottle()));
+        }
         // The projection already reads publication.phase rolled_back from the receipt; the condition is ours.
         s.rollback().ifPresent(r -> wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r))));
         status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));

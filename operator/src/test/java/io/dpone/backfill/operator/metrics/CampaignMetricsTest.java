@@ -91,6 +91,28 @@ class CampaignMetricsTest {
         assertThat(registry.get(CampaignMetrics.VALIDATIONS).tag("outcome", "failed").counter().count()).isEqualTo(1.0);
     }
 
+    @Test
+    void theThrottledGaugeIsOneWhileTheLanesWaitForTheCeilingAndTheCeilingGaugeSaysWhichOne() {
+        BackfillCampaignStatus unthrottled = status(CampaignPhase.Loading, 3, "pending", null);
+        metrics.record("ns", "items", null, unthrottled, DriveOutcome.ChunkActivity.NONE);
+        assertThat(registry.get(CampaignMetrics.THROTTLED).tag("reason", "rate_ceiling").gauge().value()).isZero();
+        assertThat(registry.get(CampaignMetrics.ROWS_PER_SECOND_CEILING).gauge().value()).as("no ceiling").isNaN();
+
+        BackfillCampaignStatus throttled = status(CampaignPhase.Loading, 3, "pending", null);
+        throttled.setThrottle(io.dpone.backfill.core.engine.ThrottleJudge.status(
+                new io.dpone.backfill.core.ledger.ThrottleSetting(50, 0, 4), CampaignPhase.Loading, 50.0, false));
+        metrics.record("ns", "items", unthrottled, throttled, DriveOutcome.ChunkActivity.NONE);
+        assertThat(registry.get(CampaignMetrics.THROTTLED).tag("reason", "rate_ceiling").gauge().value()).isEqualTo(1.0);
+        assertThat(registry.get(CampaignMetrics.ROWS_PER_SECOND_CEILING).gauge().value()).isEqualTo(50.0);
+
+        BackfillCampaignStatus below = status(CampaignPhase.Loading, 3, "pending", null);
+        below.setThrottle(io.dpone.backfill.core.engine.ThrottleJudge.status(
+                new io.dpone.backfill.core.ledger.ThrottleSetting(500, 0, 4), CampaignPhase.Loading, 50.0, false));
+        metrics.record("ns", "items", throttled, below, DriveOutcome.ChunkActivity.NONE);
+        assertThat(registry.get(CampaignMetrics.THROTTLED).tag("reason", "rate_ceiling").gauge().value()).isZero();
+        assertThat(registry.get(CampaignMetrics.ROWS_PER_SECOND_CEILING).gauge().value()).isEqualTo(500.0);
+    }
+
     /** The chart's alerts and dashboard query these names; each must be a series the Prometheus registry exposes. */
     @Test
     void everyMetricTheChartQueriesIsExportedUnderThatName() throws IOException {

@@ -138,6 +138,21 @@ class CrdAdmissionTest {
     }
 
     @Test
+    void aPlannedCampaignsThrottleMayBeSetChangedAndRemovedWhileTheRestStaysImmutable() {
+        ObjectNode planned = withStatus(json(PgCampaign.campaign("backfill", "items", "items_v1", 8, 2, "")), "Loading", "rk-1", null);
+        ObjectNode throttled = edit(planned, s -> s.putObject("throttle").put("rowsPerSecond", 100000));
+
+        assertThat(api.update(throttled, planned)).as("a ceiling set").isEmpty();
+        assertThat(api.update(edit(throttled, s -> ((ObjectNode) s.get("throttle")).put("rowsPerSecond", 5000)
+                .put("bytesPerSecond", 20000000)), throttled)).as("a ceiling changed").isEmpty();
+        assertThat(api.update(planned, throttled)).as("a ceiling removed").isEmpty();
+        assertThat(api.update(edit(throttled, s -> ((ObjectNode) s.get("chunk")).put("buckets", 16)), throttled))
+                .as("the plan still is not").singleElement().asString().contains("new backfillId");
+        assertThat(api.update(edit(planned, s -> s.putObject("throttle").put("rowsPerSecond", 0)), planned))
+                .as("the schema bounds a ceiling").singleElement().asString().contains("spec.throttle.rowsPerSecond");
+    }
+
+    @Test
     void aCampaignRefusedBeforePlanningCanBeCorrectedInPlace() {
         ObjectNode fresh = json(PgCampaign.campaign("backfill", "items", "items_v1", 8, 2, ""));
         Consumer<ObjectNode> correction = s -> ((ObjectNode) s.get("source")).put("table", "items_fixed");

@@ -36,6 +36,26 @@ class StatusAssemblerTest {
     }
 
     @Test
+    void aCeilingInForceIsAThrottledConditionTrueWhileTheLanesWaitUnknownForBytesAlone() {
+        var loading = io.dpone.backfill.core.campaign.CampaignPhase.Loading;
+        var atCeiling = io.dpone.backfill.core.engine.ThrottleJudge.status(
+                new io.dpone.backfill.core.ledger.ThrottleSetting(1000, 0, 2), loading, 990, false);
+        var below = io.dpone.backfill.core.engine.ThrottleJudge.status(
+                new io.dpone.backfill.core.ledger.ThrottleSetting(1000, 0, 2), loading, 100, false);
+        var bytes = io.dpone.backfill.core.engine.ThrottleJudge.status(
+                new io.dpone.backfill.core.ledger.ThrottleSetting(0, 1000, 2), loading, 100, false);
+
+        var t = CampaignConditions.throttled(atCeiling);
+        assertThat(t.getType()).isEqualTo("Throttled");
+        assertThat(t.getStatus()).isEqualTo("True");
+        assertThat(t.getReason()).isEqualTo("RateCeiling");
+        assertThat(t.getMessage()).contains("1000 rows/s shared by 2 lanes");
+        assertThat(CampaignConditions.throttled(below).getStatus()).isEqualTo("False");
+        assertThat(CampaignConditions.throttled(below).getReason()).isEqualTo("BelowCeiling");
+        assertThat(CampaignConditions.throttled(bytes).getStatus()).isEqualTo("Unknown");
+    }
+
+    @Test
     void stuckLanePodsDegradeALoadingCampaignBeforeReplacedFailures() {
         var stuck = new io.dpone.backfill.operator.lanes.LaneReport(java.util.List.of(), java.util.List.of(), 2, 3, false, 4,
                 java.util.List.of("items-lane-0-0: ImagePullBackOff"));

@@ -164,4 +164,28 @@ final class MssqlCampaignStatements implements CampaignStatements {
         return sql.one(statements.approval(), rs -> new io.dpone.backfill.core.ledger.PublicationApproval(
                 rs.getString("approved_by"), MssqlLedgerSql.instant(rs, "approved_at")), runKey);
     }
+
+    @Override
+    public boolean recordThrottle(String runKey, io.dpone.backfill.core.ledger.ThrottleSetting setting) throws SQLException {
+        return sql.update(statements.recordThrottle(), setting.rowsPerSecond(), setting.bytesPerSecond(), setting.lanes(),
+                runKey) == 1;
+    }
+
+    @Override
+    public void recordClaimPause(String runKey, String pause) throws SQLException {
+        sql.update(statements.recordClaimPause(), pause, runKey);
+    }
+
+    @Override
+    public Optional<String> claimPause(String runKey) throws SQLException {
+        return sql.one(statements.claimPause(), rs -> rs.getString("claim_pause"), runKey);
+    }
+
+    @Override
+    public io.dpone.backfill.core.ledger.ThrottleSetting throttle(String runKey) throws SQLException {
+        return sql.one(statements.throttle(), rs -> new io.dpone.backfill.core.ledger.ThrottleSetting(
+                        rs.getLong("throttle_rows_per_second"), rs.getLong("throttle_bytes_per_second"),
+                        rs.getInt("throttle_lanes")), runKey)
+                .orElse(io.dpone.backfill.core.ledger.ThrottleSetting.NONE);
+    }
 }

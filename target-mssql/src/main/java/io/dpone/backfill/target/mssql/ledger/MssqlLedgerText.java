@@ -101,6 +101,28 @@ final class MssqlLedgerText {
                 + " AND approved_by IS NULL";
     }
 
+    /** {@code ?} = rows/s, bytes/s, lanes, run key: the run's rate ceiling (issue 28); no lease, the last write stands. */
+    String recordThrottle() {
+        return "UPDATE " + campaign + " SET throttle_rows_per_second = ?, throttle_bytes_per_second = ?,"
+                + " throttle_lanes = ? WHERE run_key = ?";
+    }
+
+    /** {@code ?} = pause (null clears), run key: why the run's lanes claim nothing for now; no lease. */
+    String recordClaimPause() {
+        return "UPDATE " + campaign + " SET claim_pause = ? WHERE run_key = ?";
+    }
+
+    /** {@code ?} = run key: why the run's lanes claim nothing for now, one row while they do not. */
+    String claimPause() {
+        return "SELECT claim_pause FROM " + campaign + " WHERE run_key = ? AND claim_pause IS NOT NULL";
+    }
+
+    /** {@code ?} = run key: the run's rate ceiling, one row once one was recorded. */
+    String throttle() {
+        return "SELECT throttle_rows_per_second, throttle_bytes_per_second, throttle_lanes FROM " + campaign
+                + " WHERE run_key = ? AND throttle_lanes IS NOT NULL";
+    }
+
     /** {@code ?} = run key: the approval, one row when there is one. */
     String approval() {
         return "SELECT approved_by, approved_at FROM " + campaign + " WHERE run_key = ? AND approved_by IS NOT NULL";

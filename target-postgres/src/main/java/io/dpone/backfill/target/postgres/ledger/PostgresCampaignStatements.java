@@ -166,4 +166,30 @@ public final class PostgresCampaignStatements extends PostgresLedgerTables imple
                 rs -> new io.dpone.backfill.core.ledger.PublicationApproval(rs.getString(1), rs.getTimestamp(2).toInstant()),
                 runKey);
     }
+
+    @Override
+    public boolean recordThrottle(String runKey, io.dpone.backfill.core.ledger.ThrottleSetting setting) throws SQLException {
+        return sql.update("UPDATE " + campaign + " SET throttle_rows_per_second = ?, throttle_bytes_per_second = ?,"
+                + " throttle_lanes = ? WHERE run_key = ?", setting.rowsPerSecond(), setting.bytesPerSecond(),
+                setting.lanes(), runKey) == 1;
+    }
+
+    @Override
+    public void recordClaimPause(String runKey, String pause) throws SQLException {
+        sql.update("UPDATE " + campaign + " SET claim_pause = ? WHERE run_key = ?", pause, runKey);
+    }
+
+    @Override
+    public Optional<String> claimPause(String runKey) throws SQLException {
+        return sql.one("SELECT claim_pause FROM " + campaign + " WHERE run_key = ? AND claim_pause IS NOT NULL",
+                rs -> rs.getString(1), runKey);
+    }
+
+    @Override
+    public io.dpone.backfill.core.ledger.ThrottleSetting throttle(String runKey) throws SQLException {
+        return sql.one("SELECT throttle_rows_per_second, throttle_bytes_per_second, throttle_lanes FROM " + campaign
+                        + " WHERE run_key = ? AND throttle_lanes IS NOT NULL",
+                rs -> new io.dpone.backfill.core.ledger.ThrottleSetting(rs.getLong(1), rs.getLong(2), rs.getInt(3)),
+                runKey).orElse(io.dpone.backfill.core.ledger.ThrottleSetting.NONE);
+    }
 }
