@@ -75,8 +75,15 @@ public final class StatusAssembler {
                     ? ConditionSet.wanted(CampaignConditions.RECONCILING, false, CampaignConditions.AWAITING_WINDOW,
                     s.step().message()) : c);
         }
-        if (status.getThrottle() != null) {
-            wanted.add(CampaignConditions.throttled(status.getThrottle()));
+        var throttle = status.getThrottle();
+        if (throttle != null) {
+            wanted.add(CampaignConditions.throttled(throttle));
+            if (throttle.throttled() && phase == CampaignPhase.Loading) {
+                // The Reason printer column reads Reconciling's reason: while throttled it says why lanes wait.
+                wanted.replaceAll(c -> CampaignConditions.RECONCILING.equals(c.getType())
+                        ? new CampaignCondition(c.getType(), c.getStatus(), throttle.getReason(), throttle.getMessage(),
+                        null, null) : c);
+            }
         }
         // The projection already reads publication.phase rolled_back from the receipt; the condition is ours.
         s.rollback().ifPresent(r -> wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r))));

@@ -2,14 +2,21 @@ package io.dpone.backfill.operator.reconciler;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.cli.kubectl.KubectlCommand;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.status.CampaignConditions;
 import io.dpone.backfill.operator.status.ConditionSet;
 import io.dpone.backfill.operator.status.StatusJson;
 import io.dpone.backfill.operator.support.Await;
 import io.dpone.backfill.operator.support.PgCampaign;
+import io.dpone.backfill.operator.support.PrinterColumns;
 import io.dpone.backfill.testsupport.postgres.ItemsTable;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
 
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -52,6 +59,17 @@ class ThrottleIT extends OperatorSuite {
         assertThat(h.db.target.queryForLong("SELECT throttle_rows_per_second FROM backfill_state.campaign"))
                 .as("the operator recorded the ceiling for the lanes").isEqualTo(1_000_000L);
         String runKey = waiting.getRunKey();
+        String table = PrinterColumns.table(h.get("items"));
+        assertThat(table).contains("Loading").contains("OutsideLoadWindow");
+        StringWriter plugin = new StringWriter();
+        CommandLine kubectl = new CommandLine(new KubectlCommand(context -> new KubernetesClientBuilder()
+                .withConfig(h.client.getConfiguration()).build()));
+        kubectl.setOut(new PrintWriter(plugin)).setErr(new PrintWriter(plugin));
+        assertThat(kubectl.execute("status", "items", "-n", OperatorHarness.NS)).as(plugin.toString()).isZero();
+        assertThat(plugin.toString()).contains("Throttled=True (OutsideLoadWindow)");
+        // The closing note's evidence, in the surefire report's output.
+        System.out.println("$ kubectl get bfc items -n " + OperatorHarness.NS + "\n" + table
+                + "\n\n$ kubectl backfill status items -n " + OperatorHarness.NS + "\n" + plugin);
 
         BackfillCampaign lifted = h.get("items");
         lifted.getSpec().getThrottle().setWindows(null);
