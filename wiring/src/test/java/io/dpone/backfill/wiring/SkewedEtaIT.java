@@ -111,8 +111,13 @@ class SkewedEtaIT {
         assertThat(at30.basis()).startsWith("estimated rows remaining (pg_stats histogram");
         assertThat(at30.rowsLoaded()).as("a sample near 30%% of rows").isBetween((long) (ROWS * 0.2), (long) (ROWS * 0.4));
         assertThat(actualLeft).as("time left after the sample, seconds").isGreaterThan(1.0);
+        // The ETA is whole seconds rounded up (Eta.of): the estimate behind an ETA of n lies in (n - 1, n]. On a fast
+        // day the time left is about a second, where that rounding alone is a factor of two, so the factor applies to
+        // the estimate the ETA stands for: its interval must meet [left / 2, left * 2].
+        assertThat(at30.etaSeconds() - 1.0).as("ETA at ~30%% (whole seconds, rounded up) vs %.2f s actually left", actualLeft)
+                .isLessThan(actualLeft * 2);
         assertThat((double) at30.etaSeconds()).as("ETA at ~30%% vs %.2f s actually left", actualLeft)
-                .isBetween(actualLeft / 2, actualLeft * 2);
+                .isGreaterThanOrEqualTo(actualLeft / 2);
     }
 
     /**

@@ -17,9 +17,13 @@ public final class ThrottleRecorder {
     /** The setting now in force when this call changed it; empty when the ledger already held it. */
     public static Optional<ThrottleSetting> apply(LedgerStore ledger, String runKey, BackfillCampaignSpec normalised) {
         ThrottleSetting wanted = ThrottleSetting.of(normalised.getThrottle(), ThrottleSetting.lanesOf(normalised));
-        if (wanted.equals(ledger.throttle(runKey))) {
+        ThrottleSetting recorded = ledger.throttle(runKey);
+        if (wanted.equals(recorded)) {
             return Optional.empty();
         }
-        return ledger.recordThrottle(runKey, wanted) ? Optional.of(wanted) : Optional.empty();
+        boolean changed = ledger.recordThrottle(runKey, wanted);
+        // A campaign without a ceiling recording its lane count the first time changed nothing anyone throttled.
+        boolean news = recorded.limited() || wanted.limited() || recorded.lanes() != ThrottleSetting.NONE.lanes();
+        return changed && news ? Optional.of(wanted) : Optional.empty();
     }
 }

@@ -101,7 +101,8 @@ class LaneCountChangeTest {
     void lanesLoweredMidLoadStopAfterTheirChunkRaisedStartAgainAndEveryChunkIsCommittedOnce() throws Exception {
         BackfillCampaignSpec four = CampaignReader.parse(yaml(null)).spec();
         loading(four);
-        ThrottleRecorder.apply(driver, runKey, four);
+        assertThat(ThrottleRecorder.apply(driver, runKey, four)).as("no ceiling recorded the first time: nothing to tell")
+                .isEmpty();
         BackfillCampaignSpec two = CampaignReader.parse(yaml("{lanes: 2}")).spec();
         Runnable lowerAtTheTenth = () -> {
             if (committed.get() == 10) {
@@ -119,7 +120,8 @@ class LaneCountChangeTest {
         int whenStopped = committed.get();
 
         BackfillCampaignSpec three = CampaignReader.parse(yaml("{lanes: 3}")).spec();
-        ThrottleRecorder.apply(driver, runKey, three);
+        assertThat(ThrottleRecorder.apply(driver, runKey, three)).as("a lane count changed is told")
+                .hasValueSatisfying(t -> assertThat(t.lanes()).isEqualTo(3));
         Future<LaneExit> restarted = threads.submit(() -> lane(2, () -> { }).run()); // the driver starts lane 2 again
         assertThat(first.get(0).get()).isEqualTo(LaneExit.NOTHING_LEFT);
         assertThat(first.get(1).get()).isEqualTo(LaneExit.NOTHING_LEFT);
