@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -32,6 +33,13 @@ public record PublicationGroup(String name, String schema, List<String> members,
         terms.put("window", spec.getPublication().getWindow());
         return Optional.of(new PublicationGroup(group.getName(), schema, members,
                 Sha256.hex(CanonicalJson.write(terms)).substring(0, 16)));
+    }
+
+    /** The member tables other than {@code table}: the ones its keys to are validated at the group's swap. */
+    public Set<String> othersThan(String table) {
+        Set<String> others = new TreeSet<>(members);
+        others.remove(table);
+        return others;
     }
 
     public String describe() {

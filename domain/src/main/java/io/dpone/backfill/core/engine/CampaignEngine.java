@@ -61,7 +61,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -546,15 +545,21 @@ public final class CampaignEngine {
      * until every member is; null when all are and the group's swap may run (issue 27).
      */
     private StepResult awaitGroup(CampaignLease lease, CampaignRecord campaign, PublicationGroup group) {
-        long rows = ledger.counts(runKey(), maxAttempts()).rowsLoaded();
-        String published = PhaseDetail.parse(campaign.detail()).text("publishedFingerprint");
-        // Joined again for a campaign opened before it named its group in the ledger (a repeat keeps the first).
-        ledger.joinGroup(runKey(), group.name(), group.termsDigest(), names.schema(), spec.getTarget().getTable());
-        if (!ledger.markGroupReady(lease, new GroupMember.Readiness(names.shadowTable(), names.backupTable(), rows,
-                campaign.liveBaseline(), published))) {
-            throw lost();
+        // Polled while the others load: the ledger is written only while this member's row lacks what it records.
+        List<GroupMember> members = ledger.groupMembers(group.name());
+        Optional<GroupMember> own = members.stream().filter(m -> m.runKey().equals(runKey())).findFirst();
+        if (own.isEmpty() || own.get().readiness() == null) {
+            // Joined again for a campaign opened before it named its group in the ledger (a repeat keeps the first).
+            ledger.joinGroup(runKey(), group.name(), group.termsDigest(), names.schema(), spec.getTarget().getTable());
+            long rows = ledger.counts(runKey(), maxAttempts()).rowsLoaded();
+            String published = PhaseDetail.parse(campaign.detail()).text("publishedFingerprint");
+            if (!ledger.markGroupReady(lease, new GroupMember.Readiness(names.shadowTable(), names.backupTable(), rows,
+                    campaign.liveBaseline(), published))) {
+                throw lost();
+            }
+            members = ledger.groupMembers(group.name());
         }
-        GroupStanding standing = GroupStanding.of(group, ledger.groupMembers(group.name()));
+        GroupStanding standing = GroupStanding.of(group, members);
         if (standing.complete()) {
             return null;
         }
@@ -568,9 +573,7 @@ public final class CampaignEngine {
 
     /** The other member tables of this campaign's group: their keys are validated at the group's swap. */
     private Set<String> otherGroupTables() {
-        Set<String> others = new TreeSet<>(group().map(PublicationGroup::members).orElse(List.of()));
-        others.remove(spec.getTarget().getTable());
-        return others;
+        return group().map(g -> g.othersThan(spec.getTarget().getTable())).orElse(Set.of());
     }
 
     private StepResult handoff(CampaignLease lease, CampaignRecord campaign) {

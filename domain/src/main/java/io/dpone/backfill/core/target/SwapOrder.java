@@ -195,28 +195,10 @@ public final class SwapOrder {
         PublicationReceipt publication = ledger.publicationReceipt(lease.runKey()).orElseThrow(() -> new IllegalStateException(
                 "run key " + lease.runKey() + " has no publication receipt: there is nothing to roll back"));
         requireSameTables(publication, names, liveTable);
-        String schema = names.schema();
-        String shadow = names.shadowTable();
-        String backup = names.backupTable();
-        requireStamped(steps, schema, liveTable, SwapStamp.PUBLISHED, lease.runKey(), "live table");
-        requireStamped(steps, schema, backup, SwapStamp.BACKUP, lease.runKey(), "backup");
-        steps.blockWriters(liveTable);
-        TableFingerprint atPublication = ledger.publishedFingerprint(lease.runKey());
-        TableFingerprint now = steps.fingerprintComparableWith(liveTable, atPublication);
-        String accepted = PublishedTableWrittenException.writesSincePublication(names, liveTable, atPublication, now, acceptWrites);
-        if (steps.exists(shadow)) {
-            throw new ArtifactOwnershipException("shadow name " + schema + "." + shadow + " is taken ("
-                    + steps.describeOwner(shadow) + "): the published table cannot move there; nothing was changed");
-        }
-        steps.lockExclusive(backup);
-        steps.planCarries(liveTable, backup, n -> CarriedObjectNames.onBackup(names, n));
-        steps.handBack(liveTable, backup);
-        steps.repointInboundReferences(liveTable, backup, Set.of());
-
-        steps.renameTable(liveTable, shadow);
-        steps.renameTable(backup, liveTable);
-        steps.carryNames(shadow, liveTable, n -> CarriedObjectNames.onShadow(names, n));
-        steps.stampRolledBack(liveTable, shadow, lease.runKey());
+        String accepted = requireRollbackable(steps, ledger, lease.runKey(), names, liveTable, acceptWrites);
+        steps.handBack(liveTable, names.backupTable());
+        steps.repointInboundReferences(liveTable, names.backupTable(), Set.of());
+        swapBack(steps, names, liveTable, lease.runKey());
         return ledger.insertRollback(lease, reason, accepted);
     }
 
@@ -246,20 +228,7 @@ public final class SwapOrder {
                     who + "run key " + m.runKey() + " has no publication receipt: the group was not published; nothing was changed"));
             ArtifactNames names = new ArtifactNames(publication.schema(), publication.shadowTable(), publication.backupTable());
             requireSameTables(publication, names, m.liveTable());
-            requireStamped(steps, names.schema(), m.liveTable(), SwapStamp.PUBLISHED, m.runKey(), "live table");
-            requireStamped(steps, names.schema(), names.backupTable(), SwapStamp.BACKUP, m.runKey(), "backup");
-            steps.blockWriters(m.liveTable());
-            TableFingerprint atPublication = ledger.publishedFingerprint(m.runKey());
-            TableFingerprint now = steps.fingerprintComparableWith(m.liveTable(), atPublication);
-            accepted.put(m.runKey(), PublishedTableWrittenException.writesSincePublication(names, m.liveTable(),
-                    atPublication, now, acceptWrites));
-            if (steps.exists(names.shadowTable())) {
-                throw new ArtifactOwnershipException("shadow name " + names.schema() + "." + names.shadowTable()
-                        + " is taken (" + steps.describeOwner(names.shadowTable()) + "): the published table cannot move"
-                        + " there; nothing was changed");
-            }
-            steps.lockExclusive(names.backupTable());
-            steps.planCarries(m.liveTable(), names.backupTable(), n -> CarriedObjectNames.onBackup(names, n));
+            accepted.put(m.runKey(), requireRollbackable(steps, ledger, m.runKey(), names, m.liveTable(), acceptWrites));
             namesOf.put(m.runKey(), names);
             published.add(m.liveTable());
         }
@@ -272,16 +241,45 @@ public final class SwapOrder {
             steps.repointInboundReferences(m.liveTable(), namesOf.get(m.runKey()).backupTable(), others);
         }
         for (GroupMember m : members) {
-            ArtifactNames names = namesOf.get(m.runKey());
-            steps.renameTable(m.liveTable(), names.shadowTable());
-            steps.renameTable(names.backupTable(), m.liveTable());
-            steps.carryNames(names.shadowTable(), m.liveTable(), n -> CarriedObjectNames.onShadow(names, n));
-            steps.stampRolledBack(m.liveTable(), names.shadowTable(), m.runKey());
+            swapBack(steps, namesOf.get(m.runKey()), m.liveTable(), m.runKey());
         }
         for (GroupMember m : members.subList(1, members.size())) {
             ledger.insertMemberRollback(m.runKey(), reason, accepted.get(m.runKey()));
         }
         return ledger.insertRollback(lease, reason, accepted.get(self));
+    }
+
+    /**
+     * The checks of a rollback before any change, for one published table: this run's stamps on the live table and
+     * the backup, its writers blocked and its content compared with the receipt's (the accepted difference returned,
+     * null when none), the shadow name free, the backup locked and its carries planned.
+     */
+    private static String requireRollbackable(SwapSteps steps, PublicationLedger ledger, String runKey, ArtifactNames names,
+                                              String liveTable, boolean acceptWrites) throws SQLException {
+        String schema = names.schema();
+        String shadow = names.shadowTable();
+        String backup = names.backupTable();
+        requireStamped(steps, schema, liveTable, SwapStamp.PUBLISHED, runKey, "live table");
+        requireStamped(steps, schema, backup, SwapStamp.BACKUP, runKey, "backup");
+        steps.blockWriters(liveTable);
+        TableFingerprint atPublication = ledger.publishedFingerprint(runKey);
+        TableFingerprint now = steps.fingerprintComparableWith(liveTable, atPublication);
+        String accepted = PublishedTableWrittenException.writesSincePublication(names, liveTable, atPublication, now, acceptWrites);
+        if (steps.exists(shadow)) {
+            throw new ArtifactOwnershipException("shadow name " + schema + "." + shadow + " is taken ("
+                    + steps.describeOwner(shadow) + "): the published table cannot move there; nothing was changed");
+        }
+        steps.lockExclusive(backup);
+        steps.planCarries(liveTable, backup, n -> CarriedObjectNames.onBackup(names, n));
+        return accepted;
+    }
+
+    /** Published table to the shadow name, backup to live, names carried, stamps. */
+    private static void swapBack(SwapSteps steps, ArtifactNames names, String liveTable, String runKey) throws SQLException {
+        steps.renameTable(liveTable, names.shadowTable());
+        steps.renameTable(names.backupTable(), liveTable);
+        steps.carryNames(names.shadowTable(), liveTable, n -> CarriedObjectNames.onShadow(names, n));
+        steps.stampRolledBack(liveTable, names.shadowTable(), runKey);
     }
 
     /**

@@ -81,7 +81,10 @@ public final class PostgresDoctor implements TargetDoctor {
                             } catch (IllegalArgumentException e) {
                                 return null;
                             }
-                        }, findings, names.schema(), groupTables(normalisedSpec)).check(live.get().relation());
+                        }, findings, names.schema(),
+                                io.dpone.backfill.core.campaign.PublicationGroup.of(normalisedSpec)
+                                        .map(g -> g.othersThan(normalisedSpec.getTarget().getTable())).orElse(java.util.Set.of()))
+                                .check(live.get().relation());
                         return null;
                     });
                 }
@@ -107,13 +110,5 @@ public final class PostgresDoctor implements TargetDoctor {
                     "Check that the role can read pg_catalog and that the connection is healthy, then rerun doctor."));
             return Optional.empty();
         }
-    }
-
-    /** The other member tables of the campaign's publication group, none without one. */
-    private static java.util.Set<String> groupTables(io.dpone.backfill.core.campaign.BackfillCampaignSpec spec) {
-        java.util.Set<String> others = new java.util.TreeSet<>(io.dpone.backfill.core.campaign.PublicationGroup.of(spec)
-                .map(io.dpone.backfill.core.campaign.PublicationGroup::members).orElse(List.of()));
-        others.remove(spec.getTarget().getTable());
-        return others;
     }
 }

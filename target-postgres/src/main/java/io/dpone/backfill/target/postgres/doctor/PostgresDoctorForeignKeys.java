@@ -59,13 +59,6 @@ final class PostgresDoctorForeignKeys {
     /**
      * @param sourceTable  the campaign's source table, quoted and schema-qualified
      * @param sourceColumn the source column that loads a live-table column (the column mapping), null when none
-     */
-    PostgresDoctorForeignKeys(Connection source, Connection target, String sourceTable, UnaryOperator<String> sourceColumn,
-                              List<Finding> findings) {
-        this(source, target, sourceTable, sourceColumn, findings, null, Set.of());
-    }
-
-    /**
      * @param schema      the live table's schema
      * @param groupTables the other member tables of the campaign's publication group (issue 27): keys between
      *                    members are re-pointed and validated by the group's swap, against the members' loaded shadows
