@@ -2,7 +2,9 @@
 -- postgresql.sql. Applied in one transaction under an application lock (MssqlLedgerSchema); batches are separated
 -- by lines holding only GO. Placeholders: ${schema} is the bracket-quoted spec.state.schema; ${schema_in_literal}
 -- the same inside an N'' literal; ${schema_name_in_literal} the bare name inside an N'' literal.
--- Every batch is idempotent: objects are created only when OBJECT_ID / sys.columns say they are missing.
+-- Every batch is idempotent: objects are created only when OBJECT_ID / sys.columns say they are missing, one column
+-- per ADD and per guard, so a ledger that stopped between two columns gets the rest (and T-SQL engines that take one
+-- column per ADD read the same script).
 --
 -- Types. Times are datetime2(3) holding UTC, always written from SYSUTCDATETIME() (the database clock): leases
 -- are seconds long, so milliseconds suffice, and a plain UTC datetime2 compares with SYSUTCDATETIME() without
@@ -132,13 +134,20 @@ IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_
     ALTER TABLE ${schema}.rollback_receipt ADD accepted_writes nvarchar(max) NULL;
 -- A person's approval of the swap (issue 28), written without a lease; the publication receipt copies it.
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'approved_by')
-    ALTER TABLE ${schema}.campaign ADD approved_by nvarchar(256) NULL, approved_at datetime2(3) NULL;
+    ALTER TABLE ${schema}.campaign ADD approved_by nvarchar(256) NULL;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'approved_at')
+    ALTER TABLE ${schema}.campaign ADD approved_at datetime2(3) NULL;
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.publication_receipt') AND name = N'approved_by')
-    ALTER TABLE ${schema}.publication_receipt ADD approved_by nvarchar(256) NULL, approved_at datetime2(3) NULL;
+    ALTER TABLE ${schema}.publication_receipt ADD approved_by nvarchar(256) NULL;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.publication_receipt') AND name = N'approved_at')
+    ALTER TABLE ${schema}.publication_receipt ADD approved_at datetime2(3) NULL;
 -- The rate ceiling lanes pace themselves to (issue 28; 0: none) and how many lanes share it; NULL until written.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'throttle_rows_per_second')
+    ALTER TABLE ${schema}.campaign ADD throttle_rows_per_second bigint NULL;
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'throttle_bytes_per_second')
+    ALTER TABLE ${schema}.campaign ADD throttle_bytes_per_second bigint NULL;
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'throttle_lanes')
-    ALTER TABLE ${schema}.campaign ADD throttle_rows_per_second bigint NULL, throttle_bytes_per_second bigint NULL,
-        throttle_lanes int NULL;
+    ALTER TABLE ${schema}.campaign ADD throttle_lanes int NULL;
 -- Why lanes claim nothing for now (issue 28: the source guard, the load windows); NULL: they claim.
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.campaign') AND name = N'claim_pause')
     ALTER TABLE ${schema}.campaign ADD claim_pause nvarchar(1000) NULL;

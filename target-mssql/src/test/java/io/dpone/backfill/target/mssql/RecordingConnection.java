@@ -41,6 +41,7 @@ public final class RecordingConnection {
 
     private final List<Sent> sent = new ArrayList<>();
     private final Map<String, List<Map<String, Object>>> answers = new LinkedHashMap<>();
+    private final Map<Map.Entry<String, Object>, List<Map<String, Object>>> boundAnswers = new LinkedHashMap<>();
     private final Connection connection;
 
     public RecordingConnection() {
@@ -64,6 +65,12 @@ public final class RecordingConnection {
         return this;
     }
 
+    /** Prepared queries whose text contains {@code fragment} and that bound {@code parameter} answer {@code rows}. */
+    public RecordingConnection answer(String fragment, Object parameter, List<Map<String, Object>> rows) {
+        boundAnswers.put(java.util.Map.entry(fragment, parameter), rows);
+        return this;
+    }
+
     public Connection connection() {
         return connection;
     }
@@ -84,7 +91,7 @@ public final class RecordingConnection {
                     }
                     return switch (name) {
                         case "execute" -> true;
-                        case "executeQuery", "getResultSet" -> rows(sql);
+                        case "executeQuery", "getResultSet" -> bound(s);
                         case "executeUpdate" -> 1;
                         case "executeBatch" -> new int[0];
                         case "getUpdateCount" -> -1;
@@ -111,6 +118,15 @@ public final class RecordingConnection {
                         default -> null;
                     };
                 });
+    }
+
+    private ResultSet bound(Sent s) {
+        for (Map.Entry<Map.Entry<String, Object>, List<Map<String, Object>>> a : boundAnswers.entrySet()) {
+            if (s.sql().contains(a.getKey().getKey()) && s.parameters().containsValue(a.getKey().getValue())) {
+                return scripted(a.getValue());
+            }
+        }
+        return rows(s.sql());
     }
 
     private ResultSet rows(String sql) {

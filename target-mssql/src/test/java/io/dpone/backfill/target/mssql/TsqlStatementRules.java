@@ -85,7 +85,20 @@ public final class TsqlStatementRules {
         return scan(sql, new ArrayList<>()).identifiers;
     }
 
-    private record Scan(StringBuilder code, List<String> identifiers, int parameters) {
+    /**
+     * What the server parses as code in {@code sql}: comments dropped, every literal and delimited identifier blanked,
+     * so a name can be searched for text that escaped its quotes.
+     */
+    public static String code(String sql) {
+        return scan(sql, new ArrayList<>()).code.toString();
+    }
+
+    /** The bodies of the {@code '...'} literals of {@code sql}, unescaped (the text an {@code EXEC (N'...')} runs). */
+    public static List<String> literals(String sql) {
+        return scan(sql, new ArrayList<>()).literals;
+    }
+
+    private record Scan(StringBuilder code, List<String> identifiers, List<String> literals, int parameters) {
     }
 
     /**
@@ -95,6 +108,7 @@ public final class TsqlStatementRules {
     private static Scan scan(String sql, List<String> problems) {
         StringBuilder code = new StringBuilder();
         List<String> identifiers = new ArrayList<>();
+        List<String> literals = new ArrayList<>();
         int parameters = 0;
         int depth = 0;
         int i = 0;
@@ -134,9 +148,7 @@ public final class TsqlStatementRules {
                 if (!closed) {
                     problems.add("quoting: " + c + " opened at offset " + i + " is never closed");
                 }
-                if (c != '\'') {
-                    identifiers.add(body.toString());
-                }
+                (c == '\'' ? literals : identifiers).add(body.toString());
                 code.append(c == '\'' ? " '' " : " [x] ");
                 i = j;
             } else {
@@ -158,7 +170,7 @@ public final class TsqlStatementRules {
         if (depth > 0) {
             problems.add("parentheses: " + depth + " '(' never closed");
         }
-        return new Scan(code, identifiers, parameters);
+        return new Scan(code, identifiers, literals, parameters);
     }
 
     /** Counts the top-level arguments of every CONCAT( ... ) in code whose literals are already blanked. */

@@ -13,6 +13,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Applies the versioned ledger script ({@code ledger/v1/sqlserver.sql}) to {@code spec.state.schema}: its batches in
@@ -22,6 +25,7 @@ import java.util.List;
 final class MssqlLedgerSchema {
     static final int VERSION = 1;
     static final String SCRIPT = "/ledger/v1/sqlserver.sql";
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([a-z_]+)}");
 
     private MssqlLedgerSchema() {
     }
@@ -59,12 +63,25 @@ final class MssqlLedgerSchema {
         return "dpone-backfill-ledger:" + stateSchema;
     }
 
-    /** The script's batches (split on lines holding only GO) with the schema placeholders filled in. */
+    /**
+     * The script's batches (split on lines holding only GO) with the schema placeholders filled in, in one pass over
+     * the script: a name holding {@code ${schema}} is text, never expanded again inside its own quotes.
+     */
     static List<String> batches(String stateSchema) {
         String quoted = MssqlIdentifiers.quote(stateSchema);
-        String script = script().replace("${schema_name_in_literal}", MssqlIdentifiers.inLiteral(stateSchema))
-                .replace("${schema_in_literal}", MssqlIdentifiers.inLiteral(quoted))
-                .replace("${schema}", quoted);
+        Map<String, String> values = Map.of("schema", quoted, "schema_in_literal", MssqlIdentifiers.inLiteral(quoted),
+                "schema_name_in_literal", MssqlIdentifiers.inLiteral(stateSchema));
+        Matcher placeholder = PLACEHOLDER.matcher(script());
+        StringBuilder filled = new StringBuilder();
+        while (placeholder.find()) {
+            String value = values.get(placeholder.group(1));
+            if (value == null) {
+                throw new IllegalStateException(SCRIPT + " holds an unknown placeholder " + placeholder.group());
+            }
+            placeholder.appendReplacement(filled, Matcher.quoteReplacement(value));
+        }
+        placeholder.appendTail(filled);
+        String script = filled.toString();
         List<String> batches = new ArrayList<>();
         StringBuilder batch = new StringBuilder();
         for (String line : script.split("\\R")) {

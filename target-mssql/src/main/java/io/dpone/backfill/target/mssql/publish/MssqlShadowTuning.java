@@ -25,7 +25,7 @@ import java.util.Set;
  */
 final class MssqlShadowTuning {
     private static final Set<String> ESCALATIONS = Set.of("TABLE", "AUTO", "DISABLE");
-    private static final String LIVE_ESCALATION = "SELECT lock_escalation_desc FROM sys.tables WHERE object_id = OBJECT_ID(?, N'U')";
+    private static final String ESCALATION = "SELECT lock_escalation_desc FROM sys.tables WHERE object_id = OBJECT_ID(?, N'U')";
     private static final String COLUMNSTORE = "SELECT name FROM sys.indexes WHERE object_id = OBJECT_ID(?, N'U') AND type = 5";
 
     private MssqlShadowTuning() {
@@ -45,7 +45,7 @@ final class MssqlShadowTuning {
 
     /** Right after the shadow's clustered columnstore is created, before any lane loads it. */
     static void forLoading(Connection c, String schema, String shadowTable) throws SQLException {
-        MssqlShadowTransaction.execute(c, lockEscalation(schema, shadowTable, "DISABLE"));
+        escalate(c, schema, shadowTable, "DISABLE");
     }
 
     /** The shadow's clustered columnstore index, if it has one. */
@@ -63,9 +63,20 @@ final class MssqlShadowTuning {
 
     /** After the deferred indexes, before the swap: the live table's escalation. */
     static void forPublication(Connection c, String schema, String liveTable, String shadowTable) throws SQLException {
-        Optional<String> live = one(c, LIVE_ESCALATION, MssqlObjectNames.twoPart(schema, liveTable));
+        Optional<String> live = one(c, ESCALATION, MssqlObjectNames.twoPart(schema, liveTable));
         if (live.isPresent()) {
-            MssqlShadowTransaction.execute(c, lockEscalation(schema, shadowTable, live.get()));
+            escalate(c, schema, shadowTable, live.get());
+        }
+    }
+
+    /**
+     * Sets the shadow's escalation only where it differs: an ALTER that sets what is already set changes nothing on
+     * SQL Server, and leaving it out keeps the swap runnable on T-SQL engines that do not take the statement.
+     */
+    private static void escalate(Connection c, String schema, String shadowTable, String setting) throws SQLException {
+        Optional<String> current = one(c, ESCALATION, MssqlObjectNames.twoPart(schema, shadowTable));
+        if (!current.equals(Optional.of(setting))) {
+            MssqlShadowTransaction.execute(c, lockEscalation(schema, shadowTable, setting));
         }
     }
 

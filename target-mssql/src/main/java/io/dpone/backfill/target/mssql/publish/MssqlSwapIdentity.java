@@ -84,12 +84,14 @@ final class MssqlSwapIdentity {
     /**
      * The live table's current identity when it ever issued one, else NULL: {@code sys.identity_columns.last_value}
      * is the "last value generated for this identity column" (sql-docs sys-identity-columns-transact-sql.md), NULL
-     * while none was, when IDENT_CURRENT would report the seed as if it had been issued.
+     * while none was, when IDENT_CURRENT would report the seed as if it had been issued. Asked with EXISTS, not as a
+     * scalar subquery: a table has at most one identity column, so on SQL Server both read the same, and EXISTS
+     * cannot fail on an engine whose catalog view answers more than one row for the table.
      */
     static String liveIssued(String liveTwoPart) {
         String literal = MssqlIdentifiers.inLiteral(liveTwoPart);
-        return "CONVERT(decimal(38,0), CASE WHEN (SELECT ic.last_value FROM sys.identity_columns AS ic"
-                + " WHERE ic.object_id = OBJECT_ID(N'" + literal + "')) IS NULL THEN NULL ELSE IDENT_CURRENT(N'"
+        return "CONVERT(decimal(38,0), CASE WHEN EXISTS (SELECT 1 FROM sys.identity_columns AS ic"
+                + " WHERE ic.object_id = OBJECT_ID(N'" + literal + "') AND ic.last_value IS NOT NULL) THEN IDENT_CURRENT(N'"
                 + literal + "') END)";
     }
 

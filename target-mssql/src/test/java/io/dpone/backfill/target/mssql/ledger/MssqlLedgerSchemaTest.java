@@ -1,5 +1,6 @@
 package io.dpone.backfill.target.mssql.ledger;
 
+import io.dpone.backfill.target.mssql.TsqlStatementRules;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -17,6 +18,52 @@ class MssqlLedgerSchemaTest {
                 .contains("CREATE TABLE [led'ger]]x].campaign")
                 .contains("OBJECT_ID(N'[led''ger]]x].campaign', N'U')")
                 .contains("SCHEMA_ID(N'led''ger]x')");
+    }
+
+    /**
+     * Issue 39: three replace calls in a row expanded a {@code ${schema}} inside the name again, inside the brackets,
+     * where its {@code ]} was not doubled, and the text after it ran as T-SQL. Every batch, and the dynamic SQL its
+     * {@code EXEC (N'...')} runs, must hold the name only as a whole bracketed identifier.
+     */
+    @Test
+    void aSchemaNameHoldingAPlaceholderStaysOneIdentifierInEveryBatchAndItsDynamicSql() {
+        String hostile = "a${schema} GRANT CONTROL TO public;DROP TABLE dbo.orders;--";
+        for (String name : List.of(hostile, "x${schema_in_literal}]'; DROP TABLE t;--", "${schema_name_in_literal}")) {
+            for (String batch : MssqlLedgerSchema.batches(name)) {
+                assertIsOnlyCode(batch, name);
+                for (String literal : TsqlStatementRules.literals(batch)) {
+                    if (literal.startsWith("CREATE SCHEMA")) {
+                        assertIsOnlyCode(literal, name);
+                        assertThat(TsqlStatementRules.identifiers(literal)).containsExactly(name);
+                    }
+                }
+            }
+        }
+        assertThat(String.join("\n", MssqlLedgerSchema.batches(hostile)))
+                .contains("EXEC (N'CREATE SCHEMA [a${schema} GRANT CONTROL TO public;DROP TABLE dbo.orders;--]')");
+    }
+
+    private static void assertIsOnlyCode(String sql, String name) {
+        assertThat(TsqlStatementRules.problems(sql)).as(sql).isEmpty();
+        String code = TsqlStatementRules.code(sql).toUpperCase(java.util.Locale.ROOT);
+        assertThat(code).as("code outside quotes of\n" + sql).doesNotContain("DROP").doesNotContain("GRANT")
+                .doesNotContain("${");
+        assertThat(TsqlStatementRules.identifiers(sql)).as(sql).allMatch(i -> !i.contains(name) || i.equals(name));
+    }
+
+    @Test
+    void everyColumnAddedToAnExistingLedgerIsItsOwnAddUnderItsOwnGuard() {
+        int adds = 0;
+        for (String batch : MssqlLedgerSchema.batches("ledger")) {
+            for (String statement : TsqlStatementRules.code(batch).split(";")) {
+                int add = statement.indexOf(" ADD ");
+                if (add >= 0) {
+                    adds++;
+                    assertThat(statement.substring(add).replaceAll("\\([^)]*\\)", "")).as(statement).doesNotContain(",");
+                }
+            }
+        }
+        assertThat(adds).isGreaterThan(15);
     }
 
     @Test

@@ -1,5 +1,8 @@
 package io.dpone.backfill.target.mssql.publish;
 
+import java.util.List;
+import java.util.Map;
+import io.dpone.backfill.target.mssql.RecordingConnection;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,5 +55,29 @@ class MssqlLoadShapeTest {
                 .isEqualTo("ALTER TABLE [dbo].[orders_shadow] SET (LOCK_ESCALATION = AUTO)");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> MssqlShadowTuning.lockEscalation("dbo", "t", "TABLE; DROP"))
                 .isInstanceOf(IllegalStateException.class);
+    }
+
+    /** Issue 35: an ALTER that sets what is already set changes nothing on SQL Server, so the swap sends none. */
+    @Test
+    void theShadowTakesTheLiveEscalationOnlyWhereItDiffers() throws Exception {
+        String query = "lock_escalation_desc FROM sys.tables";
+        RecordingConnection same = new RecordingConnection()
+                .answer(query, "[dbo].[orders]", List.of(Map.of("d", "TABLE")))
+                .answer(query, "[dbo].[orders_shadow]", List.of(Map.of("d", "TABLE")));
+        MssqlShadowTuning.forPublication(same.connection(), "dbo", "orders", "orders_shadow");
+        assertThat(same.sent()).noneMatch(s -> s.sql().startsWith("ALTER TABLE"));
+
+        RecordingConnection differs = new RecordingConnection()
+                .answer(query, "[dbo].[orders]", List.of(Map.of("d", "AUTO")))
+                .answer(query, "[dbo].[orders_shadow]", List.of(Map.of("d", "TABLE")));
+        MssqlShadowTuning.forPublication(differs.connection(), "dbo", "orders", "orders_shadow");
+        assertThat(differs.sent()).extracting(RecordingConnection.Sent::sql)
+                .contains("ALTER TABLE [dbo].[orders_shadow] SET (LOCK_ESCALATION = AUTO)");
+
+        RecordingConnection loading = new RecordingConnection()
+                .answer(query, "[dbo].[orders_shadow]", List.of(Map.of("d", "TABLE")));
+        MssqlShadowTuning.forLoading(loading.connection(), "dbo", "orders_shadow");
+        assertThat(loading.sent()).extracting(RecordingConnection.Sent::sql)
+                .contains("ALTER TABLE [dbo].[orders_shadow] SET (LOCK_ESCALATION = DISABLE)");
     }
 }

@@ -55,9 +55,9 @@ class MssqlSwapIdentityTest {
 
     @Test
     void theLiveTablesIssuedValueIsNullUntilItIssuedOneAndTheReseedIsOneDbccStatement() {
-        assertThat(MssqlSwapIdentity.liveIssued("[dbo].[orders]")).isEqualTo("CONVERT(decimal(38,0), CASE WHEN"
-                + " (SELECT ic.last_value FROM sys.identity_columns AS ic WHERE ic.object_id = OBJECT_ID(N'[dbo].[orders]'))"
-                + " IS NULL THEN NULL ELSE IDENT_CURRENT(N'[dbo].[orders]') END)");
+        assertThat(MssqlSwapIdentity.liveIssued("[dbo].[orders]")).isEqualTo("CONVERT(decimal(38,0), CASE WHEN EXISTS"
+                + " (SELECT 1 FROM sys.identity_columns AS ic WHERE ic.object_id = OBJECT_ID(N'[dbo].[orders]')"
+                + " AND ic.last_value IS NOT NULL) THEN IDENT_CURRENT(N'[dbo].[orders]') END)");
         assertThat(MssqlSwapIdentity.reseedStatement("[dbo].[o'x]", n(101)))
                 .isEqualTo("DBCC CHECKIDENT (N'[dbo].[o''x]', RESEED, 101) WITH NO_INFOMSGS");
     }
