@@ -184,6 +184,10 @@ GO
 -- claimable again as soon as that lock is free (the lane's session is gone), not only once its lease expires.
 IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.chunk') AND name = N'owner_locked')
     ALTER TABLE ${schema}.chunk ADD owner_locked bit NOT NULL CONSTRAINT chunk_owner_locked DEFAULT 0;
+-- The target refused the chunk's rows themselves (issue 35: a value it cannot hold, a constraint): every attempt
+-- would fail the same way, so the chunk is not claimed again until a person resumes the campaign.
+IF NOT EXISTS (SELECT 1 FROM sys.columns WHERE object_id = OBJECT_ID(N'${schema_in_literal}.chunk') AND name = N'refused')
+    ALTER TABLE ${schema}.chunk ADD refused bit NOT NULL CONSTRAINT chunk_refused DEFAULT 0;
 GO
 
 -- Progress without walking the chunks (ADR 0027): what committed chunks add up to, kept as counters written in

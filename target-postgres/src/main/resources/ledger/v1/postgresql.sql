@@ -121,6 +121,9 @@ ALTER TABLE ${schema}.campaign ADD COLUMN IF NOT EXISTS verification text;
 -- Whether the chunk's claim came from a session holding its owner's lane lock (ADR 0021): then the chunk is
 -- claimable again as soon as that lock is free (the lane's session is gone), not only once its lease expires.
 ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS owner_locked boolean NOT NULL DEFAULT false;
+-- The target refused the chunk's rows themselves (issue 35: a value it cannot hold, a constraint): every attempt
+-- would fail the same way, so the chunk is not claimed again until a person resumes the campaign.
+ALTER TABLE ${schema}.chunk ADD COLUMN IF NOT EXISTS refused boolean NOT NULL DEFAULT false;
 
 -- Progress without walking the chunks (ADR 0027): what committed chunks add up to, kept as counters written in
 -- the commit's own statement, one row per committing lane (no two lanes update the same row), and one plan row

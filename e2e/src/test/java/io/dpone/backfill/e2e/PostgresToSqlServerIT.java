@@ -53,6 +53,35 @@ class PostgresToSqlServerIT {
         assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.chunk_receipt")).isEqualTo(8);
     }
 
+    /**
+     * Issue 35: a value the target column cannot hold (a note of 150 characters for nvarchar(100)) is refused by the
+     * column's guard on every attempt, so `run` stops Recoverable (exit 4) after one attempt of that chunk, naming the
+     * chunk, the column and the value; the other chunks keep their rows and a resume after the fix finishes.
+     */
+    @Test
+    void aValueTheTargetRefusesStopsTheCampaignAfterOneAttemptNamingColumnAndValue() throws Exception {
+        SqlServerRoute route = new SqlServerRoute(dir, "orders_refused_v1", 2000, 8, 2, 10);
+        String tooLong = "too-long-" + "x".repeat(141);
+        route.source.execute("UPDATE public.orders SET note = '" + tooLong + "' WHERE id = 777");
+        String output;
+        try (LaunchedProcess p = LaunchedProcess.start(dir, route.env(), route.runArgs("run"))) {
+            int code = p.awaitExit(Duration.ofMinutes(5));
+            output = p.output();
+            assertThat(code).as(output).isEqualTo(4);
+        }
+        assertThat(output).contains("Recoverable").containsPattern("chunk \\d+ was refused by the target on attempt 1")
+                .contains("\"note\"").contains("too-long-xxx");
+        assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.chunk WHERE state = N'failed' AND refused = 1"
+                + " AND attempts = 1")).isEqualTo(1);
+        assertThat(route.count("SELECT MAX(attempts) FROM backfill_state.chunk")).as("no chunk attempted twice").isEqualTo(1);
+
+        route.source.execute("UPDATE public.orders SET note = 'fixed' WHERE id = 777");
+        try (LaunchedProcess p = LaunchedProcess.start(dir, route.env(), route.runArgs("resume"))) {
+            assertThat(p.awaitExit(Duration.ofMinutes(5))).as(p.output()).isZero();
+        }
+        route.assertPublishedExactlyTheSource();
+    }
+
     @Test
     void doctorStatusAndRollbackWorkForSqlServerAsForPostgres() throws Exception {
         SqlServerRoute route = new SqlServerRoute(dir, "orders_commands_v1", 3000, 8, 2, 10);

@@ -37,6 +37,11 @@ public final class PostgresFailures {
         };
     }
 
+    /** Whether PostgreSQL's SQLSTATE says the same statement on the same data fails the same way again. */
+    public static boolean isPermanent(SQLException e) {
+        return classify(e.getSQLState()).kind() == Kind.PERMANENT;
+    }
+
     /** The domain exception for a failed call, its message naming what was being done. */
     public static DatabaseFailureException of(String message, SQLException cause) {
         Classified c = classify(cause.getSQLState());

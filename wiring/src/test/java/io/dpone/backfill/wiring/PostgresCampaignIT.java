@@ -242,6 +242,42 @@ class PostgresCampaignIT {
         }
     }
 
+    /**
+     * Issue 35: a row the target refuses (a CHECK constraint, SQLSTATE 23514) fails the same way on every attempt, so
+     * its chunk is refused after one attempt and the campaign turns Recoverable naming the chunk and the row, while
+     * the trigger's RAISE above (P0001, not a refusal PostgreSQL names) still spends every attempt.
+     */
+    @Test
+    void aRowTheTargetRefusesStopsTheCampaignAfterOneAttemptNamingTheValue() throws Exception {
+        h.source.execute(ITEMS);
+        sourceRows(4000);
+        h.source.execute("UPDATE public.items SET note = 'refused-value-1234' WHERE qty = 1234");
+        h.target.execute(ITEMS);
+        CampaignBlueprint b = CampaignHarness.blueprint(CampaignHarness.campaign("items_refused", UUID_CHUNKS, SHADOW));
+        try (CampaignRuntime s = h.session(b)) {
+            CampaignLease lease = lease(s, b);
+            CampaignHarness.stepUntil(s, lease, CampaignPhase.Loading);
+            h.target.execute("ALTER TABLE public.items__bf_shadow ADD CONSTRAINT no_refused"
+                    + " CHECK (note IS DISTINCT FROM 'refused-value-1234') NOT VALID");
+            h.startLanes(b, 3);
+            h.awaitLanes();
+            StepResult r = h.runToSettled(b, s, lease);
+
+            assertThat(r.phase()).isEqualTo(CampaignPhase.Recoverable);
+            assertThat(r.message()).containsPattern("chunk \\d+ was refused by the target on attempt 1")
+                    .contains("no_refused").contains("refused-value-1234");
+            assertThat(h.target.queryForLong("SELECT count(*) FROM backfill_state.chunk WHERE state = 'failed'"
+                    + " AND refused AND attempts = 1 AND last_error LIKE '%refused-value-1234%'")).isEqualTo(1);
+            assertThat(h.target.queryForLong("SELECT max(attempts) FROM backfill_state.chunk"))
+                    .as("no chunk was attempted twice").isEqualTo(1);
+
+            h.target.execute("ALTER TABLE public.items__bf_shadow DROP CONSTRAINT no_refused");
+            assertThat(s.engine().resume(lease)).isEqualTo(1);
+            assertThat(h.runToSettled(b, s, lease).phase()).isEqualTo(CampaignPhase.HandoffCommitted);
+            assertThat(ItemsTable.keys(h.target)).isEqualTo(ItemsTable.keys(h.source));
+        }
+    }
+
     @Test
     void twoDriversRacingGetOneOwnerPerEpochAndOnePublication() throws Exception {
         h.source.execute(ITEMS);

@@ -33,7 +33,11 @@ public interface ChunkStatements {
 
     boolean renew(ChunkClaim claim, long ttlMillis, long rowsCopied) throws SQLException;
 
-    boolean fail(ChunkClaim claim, String error) throws SQLException;
+    /** {@code refused}: the target refused the rows themselves, so the chunk waits for a resume, never a retry. */
+    boolean fail(ChunkClaim claim, String error, boolean refused) throws SQLException;
+
+    /** The lowest-numbered chunk the target refused and that was not requeued since. */
+    Optional<ChunkRecord> firstRefused(String runKey) throws SQLException;
 
     boolean abandon(ChunkClaim claim, String reason) throws SQLException;
 

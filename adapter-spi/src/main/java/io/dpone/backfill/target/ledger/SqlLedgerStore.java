@@ -275,7 +275,18 @@ public final class SqlLedgerStore implements LedgerStore {
     /** Fenced by owner, epoch and state running; the error is kept (bounded) for the status. */
     @Override
     public synchronized boolean failChunk(ChunkClaim claim, String error) {
-        return call("failChunk", () -> chunks.fail(claim, error));
+        return call("failChunk", () -> chunks.fail(claim, error, false));
+    }
+
+    /** As {@link #failChunk}, and the chunk is not claimed again until the campaign is resumed. */
+    @Override
+    public synchronized boolean refuseChunk(ChunkClaim claim, String error) {
+        return call("refuseChunk", () -> chunks.fail(claim, error, true));
+    }
+
+    @Override
+    public synchronized Optional<ChunkRecord> firstRefusedChunk(String runKey) {
+        return call("firstRefusedChunk", () -> chunks.firstRefused(runKey));
     }
 
     @Override

@@ -330,7 +330,10 @@ public final class CampaignEngine {
         int exhausted = spec.getRetryPolicy() == RetryPolicy.NONE ? counts.failed() : counts.failedExhausted();
         if (exhausted > 0) {
             stopClaims(lease, true);
-            String reason = exhausted + " chunk(s) failed " + maxAttempts + " time(s)";
+            String reason = ledger.firstRefusedChunk(runKey())
+                    .map(c -> "chunk " + c.chunkId() + " was refused by the target on attempt " + c.attempts()
+                            + " and is not retried (the same rows fail the same way on every attempt): " + c.lastError())
+                    .orElse(exhausted + " chunk(s) failed " + maxAttempts + " time(s)");
             advance(lease, CampaignPhase.Loading, CampaignPhase.Recoverable, PhaseDetail.parse(campaign.detail()).with("recoverableReason", reason).json());
             return StepResult.settled(CampaignPhase.Recoverable, reason, reason, NOW, new NextAction.FixThenResume(reason));
         }

@@ -10,4 +10,12 @@ import io.dpone.backfill.core.plan.ChunkRange;
  */
 public interface ChunkCommitter {
     ChunkOutcome commit(ChunkClaim claim, ChunkRange range, LeaseWatch watch) throws Exception;
+
+    /**
+     * Whether a failure {@link #commit} threw would repeat on every attempt (the target refused the rows). A
+     * committer that cannot tell says no: the chunk then keeps its remaining attempts, as before refusals existed.
+     */
+    default boolean repeatsOnRetry(Exception failure) {
+        return false;
+    }
 }

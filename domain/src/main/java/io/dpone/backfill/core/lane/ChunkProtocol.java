@@ -38,6 +38,11 @@ public final class ChunkProtocol implements ChunkCommitter {
     }
 
     @Override
+    public boolean repeatsOnRetry(Exception failure) {
+        return sink.refusesRows(failure);
+    }
+
+    @Override
     public ChunkOutcome commit(ChunkClaim claim, ChunkRange range, LeaseWatch watch) throws Exception {
         long extracted;
         long loaded;

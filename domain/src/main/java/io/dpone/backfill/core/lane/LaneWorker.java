@@ -200,9 +200,11 @@ public final class LaneWorker {
                 throw new LaneConnectionLostException(claim, e);
             }
             String error = e.getClass().getSimpleName() + ": " + e.getMessage();
-            boolean recorded = ledger.failChunk(claim, error);
-            log.accept("chunk " + claim.chunkId() + " failed (attempt " + claim.attempt() + "): " + error
-                    + (recorded ? "" : " [lease already lost]"));
+            // A refusal of the rows themselves fails the same way on every attempt: the campaign stops on it now.
+            boolean refused = committer.repeatsOnRetry(e);
+            boolean recorded = refused ? ledger.refuseChunk(claim, error) : ledger.failChunk(claim, error);
+            log.accept("chunk " + claim.chunkId() + (refused ? " refused by the target, not retried" : " failed")
+                    + " (attempt " + claim.attempt() + "): " + error + (recorded ? "" : " [lease already lost]"));
         }
     }
 }

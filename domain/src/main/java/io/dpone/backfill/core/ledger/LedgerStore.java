@@ -126,6 +126,16 @@ public interface LedgerStore {
     boolean failChunk(ChunkClaim claim, String error);
 
     /**
+     * Records an attempt the target refused for the rows themselves (fenced): a value it cannot hold, a constraint.
+     * Every attempt would read the same rows and fail the same way, so the chunk counts as out of attempts at once
+     * and is claimed again only after {@link #requeueFailed} (a person resumes once the cause is fixed).
+     */
+    boolean refuseChunk(ChunkClaim claim, String error);
+
+    /** The lowest-numbered refused chunk not requeued since, with the error that refused it. */
+    Optional<ChunkRecord> firstRefusedChunk(String runKey);
+
+    /**
      * Gives a chunk back after its lane lost a connection (fenced like {@link #failChunk}): pending again, the
      * attempt not counted, {@code reason} kept as its last error. The next claim takes it under a new epoch. A
      * false result means the chunk moved on meanwhile (committed before the connection broke, or claimed by

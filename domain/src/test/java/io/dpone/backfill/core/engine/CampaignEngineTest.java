@@ -642,6 +642,29 @@ class CampaignEngineTest {
         assertThat(ledger.handoffReceipt(engine.runKey()).orElseThrow().receiptId()).isEqualTo("h-1");
     }
 
+    /** Issue 35: one refused attempt stops the campaign at once, its reason naming the chunk and the refused value. */
+    @Test
+    void aChunkTheTargetRefusedMakesTheCampaignRecoverableAfterOneAttemptNamingTheValue() {
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+        stepUntil(engine, lease, CampaignPhase.Loading);
+        ChunkRecord seen = ledger.chunks(engine.runKey(), 2, 1).get(0);
+        ChunkClaim claim = ledger.claim(engine.runKey(), seen, "lane", TTL).orElseThrow();
+        assertThat(ledger.refuseChunk(claim, "column \"price\" (numeric -> decimal(9,2)), row id=7: value 1e12 is refused"))
+                .isTrue();
+
+        StepResult r = engine.step(lease);
+
+        assertThat(r.phase()).isEqualTo(CampaignPhase.Recoverable);
+        assertThat(r.next()).isInstanceOf(NextAction.FixThenResume.class);
+        assertThat(r.message()).contains("chunk 2 was refused by the target on attempt 1")
+                .contains("column \"price\"").contains("value 1e12 is refused");
+        assertThat(ledger.findByRunKey(engine.runKey()).orElseThrow().stopRequested()).isTrue();
+        assertThat(engine.resume(lease)).isEqualTo(1);
+        lanesCommitEverything(engine.runKey());
+        assertThat(stepUntil(engine, lease, CampaignPhase.HandoffCommitted)).endsWith(CampaignPhase.HandoffCommitted);
+    }
+
     @Test
     void chunksFailingPastTheirBudgetMakeTheCampaignRecoverableAndResumeLoadsThemAgain() {
         CampaignEngine engine = engine(blueprint(""));

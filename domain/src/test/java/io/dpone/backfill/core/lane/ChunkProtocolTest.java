@@ -249,6 +249,12 @@ class ChunkProtocolTest {
             return RowEncoding.POSTGRES_COPY_TEXT;
         }
 
+        /** This fake's target refuses rows with a data exception, as the real sinks' SQLSTATE class 22 does. */
+        @Override
+        public boolean refusesRows(Exception failure) {
+            return failure instanceof java.sql.SQLDataException;
+        }
+
         @Override
         public ChunkTransaction begin(ChunkClaim claim) {
             steps.add("begin");

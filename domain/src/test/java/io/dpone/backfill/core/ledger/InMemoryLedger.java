@@ -102,6 +102,7 @@ public final class InMemoryLedger {
         Long rowsEstimated;
         long rowsCopied;
         boolean ownerLocked;
+        boolean refused;
     }
 
     /** A new connection to this ledger. */
@@ -154,7 +155,7 @@ public final class InMemoryLedger {
         return c.state == ChunkState.PENDING
                 || c.state == ChunkState.RUNNING && (c.leaseExpires != null && c.leaseExpires.isBefore(now())
                         || c.ownerLocked && !isHeldByAnother(laneLockKey(runKey, c.owner), caller))
-                || retryFailed && c.state == ChunkState.FAILED && c.attempts < maxAttempts;
+                || retryFailed && c.state == ChunkState.FAILED && !c.refused && c.attempts < maxAttempts;
     }
 
     private boolean isHeldByAnother(String laneLock, Store caller) {
@@ -538,7 +539,7 @@ public final class InMemoryLedger {
                         }
                         case FAILED -> {
                             failed++;
-                            if (c.attempts >= maxAttempts) {
+                            if (c.attempts >= maxAttempts || c.refused) {
                                 exhausted++;
                             }
                         }
@@ -670,12 +671,30 @@ public final class InMemoryLedger {
 
         @Override
         public boolean failChunk(ChunkClaim claim, String error) {
+            return fail(claim, error, false);
+        }
+
+        @Override
+        public boolean refuseChunk(ChunkClaim claim, String error) {
+            return fail(claim, error, true);
+        }
+
+        @Override
+        public Optional<ChunkRecord> firstRefusedChunk(String runKey) {
+            synchronized (InMemoryLedger.this) {
+                return chunksOf(runKey).values().stream().filter(c -> c.state == ChunkState.FAILED && c.refused)
+                        .findFirst().map(InMemoryLedger.this::record);
+            }
+        }
+
+        private boolean fail(ChunkClaim claim, String error, boolean refused) {
             synchronized (InMemoryLedger.this) {
                 Chunk c = owned(claim);
                 if (c == null || c.state != ChunkState.RUNNING) {
                     return false;
                 }
                 c.state = ChunkState.FAILED;
+                c.refused = refused;
                 c.owner = null;
                 c.leaseExpires = null;
                 c.lastError = ChunkErrorText.bounded(error);
@@ -746,6 +765,7 @@ public final class InMemoryLedger {
                         c.attempts = 0;
                         c.owner = null;
                         c.leaseExpires = null;
+                        c.refused = false;
                         n++;
                     }
                 }

@@ -707,6 +707,39 @@ public abstract class LedgerStoreContract {
         assertThat(store.counts(runKey, 3).failedExhausted()).isZero();
     }
 
+    /** Issue 35: a refusal of the rows spends no further attempts; only a resume (requeue) makes it claimable. */
+    @Test
+    void aRefusedChunkIsOutOfAttemptsAtOnceAndClaimableAgainOnlyAfterARequeue() {
+        String runKey = create(blueprint(2)).runKey();
+        Leases leases = staleAndLiveLease(runKey);
+        ChunkClaim first = claimChunk(store, runKey, 0, "lane-a");
+        assertThat(store.firstRefusedChunk(runKey)).isEmpty();
+
+        assertThat(store.refuseChunk(first, "column \"amount\": value 1e40 is refused")).isTrue();
+        assertThat(store.refuseChunk(first, "again")).as("fenced: no longer running").isFalse();
+
+        assertThat(other.claimable(runKey, MAX_ATTEMPTS, true, 10)).extracting(ChunkRecord::chunkId)
+                .as("attempts left, retry on, and still not claimable").containsExactly(1);
+        ChunkRecord seen = other.chunks(runKey, 0, 1).get(0);
+        assertThat(other.claim(runKey, seen, "lane-b", LONG_TTL)).as("nor by a claim of a stale read").isEmpty();
+        ChunkCounts counts = store.counts(runKey, MAX_ATTEMPTS);
+        assertThat(counts.failed()).isEqualTo(1);
+        assertThat(counts.failedExhausted()).isEqualTo(1);
+        ChunkRecord refused = other.firstRefusedChunk(runKey).orElseThrow();
+        assertThat(refused.chunkId()).isZero();
+        assertThat(refused.attempts()).isEqualTo(1);
+        assertThat(refused.lastError()).isEqualTo("column \"amount\": value 1e40 is refused");
+
+        assertThat(other.requeueFailed(leases.live())).isEqualTo(1);
+        assertThat(store.firstRefusedChunk(runKey)).isEmpty();
+        assertThat(store.counts(runKey, MAX_ATTEMPTS).failedExhausted()).isZero();
+        assertThat(store.claimable(runKey, MAX_ATTEMPTS, false, 10)).extracting(ChunkRecord::chunkId).containsExactly(0, 1);
+        ChunkClaim again = claimChunk(store, runKey, 0, "lane-a");
+        assertThat(store.failChunk(again, "lock timeout")).isTrue();
+        assertThat(store.claimable(runKey, MAX_ATTEMPTS, true, 10)).extracting(ChunkRecord::chunkId)
+                .as("an ordinary failure keeps its retries").containsExactly(0, 1);
+    }
+
     @Test
     void failChunkKeepsTheFirst2000CharactersOfTheError() {
         String runKey = create(blueprint(1)).runKey();

@@ -10,6 +10,8 @@ import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.JdbcChunkTransaction;
 import io.dpone.backfill.target.mssql.ledger.MssqlChunkReceipts;
+import io.dpone.backfill.target.mssql.types.MssqlValueRejectedException;
+import io.dpone.backfill.core.engine.DatabaseFailureException.Kind;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -44,6 +46,25 @@ public final class MssqlChunkSink implements ChunkSink {
         boolean autoCommit = sink.getAutoCommit();
         sink.setAutoCommit(false);
         return new Transaction(claim, autoCommit);
+    }
+
+    /**
+     * A value the column guards refuse, or an error SQL Server numbers as permanent ({@link MssqlFailures}: a
+     * constraint, truncation, conversion, a bulk column it refuses, a missing privilege or object), anywhere in the
+     * cause chain: the bulk copy wraps what the row source throws.
+     */
+    @Override
+    public boolean refusesRows(Exception failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof MssqlValueRejectedException) {
+                return true;
+            }
+            if (t instanceof SQLException s && s.getErrorCode() != 0
+                    && MssqlFailures.classify(s.getErrorCode(), s.getSQLState(), s.getMessage()).kind() == Kind.PERMANENT) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -7,6 +7,7 @@ import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.ChunkTransaction;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.postgres.PostgresBinaryCopy;
+import io.dpone.backfill.postgres.PostgresFailures;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.target.JdbcChunkTransaction;
 import io.dpone.backfill.target.postgres.ledger.PostgresChunkStatements;
@@ -65,6 +66,20 @@ public final class PostgresChunkSink implements ChunkSink {
     @Override
     public RowEncoding encoding() {
         return encoding;
+    }
+
+    /**
+     * An error whose SQLSTATE PostgreSQL documents as the data's or the statement's own (classes 22 data exception,
+     * 23 integrity constraint, 42 syntax or access rule), anywhere in the cause chain.
+     */
+    @Override
+    public boolean refusesRows(Exception failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException s && s.getSQLState() != null && PostgresFailures.isPermanent(s)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -241,9 +241,14 @@ final class MssqlChunkStatements implements ChunkStatements {
     }
 
     @Override
-    public boolean fail(ChunkClaim claim, String error) throws SQLException {
-        return sql.update(statements.failChunk(), ChunkErrorText.bounded(error), claim.runKey(), claim.chunkId(),
+    public boolean fail(ChunkClaim claim, String error, boolean refused) throws SQLException {
+        return sql.update(statements.failChunk(), ChunkErrorText.bounded(error), refused, claim.runKey(), claim.chunkId(),
                 claim.owner(), claim.epoch()) == 1;
+    }
+
+    @Override
+    public Optional<ChunkRecord> firstRefused(String runKey) throws SQLException {
+        return sql.one(statements.firstRefused(), MssqlLedgerRows.ROWS::chunk, runKey);
     }
 
     @Override

@@ -33,7 +33,7 @@ final class MssqlLedgerText {
      * attempts. A lane lock that is free is asked apart ({@link #laneLockFree()}).
      */
     private static final String CLAIMABLE = "(state = N'pending' OR (state = N'running' AND lease_expires < SYSUTCDATETIME())"
-            + " OR (? = 1 AND state = N'failed' AND attempts < ?))";
+            + " OR (? = 1 AND state = N'failed' AND refused = 0 AND attempts < ?))";
     /**
      * Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. For the
      * ETA only: a chunk whose lane's session is gone before its lease expired counts as running until then.
@@ -338,7 +338,7 @@ final class MssqlLedgerText {
                 + " FROM " + runProgress + " WHERE run_key = ?) AS p"
                 + " CROSS JOIN (SELECT COALESCE(SUM(CASE WHEN state = N'running' THEN 1 ELSE 0 END), 0) AS running,"
                 + " COALESCE(SUM(CASE WHEN state = N'failed' THEN 1 ELSE 0 END), 0) AS failed,"
-                + " COALESCE(SUM(CASE WHEN state = N'failed' AND attempts >= ? THEN 1 ELSE 0 END), 0) AS failed_exhausted,"
+                + " COALESCE(SUM(CASE WHEN state = N'failed' AND (attempts >= ? OR refused = 1) THEN 1 ELSE 0 END), 0) AS failed_exhausted,"
                 + " COALESCE(SUM(CASE WHEN " + LIVE_RUNNING + " THEN rows_estimated END), 0) AS live_estimated_rows"
                 + " FROM " + chunk + " WHERE run_key = ? AND state IN (N'running', N'failed')) AS o"
                 + " CROSS JOIN (SELECT COALESCE(SUM(rows_loaded), 0) AS recent_rows FROM " + chunk + " WHERE run_key = ?"
@@ -365,7 +365,7 @@ final class MssqlLedgerText {
                 + " COALESCE(SUM(CASE WHEN state = N'running' THEN 1 ELSE 0 END), 0) AS running,"
                 + " COALESCE(SUM(CASE WHEN state = N'committed' THEN 1 ELSE 0 END), 0) AS committed,"
                 + " COALESCE(SUM(CASE WHEN state = N'failed' THEN 1 ELSE 0 END), 0) AS failed,"
-                + " COALESCE(SUM(CASE WHEN state = N'failed' AND attempts >= ? THEN 1 ELSE 0 END), 0) AS failed_exhausted,"
+                + " COALESCE(SUM(CASE WHEN state = N'failed' AND (attempts >= ? OR refused = 1) THEN 1 ELSE 0 END), 0) AS failed_exhausted,"
                 + " COALESCE(SUM(CASE WHEN state = N'committed' THEN rows_extracted END), 0) AS rows_extracted,"
                 + " COALESCE(SUM(CASE WHEN state = N'committed' THEN rows_loaded END), 0) AS rows_loaded,"
                 + " COALESCE(SUM(CASE WHEN state = N'committed' AND finished_at >= DATEADD(second, -60, SYSUTCDATETIME())"
@@ -392,7 +392,7 @@ final class MssqlLedgerText {
                 + " WHERE run_key = ? AND state = %s ORDER BY chunk_id) AS %s";
         return "SELECT TOP (?) * FROM (" + branch.formatted("N'pending'", "p")
                 + " UNION ALL " + branch.formatted("N'running' AND lease_expires < SYSUTCDATETIME()", "r")
-                + " UNION ALL " + branch.formatted("N'failed' AND ? = 1 AND attempts < ?", "f")
+                + " UNION ALL " + branch.formatted("N'failed' AND ? = 1 AND refused = 0 AND attempts < ?", "f")
                 + ") AS claimable ORDER BY chunk_id";
     }
 
@@ -455,11 +455,17 @@ final class MssqlLedgerText {
                 + " AND lease_expires >= SYSUTCDATETIME()";
     }
 
-    /** error, run key, chunk id, owner, epoch. */
+    /** error, refused (bit), run key, chunk id, owner, epoch. */
     String failChunk() {
         return "UPDATE " + chunk + " SET state = N'failed', owner = NULL, lease_expires = NULL, last_error = ?,"
-                + " finished_at = SYSUTCDATETIME()"
+                + " finished_at = SYSUTCDATETIME(), refused = ?"
                 + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = N'running'";
+    }
+
+    /** run key: the first chunk the target refused, if any. */
+    String firstRefused() {
+        return "SELECT TOP (1) " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND state = N'failed'"
+                + " AND refused = 1 ORDER BY chunk_id";
     }
 
     /** reason, run key, chunk id, owner, epoch. */
@@ -510,8 +516,8 @@ final class MssqlLedgerText {
 
     /** run key: the chunk half of a requeue; the caller proves the lease in the same transaction. */
     String requeueFailed() {
-        return "UPDATE " + chunk + " SET state = N'pending', attempts = 0, owner = NULL, lease_expires = NULL"
-                + " WHERE run_key = ? AND state = N'failed'";
+        return "UPDATE " + chunk + " SET state = N'pending', attempts = 0, owner = NULL, lease_expires = NULL,"
+                + " refused = 0 WHERE run_key = ? AND state = N'failed'";
     }
 
     /** run key, offset, limit. */

@@ -119,7 +119,7 @@ public final class PostgresChunkStatements extends PostgresLedgerTables implemen
                 + " coalesce(sum(estimated_chunks) FILTER (WHERE owner <> ''), 0) AS committed_estimated,"
                 + " coalesce(sum(estimated_rows) FILTER (WHERE owner <> ''), 0) AS committed_estimated_rows"
                 + " FROM " + runProgress + " WHERE run_key = ?),"
-                + " o AS (SELECT chunk_id, state, attempts, rows_estimated, rows_copied, started_at, lease_expires"
+                + " o AS (SELECT chunk_id, state, attempts, refused, rows_estimated, rows_copied, started_at, lease_expires"
                 + " FROM " + chunk + " WHERE run_key = ? AND state IN ('running', 'failed'))"
                 + " SELECT p.*,"
                 + " (SELECT coalesce(sum(rows_loaded), 0) FROM " + chunk + " WHERE run_key = ?"
@@ -130,7 +130,7 @@ public final class PostgresChunkStatements extends PostgresLedgerTables implemen
                 + " o.running_rows, o.running_seconds, o.running_copied"
                 + " FROM p, (SELECT count(*) FILTER (WHERE state = 'running') AS running,"
                 + " count(*) FILTER (WHERE state = 'failed') AS failed,"
-                + " count(*) FILTER (WHERE state = 'failed' AND attempts >= ?) AS failed_exhausted,"
+                + " count(*) FILTER (WHERE state = 'failed' AND (attempts >= ? OR refused)) AS failed_exhausted,"
                 + " coalesce(sum(rows_estimated) FILTER (WHERE " + LIVE_RUNNING + "), 0) AS live_estimated_rows,"
                 + " array_agg(rows_estimated ORDER BY chunk_id) FILTER (WHERE " + LIVE_RUNNING + ") AS running_rows,"
                 + " array_agg(extract(epoch FROM now() - started_at)::float8 ORDER BY chunk_id)"
@@ -149,7 +149,7 @@ public final class PostgresChunkStatements extends PostgresLedgerTables implemen
                         + " count(*) FILTER (WHERE state = 'running') AS running,"
                         + " count(*) FILTER (WHERE state = 'committed') AS committed,"
                         + " count(*) FILTER (WHERE state = 'failed') AS failed,"
-                        + " count(*) FILTER (WHERE state = 'failed' AND attempts >= ?) AS failed_exhausted,"
+                        + " count(*) FILTER (WHERE state = 'failed' AND (attempts >= ? OR refused)) AS failed_exhausted,"
                         + " coalesce(sum(rows_extracted) FILTER (WHERE state = 'committed'), 0) AS rows_extracted,"
                         + " coalesce(sum(rows_loaded) FILTER (WHERE state = 'committed'), 0) AS rows_loaded,"
                         + " coalesce(sum(rows_loaded) FILTER (WHERE state = 'committed'"
@@ -240,7 +240,7 @@ public final class PostgresChunkStatements extends PostgresLedgerTables implemen
                 + " ORDER BY chunk_id LIMIT ?)";
         return branch.formatted("pending", "")
                 + " UNION ALL " + branch.formatted("running", " AND (lease_expires < now() OR " + OWNER_SESSION_GONE + ")")
-                + " UNION ALL " + branch.formatted("failed", " AND ? AND attempts < ?")
+                + " UNION ALL " + branch.formatted("failed", " AND ? AND NOT refused AND attempts < ?")
                 + " ORDER BY chunk_id LIMIT ?";
     }
 
@@ -278,11 +278,17 @@ public final class PostgresChunkStatements extends PostgresLedgerTables implemen
     }
 
     @Override
-    public boolean fail(ChunkClaim claim, String error) throws SQLException {
+    public boolean fail(ChunkClaim claim, String error, boolean refused) throws SQLException {
         return sql.update("UPDATE " + chunk + " SET state = 'failed', owner = NULL, lease_expires = NULL,"
-                + " last_error = ?, finished_at = now()"
+                + " last_error = ?, finished_at = now(), refused = ?"
                 + " WHERE run_key = ? AND chunk_id = ? AND owner = ? AND epoch = ? AND state = 'running'",
-                ChunkErrorText.bounded(error), claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
+                ChunkErrorText.bounded(error), refused, claim.runKey(), claim.chunkId(), claim.owner(), claim.epoch()) == 1;
+    }
+
+    @Override
+    public Optional<ChunkRecord> firstRefused(String runKey) throws SQLException {
+        return sql.one("SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND state = 'failed' AND refused"
+                + " ORDER BY chunk_id LIMIT 1", PostgresLedgerRows.ROWS::chunk, runKey);
     }
 
     @Override
@@ -327,7 +333,7 @@ public final class PostgresChunkStatements extends PostgresLedgerTables implemen
     @Override
     public int requeueFailed(String runKey) throws SQLException {
         return sql.update("UPDATE " + chunk + " SET state = 'pending', attempts = 0, owner = NULL,"
-                + " lease_expires = NULL WHERE run_key = ? AND state = 'failed'", runKey);
+                + " lease_expires = NULL, refused = false WHERE run_key = ? AND state = 'failed'", runKey);
     }
 
     @Override

@@ -45,7 +45,7 @@ abstract class PostgresLedgerTables {
      * Parameters: the lane lock prefix, allow failed, max attempts.
      */
     static final String CLAIMABLE = "(state = 'pending' OR (state = 'running' AND (lease_expires < now()"
-            + " OR " + OWNER_SESSION_GONE + ")) OR (? AND state = 'failed' AND attempts < ?))";
+            + " OR " + OWNER_SESSION_GONE + ")) OR (? AND state = 'failed' AND NOT refused AND attempts < ?))";
 
     /**
      * Chunks that will (again) need a lane: not started, failed, or abandoned by a lane whose lease expired. For the
