@@ -6,6 +6,7 @@ import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.UuidKeys;
 import io.dpone.backfill.core.verify.PublishedTableDigests;
+import io.dpone.backfill.core.verify.TablePart;
 import io.dpone.backfill.source.postgres.binary.PgType;
 import io.dpone.backfill.source.postgres.binary.SourceColumn;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
@@ -18,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -28,13 +30,26 @@ import java.util.stream.Collectors;
  * (the source's column plan, the same one the lanes decode with), so the same canonical encoding applies; which
  * getter reads it depends on the published column's type too ({@link MssqlPublishedRead}). Rows are
  * placed in their chunk by their chunk key in Java.
+ * <p>
+ * The read-back gate (ADR 0036) reads a large table in parts, one session each: part i of n holds the rows whose key
+ * hashes to i ({@code CHECKSUM} of the key columns, modulo n, a NULL hash in part 0), so every row is in exactly one
+ * part whatever the key's type and collation. SQL Server exposes no documented physical row position to range on
+ * (PostgreSQL's parts are heap block ranges), so each part's session scans the table and keeps its share: the
+ * server reads more pages, and the decoding and digesting, which bound one session's read, run on every lane's
+ * session at once.
  */
 public final class MssqlPublishedDigests implements PublishedTableDigests {
+    /** Tables with fewer rows than this per part are read whole: a part's scan costs more than its share saves. */
+    static final long ROWS_PER_PART = 100_000;
+    private static final String ROWS = "SELECT SUM(p.rows) FROM sys.partitions AS p"
+            + " WHERE p.object_id = OBJECT_ID(?, N'U') AND p.index_id IN (0, 1)";
+
     private final Connection target;
     private final Connection source;
     private final String sourceSchema;
     private final String sourceTable;
     private final LoadColumns loaded;
+    private long rowsPerPart = ROWS_PER_PART;
 
     public MssqlPublishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
         this(target, source, sourceSchema, sourceTable, null);
@@ -50,10 +65,51 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
         this.loaded = loaded;
     }
 
+    /** Splits tables into parts of at least {@code rows} rows (tests split small tables). */
+    public MssqlPublishedDigests splittingEvery(long rows) {
+        if (rows < 1) {
+            throw new IllegalArgumentException("a part holds at least one row, not " + rows);
+        }
+        this.rowsPerPart = rows;
+        return this;
+    }
+
+    /** As many parts as {@code wanted}, each of about {@link #ROWS_PER_PART} rows or more, by the catalog's row count. */
+    @Override
+    public List<TablePart> split(String schema, String table, int wanted) throws Exception {
+        long rows;
+        try (PreparedStatement ps = target.prepareStatement(ROWS)) {
+            ps.setString(1, MssqlIdentifiers.quote(schema) + "." + MssqlIdentifiers.quote(table));
+            try (ResultSet rs = ps.executeQuery()) {
+                rows = rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+        int parts = (int) Math.min(wanted, rows / rowsPerPart);
+        if (parts < 2) {
+            return List.of(TablePart.WHOLE);
+        }
+        List<TablePart> split = new ArrayList<>(parts);
+        for (int i = 0; i < parts; i++) {
+            split.add(new TablePart(i, parts, 0, -1));
+        }
+        return split;
+    }
+
+    @Override
+    public DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
+                            RowEncoding encoding, TablePart part) throws Exception {
+        return read(schema, table, columns, keyColumns, plan, null, -1, part);
+    }
+
     @Override
     public DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
                             RowEncoding encoding, ContentDigester.RowObserver observer, int observedSlot)
             throws Exception {
+        return read(schema, table, columns, keyColumns, plan, observer, observedSlot, TablePart.WHOLE);
+    }
+
+    private DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
+                             ContentDigester.RowObserver observer, int observedSlot, TablePart part) throws Exception {
         List<String> sourceColumns = LoadColumns.sourcesOf(loaded, columns);
         List<SourceColumn> plannedColumns = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, sourceColumns).columns();
         PgType[] types = plannedColumns.stream().map(SourceColumn::arrivingType).toArray(PgType[]::new);
@@ -64,7 +120,7 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
         ContentDigester digester = new ContentDigester(columns.size(), ContentDigester.positions(columns, keyColumns))
                 .observe(observer, observedSlot);
         String sql = "SELECT " + columns.stream().map(MssqlIdentifiers::quote).collect(Collectors.joining(", "))
-                + " FROM " + MssqlIdentifiers.quote(schema) + "." + MssqlIdentifiers.quote(table);
+                + " FROM " + MssqlIdentifiers.quote(schema) + "." + MssqlIdentifiers.quote(table) + partFilter(keyColumns, part);
         try (PreparedStatement ps = target.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
             ps.setFetchSize(1000);
             try (ResultSet rs = ps.executeQuery()) {
@@ -87,6 +143,22 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
             }
         }
         return digests;
+    }
+
+    /**
+     * The part's rows: {@code CHECKSUM} over the key columns modulo the part count (sql-docs checksum-transact-sql.md:
+     * "computes a hash value ... over its argument list"; an int, possibly negative, hence ABS after the modulo, which
+     * keeps it within int). Nothing for the whole table.
+     */
+    static String partFilter(List<String> keyColumns, TablePart part) {
+        if (part.whole()) {
+            return "";
+        }
+        if (keyColumns.isEmpty()) {
+            throw new IllegalArgumentException("a table is split by its key: no key columns given");
+        }
+        String key = keyColumns.stream().map(MssqlIdentifiers::quote).collect(Collectors.joining(", "));
+        return " WHERE ISNULL(ABS(CHECKSUM(" + key + ") % " + part.count() + "), 0) = " + part.index();
     }
 
     /** Each column's read, from its source type and the published column's SQL Server type. */

@@ -3,6 +3,7 @@ package io.dpone.backfill.target.mssql;
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.source.postgres.binary.PgType;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
@@ -78,5 +79,27 @@ class MssqlPublishedReadTest {
                     }
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
+    }
+
+    /** Issue 35: the read-back gate's parts on SQL Server; each row's key hash puts it in exactly one part. */
+    @Test
+    void aPartReadsTheRowsWhoseKeyHashesToItAndTheWholeTableReadsEveryRow() {
+        assertThat(MssqlPublishedDigests.partFilter(List.of("id"), io.dpone.backfill.core.verify.TablePart.WHOLE)).isEmpty();
+        String filter = MssqlPublishedDigests.partFilter(List.of("tenant]x", "id"),
+                new io.dpone.backfill.core.verify.TablePart(2, 4, 0, -1));
+        assertThat(filter).isEqualTo(" WHERE ISNULL(ABS(CHECKSUM([tenant]]x], [id]) % 4), 0) = 2");
+        assertThat(TsqlStatementRules.problems("SELECT [a] FROM [dbo].[t]" + filter)).isEmpty();
+    }
+
+    @Test
+    void aTableIsSplitByTheCatalogsRowCountIntoPartsOfAtLeastTheGivenSize() throws Exception {
+        RecordingConnection catalog = new RecordingConnection()
+                .answer("FROM sys.partitions", List.of(java.util.Map.of("rows", 250_000L)));
+        MssqlPublishedDigests reader = new MssqlPublishedDigests(catalog.connection(), null, "public", "items");
+        assertThat(reader.split("dbo", "items", 4)).hasSize(2);
+        assertThat(reader.split("dbo", "items", 1)).containsExactly(io.dpone.backfill.core.verify.TablePart.WHOLE);
+        assertThat(reader.splittingEvery(50_000).split("dbo", "items", 4)).hasSize(4)
+                .allMatch(p -> p.count() == 4);
+        assertThat(catalog.sent().get(0).parameter(1)).isEqualTo("[dbo].[items]");
     }
 }
