@@ -69,6 +69,12 @@ interface ArmPlace extends AutoCloseable {
         }
     }
 
+    /**
+     * Seconds one session takes to read every column of every row of {@link #table()} and throw the values away: the
+     * floor the read-back gate's digesting reads (issue 35) are compared with.
+     */
+    double rawReadSeconds() throws SQLException;
+
     /** The campaign row's phase detail by run key ({@code ?}), in this target's ledger. */
     String campaignDetailQuery();
 

@@ -75,11 +75,13 @@ final class BenchReport {
             }
             // The read-back gate before publication (ADR 0036), inside the arm's seconds.
             s.median().contentCheckSeconds().ifPresent(c -> a.put("contentCheckSeconds", round(c)));
+            s.median().rawReadSeconds().ifPresent(r -> a.put("rawReadSeconds", round(r)));
             ArrayNode runs = a.putArray("runs");
             for (ArmRun r : s.runs()) {
                 ObjectNode run = runs.addObject().put("repetition", r.repetition()).put("seconds", round(r.seconds()))
                         .put("rowsPerSecond", Math.round(r.rowsPerSecond()));
                 r.contentCheckSeconds().ifPresent(c -> run.put("contentCheckSeconds", round(c)));
+                r.rawReadSeconds().ifPresent(c -> run.put("rawReadSeconds", round(c)));
             }
         }
         return root;
@@ -132,7 +134,10 @@ final class BenchReport {
         }
         for (ArmSummary s : arms.values()) {
             s.median().contentCheckSeconds().ifPresent(c -> out.append(String.format(Locale.ROOT,
-                    "  %-3s content check before publication: %.2f s of its %.2f s%n", s.arm().code(), c, s.median().seconds())));
+                    "  %-3s content check before publication: %.2f s of its %.2f s%s%n", s.arm().code(), c, s.median().seconds(),
+                    s.median().rawReadSeconds().isPresent() ? String.format(Locale.ROOT,
+                            "; a raw read of the published table by one session: %.2f s (%.2fx)",
+                            s.median().rawReadSeconds().getAsDouble(), c / s.median().rawReadSeconds().getAsDouble()) : "")));
         }
         return out.toString();
     }

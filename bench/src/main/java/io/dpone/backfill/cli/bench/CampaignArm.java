@@ -2,6 +2,8 @@ package io.dpone.backfill.cli.bench;
 
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 
+import java.util.OptionalDouble;
+
 /** S, the product: a shadow_swap campaign run to its handoff with lanes as processes, on the same plan and workers. */
 final class CampaignArm implements BenchArm {
     @Override
@@ -21,12 +23,15 @@ final class CampaignArm implements BenchArm {
         LaneHeapReports heaps = context.laneHeapReports();
         heaps.clear();
         String since = place.clock();
-        return Measured.run(this, context, place, repetition, () -> {
+        ArmRun run = Measured.run(this, context, place, repetition, () -> {
             int code = context.campaigns().run(blueprint, context.source().settings(), place.settings());
             if (code != 0) {
                 throw new IllegalStateException("the benchmark campaign did not reach its handoff (exit " + code + ")");
             }
             return place.chunkTimings(blueprint.identity().runKey(), since);
-        }).withLanePeakHeaps(heaps.peaks()).withContentCheckSeconds(place.contentCheckSeconds(blueprint.identity().runKey()));
+        }).withLanePeakHeaps(heaps.peaks());
+        OptionalDouble check = place.contentCheckSeconds(blueprint.identity().runKey());
+        // After the measured run: the published table read once by one session, the floor the gate's parts compare with.
+        return run.withContentCheck(check, check.isPresent() ? OptionalDouble.of(place.rawReadSeconds()) : OptionalDouble.empty());
     }
 }

@@ -114,6 +114,25 @@ final class SqlServerBenchTarget implements BenchTarget {
             }
         }
 
+        /** A forward-only SELECT of the whole table, each value read as the driver's own Java value and dropped. */
+        @Override
+        public double rawReadSeconds() throws SQLException {
+            try (Connection c = connect(); java.sql.PreparedStatement ps = c.prepareStatement("SELECT " + columns
+                    + " FROM " + qualified, java.sql.ResultSet.TYPE_FORWARD_ONLY, java.sql.ResultSet.CONCUR_READ_ONLY)) {
+                long started = System.nanoTime();
+                ps.setFetchSize(1000);
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        for (int i = 1; i <= n; i++) {
+                            rs.getObject(i);
+                        }
+                    }
+                }
+                return (System.nanoTime() - started) / 1e9;
+            }
+        }
+
         /** The source's binary COPY decoded as it streams and bulk-copied: what a lane does, without the ledger. */
         @Override
         public RangeLoader pipe(Connection source, SourceReads reads, Connection target) throws SQLException {

@@ -61,6 +61,20 @@ class BenchReportTest {
         assertThat(report.table()).contains("S         4.00").contains("B0        2.00");
     }
 
+    /** Issue 35: the read-back gate's seconds stand beside one session's raw read of the same table, as a ratio. */
+    @Test
+    void theContentCheckIsReportedBesideARawReadOfThePublishedTable() {
+        ObjectNode setup = JsonNodeFactory.instance.objectNode().put("rows", 40).put("kind", ChunkKind.UUID.wireName());
+        ArmRun checked = new ArmRun("S", 1, 4, 40, List.of(), 60, OptionalLong.empty(), List.of())
+                .withContentCheck(java.util.OptionalDouble.of(1.5), java.util.OptionalDouble.of(0.75));
+        BenchReport report = new BenchReport(setup, 50, List.of(ArmSummary.of(S, List.of(checked))));
+        JsonNode s = report.json().path("arms").path("S");
+        assertThat(s.path("contentCheckSeconds").asDouble()).isEqualTo(1.5);
+        assertThat(s.path("rawReadSeconds").asDouble()).isEqualTo(0.75);
+        assertThat(report.table()).contains("content check before publication: 1.50 s of its 4.00 s;"
+                + " a raw read of the published table by one session: 0.75 s (2.00x)");
+    }
+
     @Test
     void theChartDrawsRowsCommittedAtEachChunkCommitAndAStreamAtItsEnd() {
         List<double[]> stream = BenchChart.committed(run("B0", 1, 3));
