@@ -2,6 +2,8 @@ package io.dpone.backfill.source.postgres;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.ChunkKind;
+import io.dpone.backfill.core.campaign.IdentifierLimit;
+import io.dpone.backfill.core.doctor.ColumnNameFindings;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.postgres.PostgresCatalog.Column;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
@@ -61,6 +63,10 @@ public final class PostgresDoctorSource {
         readable(relation.get());
         new PostgresDoctorVisibility(source, findings).check(relation.get());
         List<Column> columns = catalog.columns(relation.get().oid());
+        if (!ColumnNameFindings.check("source", schema + "." + table, columns.stream().map(Column::name).toList(),
+                IdentifierLimit.POSTGRES, findings)) {
+            return Optional.empty();
+        }
         if (spec.getChunk().getKind().keyed()) {
             chunkColumn(columns);
         }

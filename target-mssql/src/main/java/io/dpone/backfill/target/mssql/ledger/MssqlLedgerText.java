@@ -388,12 +388,16 @@ final class MssqlLedgerText {
      * first claim of a 16,384-chunk plan as at its last. Chunks whose lane's session is gone: {@link #lockedRunning()}.
      */
     String claimable() {
-        String branch = "SELECT * FROM (SELECT TOP (?) " + CHUNK_COLUMNS + " FROM " + chunk
-                + " WHERE run_key = ? AND state = %s ORDER BY chunk_id) AS %s";
-        return "SELECT TOP (?) * FROM (" + branch.formatted("N'pending'", "p")
-                + " UNION ALL " + branch.formatted("N'running' AND lease_expires < SYSUTCDATETIME()", "r")
-                + " UNION ALL " + branch.formatted("N'failed' AND ? = 1 AND refused = 0 AND attempts < ?", "f")
+        return "SELECT TOP (?) * FROM (" + claimableBranch("N'pending'", "p")
+                + " UNION ALL " + claimableBranch("N'running' AND lease_expires < SYSUTCDATETIME()", "r")
+                + " UNION ALL " + claimableBranch("N'failed' AND ? = 1 AND refused = 0 AND attempts < ?", "f")
                 + ") AS claimable ORDER BY chunk_id";
+    }
+
+    /** Concatenated, never formatted: the table's name holds the state schema, whose {@code %} is text (issue 39). */
+    private String claimableBranch(String stateCondition, String alias) {
+        return "SELECT * FROM (SELECT TOP (?) " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND state = "
+                + stateCondition + " ORDER BY chunk_id) AS " + alias;
     }
 
     /**

@@ -2,6 +2,8 @@ package io.dpone.backfill.target.postgres.doctor;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.PublicationMode;
+import io.dpone.backfill.core.campaign.IdentifierLimit;
+import io.dpone.backfill.core.doctor.ColumnNameFindings;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.postgres.PostgresCatalog.Column;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
@@ -50,6 +52,10 @@ public final class PostgresDoctorTarget {
             return Optional.empty();
         }
         List<Column> columns = catalog.columns(relation.get().oid());
+        if (!ColumnNameFindings.check("target", schema + "." + table, columns.stream().map(Column::name).toList(),
+                IdentifierLimit.POSTGRES, findings)) {
+            return Optional.empty();
+        }
         // The key names source columns: each must load a target column (issue 27).
         List<String> targetNames = columns.stream().map(Column::name).toList();
         List<String> missing = spec.getUniqueKey().stream()

@@ -236,12 +236,16 @@ public final class PostgresChunkStatements extends PostgresLedgerTables implemen
     }
 
     String claimableSql() {
-        String branch = "(SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND state = '%s'%s"
-                + " ORDER BY chunk_id LIMIT ?)";
-        return branch.formatted("pending", "")
-                + " UNION ALL " + branch.formatted("running", " AND (lease_expires < now() OR " + OWNER_SESSION_GONE + ")")
-                + " UNION ALL " + branch.formatted("failed", " AND ? AND NOT refused AND attempts < ?")
+        return claimableBranch("pending", "")
+                + " UNION ALL " + claimableBranch("running", " AND (lease_expires < now() OR " + OWNER_SESSION_GONE + ")")
+                + " UNION ALL " + claimableBranch("failed", " AND ? AND NOT refused AND attempts < ?")
                 + " ORDER BY chunk_id LIMIT ?";
+    }
+
+    /** Concatenated, never formatted: the table's name holds the state schema, whose {@code %} is text (issue 39). */
+    private String claimableBranch(String state, String condition) {
+        return "(SELECT " + CHUNK_COLUMNS + " FROM " + chunk + " WHERE run_key = ? AND state = '" + state + "'" + condition
+                + " ORDER BY chunk_id LIMIT ?)";
     }
 
     Object[] claimableParameters(String runKey, int maxAttempts, boolean retryFailed, int limit) {
