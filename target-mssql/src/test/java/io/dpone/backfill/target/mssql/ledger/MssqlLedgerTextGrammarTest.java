@@ -38,6 +38,49 @@ class MssqlLedgerTextGrammarTest {
         assertThat(TsqlStatementRules.problems(MssqlLedgerText.sessionSettings(30_000))).isEmpty();
     }
 
+    /**
+     * Issue 39: names the identifier rules accept but that carry SQL, format or placeholder syntax. Rendered with such
+     * a state schema, every ledger statement and script batch (and the dynamic SQL it EXECs) parses to the same code
+     * as with a plain name once identifiers and literals are blanked: the name changed nothing but the names.
+     */
+    @Test
+    void aHostileStateSchemaChangesNothingButTheNamesInEveryStatementAndBatch() throws Exception {
+        List<String> corpus = List.of("a${schema}b", "${schema_in_literal}", "st%1$s%n%%", "x -- y", "a;b GO c", "a/*b",
+                "q?{fn now()}", "non-BMP \uD83D\uDE00", "\u00e9t\u00e9", "EXEC (N'x')", WorstCaseNames.ofLength("long", 128));
+        List<String> plain = rendered("plain");
+        for (String name : corpus) {
+            List<String> hostile = rendered(name);
+            assertThat(hostile).hasSameSizeAs(plain);
+            for (int i = 0; i < plain.size(); i++) {
+                assertThat(TsqlStatementRules.problems(hostile.get(i))).as(hostile.get(i)).isEmpty();
+                assertThat(TsqlStatementRules.code(hostile.get(i))).as(name + " in\n" + hostile.get(i))
+                        .isEqualTo(TsqlStatementRules.code(plain.get(i)));
+            }
+        }
+    }
+
+    /** Every rendered statement, every script batch and the text every EXEC runs, for state schema {@code schema}. */
+    private static List<String> rendered(String schema) throws Exception {
+        List<String> all = new ArrayList<>();
+        MssqlLedgerText statements = new MssqlLedgerText(schema);
+        List<Method> rendering = new ArrayList<>();
+        for (Method m : MssqlLedgerText.class.getDeclaredMethods()) {
+            if (m.getReturnType() == String.class && m.getParameterCount() == 0 && !Modifier.isStatic(m.getModifiers())
+                    && !Modifier.isPrivate(m.getModifiers())) {
+                rendering.add(m);
+            }
+        }
+        rendering.sort(java.util.Comparator.comparing(Method::getName));
+        for (Method m : rendering) {
+            all.add((String) m.invoke(statements));
+        }
+        for (String batch : MssqlLedgerSchema.batches(schema)) {
+            all.add(batch);
+            TsqlStatementRules.literals(batch).stream().filter(l -> l.startsWith("CREATE ")).forEach(all::add);
+        }
+        return all;
+    }
+
     @Test
     void theLargestMultiRowStatementStaysWithin2100Parameters() {
         String sql = new MssqlLedgerText(SCHEMA).recordEstimates(MssqlLedgerText.ROWS_PER_STATEMENT);
