@@ -3,11 +3,11 @@ package io.dpone.backfill.target.mssql;
 /**
  * Identifiers at SQL Server's limit with every character that quoting must survive: {@code ]} (doubled inside
  * brackets), {@code '} (doubled inside N'' literals), {@code "}, a space, {@code ?} and {@code {} (the driver's
- * parameter marker and escape opener), accented and CJK letters and a character outside the BMP (two UTF-16 units:
+ * parameter marker and escape opener), {@code %1$s} and {@code ${schema}} (format and placeholder syntax, issue 39), {@code ;}, accented and CJK letters and a character outside the BMP (two UTF-16 units:
  * sysname counts units, MicrosoftDocs/sql-docs database-identifiers.md). Each is exactly 128 UTF-16 units.
  */
 public final class WorstCaseNames {
-    private static final String HARD = "a] b'c\"d?e{f}gé中\uD83D\uDE00--/*";
+    private static final String HARD = "a] b'c\"d?e{f}gé中\uD83D\uDE00--/*%1$s${schema};";
 
     private WorstCaseNames() {
     }
