@@ -1,5 +1,7 @@
 package io.dpone.backfill.core.campaign;
 
+import io.dpone.backfill.core.naming.IdentifierComparison;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -9,18 +11,26 @@ import java.util.TreeMap;
 
 /**
  * Which source column loads a target column (issue 27): an explicit pair of {@code spec.columns.map} first, then the
- * naming rule over the source columns no pair names. Pure names: the catalogs say which columns exist.
+ * naming rule over the source columns no pair names. Pure names: the catalogs say which columns exist. Target names
+ * are compared as the target database compares identifiers ({@link #under}, issue 36); source names exactly.
  */
 public final class ColumnMapping {
-    public static final ColumnMapping SAME_NAMES = new ColumnMapping(ColumnNaming.EXACT, Map.of());
+    public static final ColumnMapping SAME_NAMES = new ColumnMapping(ColumnNaming.EXACT, Map.of(), IdentifierComparison.EXACT);
 
     private final ColumnNaming naming;
     /** Source column to target column. */
     private final Map<String, String> pairs;
+    private final IdentifierComparison targetNames;
 
-    private ColumnMapping(ColumnNaming naming, Map<String, String> pairs) {
+    private ColumnMapping(ColumnNaming naming, Map<String, String> pairs, IdentifierComparison targetNames) {
         this.naming = naming;
         this.pairs = Map.copyOf(pairs);
+        this.targetNames = targetNames;
+    }
+
+    /** The same mapping, target names compared as {@code targetNames} says the target database compares them. */
+    public ColumnMapping under(IdentifierComparison targetNames) {
+        return targetNames == this.targetNames ? this : new ColumnMapping(naming, pairs, targetNames);
     }
 
     public static ColumnMapping of(ColumnsSpec spec) {
@@ -28,7 +38,7 @@ public final class ColumnMapping {
             return SAME_NAMES;
         }
         return new ColumnMapping(spec.getNaming() == null ? ColumnNaming.EXACT : spec.getNaming(),
-                spec.getMap() == null ? Map.of() : spec.getMap());
+                spec.getMap() == null ? Map.of() : spec.getMap(), IdentifierComparison.EXACT);
     }
 
     public boolean sameNames() {
@@ -51,13 +61,13 @@ public final class ColumnMapping {
      */
     public Optional<String> sourceOf(String target, Collection<String> sourceColumns) {
         for (Map.Entry<String, String> pair : pairs.entrySet()) {
-            if (pair.getValue().equals(target)) {
+            if (targetNames.same(pair.getValue(), target)) {
                 return sourceColumns.contains(pair.getKey()) ? Optional.of(pair.getKey()) : Optional.empty();
             }
         }
         List<String> found = new ArrayList<>();
         for (String source : sourceColumns) {
-            if (!pairs.containsKey(source) && naming.matches(source, target)) {
+            if (!pairs.containsKey(source) && naming.matches(source, target, targetNames)) {
                 found.add(source);
             }
         }
@@ -76,11 +86,11 @@ public final class ColumnMapping {
     public Optional<String> targetOf(String source, Collection<String> targetColumns) {
         if (pairs.containsKey(source)) {
             String target = pairs.get(source);
-            return targetColumns.contains(target) ? Optional.of(target) : Optional.empty();
+            return targetColumns.stream().filter(t -> targetNames.same(t, target)).findFirst();
         }
         List<String> found = new ArrayList<>();
         for (String target : targetColumns) {
-            if (!pairs.containsValue(target) && naming.matches(source, target)) {
+            if (pairs.values().stream().noneMatch(v -> targetNames.same(v, target)) && naming.matches(source, target, targetNames)) {
                 found.add(target);
             }
         }
@@ -117,7 +127,7 @@ public final class ColumnMapping {
             if (!sourceColumns.contains(pair.getKey())) {
                 problems.add("spec.columns.map." + pair.getKey() + ": the source table has no column " + pair.getKey());
             }
-            if (!targetColumns.contains(pair.getValue())) {
+            if (targetColumns.stream().noneMatch(t -> targetNames.same(t, pair.getValue()))) {
                 problems.add("spec.columns.map." + pair.getKey() + ": the target table has no column " + pair.getValue());
             }
         }

@@ -1,6 +1,7 @@
 package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dpone.backfill.core.naming.IdentifierComparison;
 
 import java.util.Locale;
 
@@ -19,12 +20,17 @@ public enum ColumnNaming {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** Whether this rule names {@code target} after {@code source}. */
+    /** Whether this rule names {@code target} after {@code source}, target names compared exactly. */
     public boolean matches(String source, String target) {
+        return matches(source, target, IdentifierComparison.EXACT);
+    }
+
+    /** The same, {@code target} compared with the name this rule gives as the target's database compares names. */
+    public boolean matches(String source, String target, IdentifierComparison targetNames) {
         return switch (this) {
-            case EXACT -> source.equals(target);
+            case EXACT -> targetNames.same(source, target);
             case CASE_INSENSITIVE -> source.toLowerCase(Locale.ROOT).equals(target.toLowerCase(Locale.ROOT));
-            case SNAKE_TO_PASCAL, SNAKE_TO_CAMEL -> targetName(source).equals(target);
+            case SNAKE_TO_PASCAL, SNAKE_TO_CAMEL -> targetNames.same(targetName(source), target);
         };
     }
 

@@ -238,7 +238,8 @@ public final class CampaignEngine {
         }
         // Which source column loads which target column (issue 27): a pair naming a column that does not exist, or a
         // naming rule that finds two sources for one target, stops here, before any side effect.
-        ColumnMapping mapping = spec.columnMapping();
+        // Target names compared as the target's own catalog compares them (issue 36).
+        ColumnMapping mapping = spec.columnMapping().under(liveShape.names());
         List<String> unknown = new ArrayList<>(mapping.unknownColumns(sourceShape.columnNames(), liveShape.columnNames()));
         List<String> missing = List.of();
         try {

@@ -1,5 +1,7 @@
 package io.dpone.backfill.core.generate;
 
+import io.dpone.backfill.core.naming.IdentifierComparison;
+
 import java.util.List;
 
 /** What {@code backfill generate} reads of a target schema: its plain tables and the foreign keys among them. */
@@ -9,4 +11,7 @@ public interface SchemaCatalog {
 
     /** Every foreign key between tables of {@code schema}, self-references included. */
     List<TableReference> references(String schema);
+
+    /** How this database compares the names it lists (issue 36): tables pair as the target resolves names. */
+    IdentifierComparison names();
 }

@@ -4,6 +4,7 @@ import io.dpone.backfill.core.campaign.ColumnMapping;
 import io.dpone.backfill.core.campaign.ColumnNaming;
 import io.dpone.backfill.core.campaign.ColumnsSpec;
 import io.dpone.backfill.core.campaign.LoadColumns;
+import io.dpone.backfill.core.naming.IdentifierComparison;
 import io.dpone.backfill.core.target.TableShape;
 
 import java.util.ArrayDeque;
@@ -33,17 +34,28 @@ public final class SchemaPairing {
         this.unpaired = List.copyOf(unpaired);
     }
 
-    /** @param targets the target schema's tables by name, each with its live shape */
+    /** As below, target names compared exactly (PostgreSQL's rule). */
     public static SchemaPairing of(List<SourceTableFacts> sources, Map<String, TableShape> targets,
                                    List<TableReference> targetReferences, ColumnNaming naming) {
+        return of(sources, targets, targetReferences, naming, IdentifierComparison.EXACT);
+    }
+
+    /**
+     * @param targets     the target schema's tables by name, each with its live shape
+     * @param targetNames how the target database compares names: a table or column is paired as it would resolve it
+     */
+    public static SchemaPairing of(List<SourceTableFacts> sources, Map<String, TableShape> targets,
+                                   List<TableReference> targetReferences, ColumnNaming naming,
+                                   IdentifierComparison targetNames) {
         ColumnsSpec spec = new ColumnsSpec();
         spec.setNaming(naming);
-        ColumnMapping mapping = ColumnMapping.of(spec);
+        ColumnMapping mapping = ColumnMapping.of(spec).under(targetNames);
         List<UnpairedTable> unpaired = new ArrayList<>();
         Map<String, Candidate> byTarget = new TreeMap<>();
         Set<String> matchedTargets = new HashSet<>();
         for (SourceTableFacts source : sources) {
-            List<String> names = targets.keySet().stream().filter(t -> naming.matches(source.name(), t)).sorted().toList();
+            List<String> names = targets.keySet().stream().filter(t -> naming.matches(source.name(), t, targetNames))
+                    .sorted().toList();
             if (names.isEmpty()) {
                 unpaired.add(new UnpairedTable("source", source.name(), "no target table is named after it under "
                         + naming.wireName() + " (looked for " + naming.targetName(source.name()) + ")"));
@@ -57,12 +69,13 @@ public final class SchemaPairing {
             }
             String target = names.get(0);
             matchedTargets.add(target);
-            String why = problem(source, targets.get(target), mapping);
+            String why = problem(source, targets.get(target).comparedAs(targetNames), mapping);
             if (why != null) {
                 unpaired.add(new UnpairedTable("source", source.name(), why));
                 continue;
             }
-            byTarget.put(target, new Candidate(source, target, targets.get(target).loadColumnsFrom(source.shape(), mapping)));
+            byTarget.put(target, new Candidate(source, target,
+                    targets.get(target).comparedAs(targetNames).loadColumnsFrom(source.shape(), mapping)));
         }
         for (String target : new TreeSet<>(targets.keySet())) {
             if (!matchedTargets.contains(target)) {

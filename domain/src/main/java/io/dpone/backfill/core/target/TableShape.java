@@ -3,6 +3,7 @@ package io.dpone.backfill.core.target;
 import io.dpone.backfill.core.campaign.ColumnMapping;
 import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.digest.Sha256;
+import io.dpone.backfill.core.naming.IdentifierComparison;
 
 import java.util.List;
 import java.util.Objects;
@@ -10,16 +11,28 @@ import java.util.stream.Collectors;
 
 /**
  * A table's columns in ordinal order and, for a reviewed live target, its constraints and indexes (each as
- * {@code name: definition}); its digest detects drift between the shape recorded at preparation and now.
+ * {@code name: definition}); its digest detects drift between the shape recorded at preparation and now. {@code names}
+ * is how its database compares identifiers (issue 36): a column is found, and a mapping pairs target columns, as that
+ * database would resolve the name. It is not part of the digest.
  */
-public record TableShape(List<ColumnShape> columns, List<String> constraints) {
+public record TableShape(List<ColumnShape> columns, List<String> constraints, IdentifierComparison names) {
     public TableShape {
         columns = List.copyOf(columns);
         constraints = List.copyOf(constraints);
+        Objects.requireNonNull(names, "names");
+    }
+
+    public TableShape(List<ColumnShape> columns, List<String> constraints) {
+        this(columns, constraints, IdentifierComparison.EXACT);
     }
 
     public TableShape(List<ColumnShape> columns) {
         this(columns, List.of());
+    }
+
+    /** The same shape, its names compared as {@code names} says. */
+    public TableShape comparedAs(IdentifierComparison names) {
+        return new TableShape(columns, constraints, names);
     }
 
     public boolean exists() {
@@ -31,7 +44,7 @@ public record TableShape(List<ColumnShape> columns, List<String> constraints) {
     }
 
     public java.util.Optional<ColumnShape> column(String name) {
-        return columns.stream().filter(c -> c.name().equals(name)).findFirst();
+        return columns.stream().filter(c -> names.same(c.name(), name)).findFirst();
     }
 
     /**
@@ -41,7 +54,7 @@ public record TableShape(List<ColumnShape> columns, List<String> constraints) {
      */
     public LoadColumns loadColumnsFrom(TableShape source, ColumnMapping mapping) {
         List<String> targets = columns.stream().filter(c -> !c.generated()).map(ColumnShape::name).toList();
-        return mapping.pair(targets, source.columnNames());
+        return mapping.under(names).pair(targets, source.columnNames());
     }
 
     /** Columns of this (target) table that {@code source} lacks and that the target cannot fill itself. */
@@ -52,7 +65,8 @@ public record TableShape(List<ColumnShape> columns, List<String> constraints) {
     /** The same under {@code mapping}: no source column loads them. */
     public List<String> requiredMissingIn(TableShape source, ColumnMapping mapping) {
         List<String> sourceColumns = source.columnNames();
-        return columns.stream().filter(c -> !c.fillableByTarget() && mapping.sourceOf(c.name(), sourceColumns).isEmpty())
+        ColumnMapping here = mapping.under(names);
+        return columns.stream().filter(c -> !c.fillableByTarget() && here.sourceOf(c.name(), sourceColumns).isEmpty())
                 .map(ColumnShape::name).toList();
     }
 

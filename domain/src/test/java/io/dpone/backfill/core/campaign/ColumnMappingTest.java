@@ -96,4 +96,23 @@ class ColumnMappingTest {
         CampaignRejectedException rule = catchThrowableOfType(CampaignRejectedException.class, () -> CampaignReader.parse(unknownRule));
         assertThat(rule.errors()).extracting(FieldError::path).contains("spec.columns.naming");
     }
+
+    /** Issue 36: target names compare as the target database compares them; source names exactly, always. */
+    @Test
+    void underACaseInsensitiveTargetPairsAndRulesFindTheColumnTheTargetWouldResolve() {
+        ColumnMapping ci = mapping(ColumnNaming.SNAKE_TO_PASCAL, Map.of("x", "ExtraNote"))
+                .under(io.dpone.backfill.core.naming.IdentifierComparison.CASE_INSENSITIVE);
+        List<String> lowered = List.of("albumid", "TITLE", "extranote");
+
+        assertThat(ci.sourceOf("albumid", SOURCE)).contains("album_id");
+        assertThat(ci.sourceOf("TITLE", SOURCE)).contains("title");
+        assertThat(ci.targetOf("x", lowered)).as("an explicit pair finds the target's own spelling").contains("extranote");
+        assertThat(ci.sourceOf("extranote", SOURCE)).contains("x");
+        assertThat(ci.unknownColumns(SOURCE, lowered)).isEmpty();
+
+        ColumnMapping exact = mapping(ColumnNaming.SNAKE_TO_PASCAL, Map.of("x", "ExtraNote"));
+        assertThat(exact.sourceOf("albumid", SOURCE)).isEmpty();
+        assertThat(exact.unknownColumns(SOURCE, lowered)).containsExactly(
+                "spec.columns.map.x: the target table has no column ExtraNote");
+    }
 }

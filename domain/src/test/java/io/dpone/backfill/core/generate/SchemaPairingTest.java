@@ -2,6 +2,7 @@ package io.dpone.backfill.core.generate;
 
 import io.dpone.backfill.core.campaign.ColumnNaming;
 import io.dpone.backfill.core.manifest.CampaignReader;
+import io.dpone.backfill.core.naming.IdentifierComparison;
 import io.dpone.backfill.core.target.ColumnShape;
 import io.dpone.backfill.core.target.TableShape;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,48 @@ class SchemaPairingTest {
         assertThat(pairing.paired().get(1).columns().describe()).isEqualTo("album_id -> AlbumId, artist_id -> ArtistId");
         assertThat(pairing.unpaired()).extracting(UnpairedTable::side, UnpairedTable::table)
                 .containsExactly(tuple("source", "orphan"), tuple("target", "Extra"));
+    }
+
+    /**
+     * Issue 36: a catalog under a case-insensitive collation may list {@code invoiceline} for the table a user created
+     * as {@code InvoiceLine}; SQL Server resolves both to one table, so generate pairs them, columns too. Compared
+     * exactly (PostgreSQL's rule) nothing pairs. Two target tables one name stands for are refused, naming both.
+     */
+    @Test
+    void tablesAndColumnsPairAsTheTargetComparesNames() {
+        List<SourceTableFacts> sources = List.of(
+                source("invoice_line", List.of("invoice_line_id"), SourceTableFacts.KeyKind.INTEGER, 100,
+                        "invoice_line_id", "invoice_id"),
+                source("invoice", List.of("invoice_id"), SourceTableFacts.KeyKind.INTEGER, 10, "invoice_id"));
+        Map<String, TableShape> lowered = new TreeMap<>(Map.of("invoiceline", shape("invoicelineid", "INVOICEID"),
+                "invoice", shape("invoiceid")));
+        List<TableReference> references = List.of(new TableReference("invoiceline", "invoice"));
+
+        SchemaPairing insensitive = SchemaPairing.of(sources, lowered, references, ColumnNaming.SNAKE_TO_PASCAL,
+                IdentifierComparison.CASE_INSENSITIVE);
+        assertThat(insensitive.unpaired()).isEmpty();
+        assertThat(insensitive.paired()).extracting(PairedTable::target).containsExactly("invoice", "invoiceline");
+        assertThat(insensitive.paired().get(1).columns().describe())
+                .isEqualTo("invoice_line_id -> invoicelineid, invoice_id -> INVOICEID");
+
+        SchemaPairing exact = SchemaPairing.of(sources, lowered, references, ColumnNaming.SNAKE_TO_PASCAL);
+        assertThat(exact.paired()).isEmpty();
+
+        Map<String, TableShape> twice = new TreeMap<>(Map.of("Invoice", shape("InvoiceId"), "INVOICE", shape("InvoiceId")));
+        SchemaPairing ambiguous = SchemaPairing.of(sources.subList(1, 2), twice, List.of(), ColumnNaming.SNAKE_TO_PASCAL,
+                IdentifierComparison.CASE_INSENSITIVE);
+        assertThat(ambiguous.unpaired()).anySatisfy(u -> assertThat(u.why()).contains("INVOICE").contains("Invoice"));
+    }
+
+    @Test
+    void aSqlServerCollationNamesItsCaseSensitivity() {
+        assertThat(IdentifierComparison.ofCollation("SQL_Latin1_General_CP1_CI_AS")).isEqualTo(IdentifierComparison.CASE_INSENSITIVE);
+        assertThat(IdentifierComparison.ofCollation("Latin1_General_100_CI_AS_SC_UTF8")).isEqualTo(IdentifierComparison.CASE_INSENSITIVE);
+        assertThat(IdentifierComparison.ofCollation("Latin1_General_CS_AS")).isEqualTo(IdentifierComparison.EXACT);
+        assertThat(IdentifierComparison.ofCollation("Latin1_General_BIN2")).isEqualTo(IdentifierComparison.EXACT);
+        assertThat(IdentifierComparison.CASE_INSENSITIVE.same("InvoiceLine", "INVOICELINE")).isTrue();
+        assertThat(IdentifierComparison.CASE_INSENSITIVE.same("résumé", "resume")).as("accents still differ").isFalse();
+        assertThat(IdentifierComparison.EXACT.same("InvoiceLine", "invoiceline")).isFalse();
     }
 
     @Test

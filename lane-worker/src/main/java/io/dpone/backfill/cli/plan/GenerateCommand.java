@@ -108,7 +108,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 shapes.put(table, catalog.liveShape(toSchema, table));
             }
             pairing = SchemaPairing.of(new PostgresSourceTables(source).of(sourceSchema), shapes,
-                    targets.references(toSchema), rule);
+                    targets.references(toSchema), rule, targets.names());
         }
         List<PairedTable> paired = pairing.paired();
         String filePrefix = prefix != null ? prefix : sourceSchema;

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql;
 
 import io.dpone.backfill.core.generate.SchemaCatalog;
+import io.dpone.backfill.core.naming.IdentifierComparison;
 import io.dpone.backfill.core.generate.TableReference;
 
 import java.sql.Connection;
@@ -39,6 +40,15 @@ public final class MssqlSchemaCatalog implements SchemaCatalog {
             return tables;
         } catch (SQLException e) {
             throw MssqlFailures.of("list the tables of schema " + schema + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public IdentifierComparison names() {
+        try {
+            return MssqlIdentifierNames.of(connection);
+        } catch (SQLException e) {
+            throw MssqlFailures.of("read the database's collation: " + e.getMessage(), e);
         }
     }
 

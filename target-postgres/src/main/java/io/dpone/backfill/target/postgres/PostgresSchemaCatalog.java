@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.postgres;
 
 import io.dpone.backfill.core.generate.SchemaCatalog;
+import io.dpone.backfill.core.naming.IdentifierComparison;
 import io.dpone.backfill.core.generate.TableReference;
 import io.dpone.backfill.postgres.PostgresFailures;
 import io.dpone.backfill.postgres.PostgresJdbc;
@@ -11,6 +12,7 @@ import java.util.List;
 
 /** A PostgreSQL schema's plain tables (no partitions of a partitioned table) and the foreign keys among them. */
 public final class PostgresSchemaCatalog implements SchemaCatalog {
+
     private static final String TABLES = """
             SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
              WHERE n.nspname = ? AND c.relkind = 'r' AND NOT c.relispartition ORDER BY 1""";
@@ -46,5 +48,11 @@ public final class PostgresSchemaCatalog implements SchemaCatalog {
         } catch (SQLException e) {
             throw PostgresFailures.of("could not read the foreign keys of schema " + schema, e);
         }
+    }
+
+    /** PostgreSQL compares quoted identifiers exactly; the names it lists are stored as they are quoted. */
+    @Override
+    public IdentifierComparison names() {
+        return IdentifierComparison.EXACT;
     }
 }

@@ -2,6 +2,7 @@ package io.dpone.backfill.target.mssql.doctor;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.ColumnMapping;
+import io.dpone.backfill.target.mssql.MssqlIdentifierNames;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.target.ColumnShape;
@@ -48,7 +49,8 @@ final class MssqlDoctorColumns {
     void check(LiveTarget live) throws SQLException {
         TableShape sourceShape = new PostgresSourceCatalog(source).shape(spec.getSource().getSchema(),
                 spec.getSource().getTable());
-        ColumnMapping mapping = spec.columnMapping();
+        // Target columns are matched as this database compares names (issue 36): InvoiceId is invoiceid under _CI.
+        ColumnMapping mapping = spec.columnMapping().under(MssqlIdentifierNames.of(target));
         List<String> sourceNames = sourceShape.columnNames();
         List<String> problems = new ArrayList<>(mapping.unknownColumns(sourceNames,
                 live.columns().stream().map(TargetColumn::name).toList()));

@@ -107,9 +107,11 @@ final class MssqlDoctorTarget {
         LiveTarget live = new LiveTarget(objectId, schema, table, columns(objectId));
         // The key names source columns: each must load a target column (issue 27).
         List<String> targetNames = live.columns().stream().map(TargetColumn::name).toList();
+        io.dpone.backfill.core.campaign.ColumnMapping mapping = spec.columnMapping()
+                .under(io.dpone.backfill.target.mssql.MssqlIdentifierNames.of(target));
         List<String> missing = spec.getUniqueKey().stream().filter(k -> {
             try {
-                return spec.columnMapping().targetOf(k, targetNames).isEmpty();
+                return mapping.targetOf(k, targetNames).isEmpty();
             } catch (IllegalArgumentException e) {
                 return false; // the columns check names the ambiguity
             }

@@ -2,7 +2,9 @@ package io.dpone.backfill.target.mssql.publish;
 
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.core.naming.IdentifierComparison;
 import io.dpone.backfill.target.mssql.MssqlFailures;
+import io.dpone.backfill.target.mssql.MssqlIdentifierNames;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -15,6 +17,8 @@ import java.util.List;
  */
 public final class MssqlTargetCatalog implements TargetCatalog {
     private final Connection target;
+    /** The database's identifier comparison, read once: a collation does not change under a campaign. */
+    private IdentifierComparison names;
 
     public MssqlTargetCatalog(Connection target) {
         this.target = target;
@@ -23,7 +27,7 @@ public final class MssqlTargetCatalog implements TargetCatalog {
     @Override
     public TableShape shape(String schema, String table) {
         try {
-            return shape(target, schema, table);
+            return shape(target, schema, table).comparedAs(names());
         } catch (SQLException e) {
             throw MssqlFailures.of("read the shape of " + schema + "." + table + ": " + e.getMessage(), e);
         }
@@ -32,10 +36,17 @@ public final class MssqlTargetCatalog implements TargetCatalog {
     @Override
     public TableShape liveShape(String schema, String table) {
         try {
-            return liveShape(target, schema, table);
+            return liveShape(target, schema, table).comparedAs(names());
         } catch (SQLException e) {
             throw MssqlFailures.of("read the catalog of " + schema + "." + table + ": " + e.getMessage(), e);
         }
+    }
+
+    private IdentifierComparison names() throws SQLException {
+        if (names == null) {
+            names = MssqlIdentifierNames.of(target);
+        }
+        return names;
     }
 
     static TableShape shape(Connection c, String schema, String table) throws SQLException {
