@@ -35,7 +35,8 @@ import java.util.Optional;
  * {@code target.swap.checkident-denied|grants-denied|owner-denied}, {@code state.schema.alter-denied|write-denied},
  * {@code state.database.create-schema-denied} (ERRORs, each with the GRANT or role that fixes it: see
  * {@link MssqlPermissionVerdict}); {@code target.privileges.applock}, {@code target.privileges.ok};</li>
- * <li>{@code target.binding.schema-bound|inbound-foreign-key|security-policy} (ERRORs),
+ * <li>{@code target.binding.schema-bound|security-policy} (ERRORs), {@code target.binding.inbound-foreign-key}
+ * (WARNING: re-pointed by the swap),
  * {@code target.binding.view|trigger|synonym|change-tracking}, {@code target.grants.copied} (WARNINGs),
  * {@code target.bindings.none}, {@code target.grants.none};</li>
  * <li>{@code target.shadow.free|owned|foreign|unstamped}, {@code target.backup.free|owned|exists};</li>

@@ -70,12 +70,13 @@ final class MssqlDoctorBindings {
         MssqlDoctorGuard.run("target.binding.inbound-foreign-key", findings, () -> {
             List<String> keys = sql.strings(INBOUND_FOREIGN_KEYS, live.objectId());
             if (!keys.isEmpty()) {
-                findings.add(Finding.error("target.binding.inbound-foreign-key", "foreign keys " + keys
-                        + " reference " + table + " by object id: the swap renames the live table, so they would"
-                        + " follow it and keep checking new child rows against the backup, and the published table"
-                        + " would be referenced by nothing", "Drop these foreign keys before publication and"
-                        + " re-create them on the published table afterwards (ALTER TABLE ... WITH CHECK ADD"
-                        + " CONSTRAINT), so that existing child rows are checked against the new rows."));
+                findings.add(Finding.warning("target.binding.inbound-foreign-key", "foreign keys " + keys
+                        + " reference " + table + ": the swap re-points each at the published table in its"
+                        + " transaction (name, ON DELETE / ON UPDATE, NOT FOR REPLICATION, a disabled or untrusted key"
+                        + " kept so), after counting the rows that would reference keys the published table lacks; any"
+                        + " stops the swap before anything changes, with their count and a sample (ADR 0038)",
+                        "Make sure the source holds every key these tables reference: publish their parents first,"
+                        + " or the tables that reference each other together in one publication group."));
             }
         });
         MssqlDoctorGuard.run("target.binding.trigger", findings, () -> {

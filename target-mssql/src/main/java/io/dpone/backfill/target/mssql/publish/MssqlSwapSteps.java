@@ -149,44 +149,15 @@ final class MssqlSwapSteps implements SwapSteps {
                 + " WITH (TABLOCK, HOLDLOCK)");
     }
 
-    /**
-     * Not done on SQL Server yet: the swap refuses, before any change, a table other tables reference (after the
-     * renames their keys would check against the backup). The doctor says so before the campaign
-     * ({@code target.binding.inbound-foreign-key}); this stops a campaign whose pre-flight was skipped.
-     */
+    /** Each other table's key onto the incoming table, with its actions, trust and state ({@link MssqlInboundReferences}). */
     @Override
     public void repointInboundReferences(String outgoing, String incoming, java.util.Set<String> kept) throws SQLException {
-        List<String> keys = new java.util.ArrayList<>();
-        try (java.sql.PreparedStatement ps = c.prepareStatement(INBOUND_FOREIGN_KEYS)) {
-            ps.setString(1, MssqlIdentifiers.quote(schema) + "." + MssqlIdentifiers.quote(outgoing));
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    // A key of another group member's outgoing table stays on this outgoing table: both become
-                    // backups (sp_rename keeps a key on its object), so it needs no re-pointing.
-                    if (!(schema.equals(rs.getString(2)) && kept.contains(rs.getString(3)))) {
-                        keys.add(rs.getString(1));
-                    }
-                }
-            }
-        }
-        if (!keys.isEmpty()) {
-            throw new IllegalStateException("foreign keys " + keys + " reference " + schema + "." + outgoing
-                    + ": a swap on SQL Server does not re-point them, so they would check against the backup; nothing"
-                    + " was changed. Drop them for the publication and re-add them after (doctor:"
-                    + " target.binding.inbound-foreign-key)");
-        }
+        MssqlInboundReferences references = new MssqlInboundReferences(c);
+        references.repoint(references.of(schema, outgoing, kept), schema, incoming);
     }
 
     /** The shadow build defers no keys on SQL Server (see {@code MssqlShadowPublishers}): nothing is left to validate. */
     @Override
     public void validateDeferredKeys(String outgoing, String incoming, java.util.function.UnaryOperator<String> incomingNameOf) {
     }
-
-    private static final String INBOUND_FOREIGN_KEYS = """
-            SELECT QUOTENAME(fk.name) + N' on ' + QUOTENAME(OBJECT_SCHEMA_NAME(fk.parent_object_id)) + N'.'
-                   + QUOTENAME(OBJECT_NAME(fk.parent_object_id)),
-                   OBJECT_SCHEMA_NAME(fk.parent_object_id), OBJECT_NAME(fk.parent_object_id)
-              FROM sys.foreign_keys fk
-             WHERE fk.referenced_object_id = OBJECT_ID(?) AND fk.parent_object_id <> fk.referenced_object_id
-             ORDER BY 1""";
 }

@@ -256,7 +256,7 @@ class MssqlDoctorIT {
 
         DoctorReport report = check(spec());
 
-        assertError(report, "target.binding.inbound-foreign-key", "notes_order_fk");
+        assertWarning(report, "target.binding.inbound-foreign-key", "notes_order_fk");
         assertWarning(report, "target.binding.trigger", "orders_touch");
         assertThat(codes(report)).doesNotContain("target.bindings.none");
     }
