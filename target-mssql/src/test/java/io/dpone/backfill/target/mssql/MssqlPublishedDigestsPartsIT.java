@@ -67,10 +67,17 @@ class MssqlPublishedDigestsPartsIT {
     @Test
     void keyHashPartsOfATableSumToTheWholeTableSlotBySlot() throws Exception {
         try (Connection c = engine.connect(database); Connection src = source()) {
-            List<TablePart> parts = new MssqlPublishedDigests(c, src, "public", "items").splittingEvery(1000)
+            List<TablePart> split = new MssqlPublishedDigests(c, src, "public", "items").splittingEvery(1000)
                     .split("dbo", "items", 3);
-            assertThat(parts).extracting(TablePart::index).containsExactly(0, 1, 2);
-            assertThat(parts).allMatch(p -> p.count() == 3 && !p.whole());
+            List<TablePart> parts = List.of(new TablePart(0, 3, 0, -1), new TablePart(1, 3, 0, -1), new TablePart(2, 3, 0, -1));
+            if (engine.kind().isSqlServer()) {
+                assertThat(split).isEqualTo(parts);
+            } else {
+                // src-docs/babelfish-gaps.md: sys.partitions.rows reads 0 there, so the split reads such a table
+                // whole; the parts themselves are read below on every engine.
+                System.out.println("Babelfish gap: sys.partitions.rows is 0, the split is " + split);
+                assertThat(split).containsExactly(TablePart.WHOLE);
+            }
 
             for (ChunkPlan plan : List.of(PLAN, PHYSICAL)) {
                 DigestTable whole = new MssqlPublishedDigests(c, src, "public", "items")

@@ -18,10 +18,10 @@ import java.util.stream.Collectors;
  * key binds to the referenced object, and {@code sp_rename} keeps it there, so after the renames it would check
  * against the backup. Inside the swap's transaction each is dropped and added again under its own name, with its
  * own {@code ON DELETE} / {@code ON UPDATE} actions and {@code NOT FOR REPLICATION}, referencing the incoming table;
- * a key the user left disabled stays disabled, one left untrusted stays untrusted, a trusted one is checked again
- * ({@code WITH CHECK CHECK CONSTRAINT}, sql-docs docs/t-sql/statements/alter-table-transact-sql.md). Orphans are
- * counted before that check: the swap runs with {@code XACT_ABORT ON}, where a failed check (547) would doom the
- * transaction before its rows could be named.
+ * a key the user left disabled stays disabled, one left untrusted stays untrusted, a trusted one checks every row
+ * as it is added (sql-docs docs/t-sql/statements/alter-table-transact-sql.md). Orphans are counted before that:
+ * the swap runs with {@code XACT_ABORT ON}, where a failed check (547) would doom the transaction before its rows
+ * could be named.
  */
 final class MssqlInboundReferences {
     private static final int SAMPLE = 5;
@@ -132,14 +132,15 @@ final class MssqlInboundReferences {
         String name = MssqlIdentifiers.quote(r.name());
         List<String> sql = new ArrayList<>();
         sql.add("ALTER TABLE " + table + " DROP CONSTRAINT " + name);
-        // WITH NOCHECK: rows are checked below only where the original was trusted; NOCHECK keeps an untrusted key so.
-        sql.add("ALTER TABLE " + table + " WITH NOCHECK ADD CONSTRAINT " + name + " FOREIGN KEY (" + list(r.columns())
-                + ") REFERENCES " + target + " (" + list(r.referenced()) + ") ON DELETE " + action(r.onDelete())
-                + " ON UPDATE " + action(r.onUpdate()) + (r.notForReplication() ? " NOT FOR REPLICATION" : ""));
+        // A trusted key is added as ADD alone, which checks every row ("If not specified, WITH CHECK is assumed for
+        // new constraints", alter-table-transact-sql.md) and leaves it trusted; WITH NOCHECK keeps an untrusted or
+        // disabled key from being checked, as the user left it.
+        sql.add("ALTER TABLE " + table + (r.checked() ? "" : " WITH NOCHECK") + " ADD CONSTRAINT " + name
+                + " FOREIGN KEY (" + list(r.columns()) + ") REFERENCES " + target + " (" + list(r.referenced())
+                + ") ON DELETE " + action(r.onDelete()) + " ON UPDATE " + action(r.onUpdate())
+                + (r.notForReplication() ? " NOT FOR REPLICATION" : ""));
         if (r.disabled()) {
             sql.add("ALTER TABLE " + table + " NOCHECK CONSTRAINT " + name);
-        } else if (r.checked()) {
-            sql.add("ALTER TABLE " + table + " WITH CHECK CHECK CONSTRAINT " + name);
         }
         return sql;
     }

@@ -363,6 +363,65 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
         assertThat(single("SELECT code FROM " + t(LIVE))).isEqualTo("old");
     }
 
+    /**
+     * Issue 36: another table's foreign key follows the published table, with its action, trusted; a rollback points
+     * it back. The referenced table needs a key, whose name the swap carries with sp_rename: Babelfish's gap.
+     */
+    @Test
+    void publishRepointsAnInboundForeignKeyTrustedWithItsActionAndRollbackPointsItBack() {
+        createLiveTable(1, 2);
+        run("CREATE TABLE " + t("notes") + " (id int NOT NULL PRIMARY KEY, order_id bigint NULL,"
+                + " CONSTRAINT notes_order_fk FOREIGN KEY (order_id) REFERENCES " + t(LIVE) + " (id) ON DELETE CASCADE)");
+        run("INSERT INTO " + t("notes") + " VALUES (1, 1), (2, NULL)");
+        publisher.prepareShadow(runKey, names, LIVE);
+        insertRows(names.shadowTable(), 1, 10);
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+        startCampaign(OWNER, EPOCH, 60);
+
+        publisher.publish(lease(), names, LIVE, 2, baseline(), shadowPrint());
+
+        assertThat(inboundKey("notes_order_fk")).isEqualTo(t(LIVE) + "|CASCADE|0|0");
+        assertThat(ids(LIVE)).containsExactly(1L, 10L);
+        run("INSERT INTO " + t("notes") + " VALUES (3, 10)");
+        assertThatThrownBy(() -> run("INSERT INTO " + t("notes") + " VALUES (4, 2)")).as("2 is only in the backup")
+                .hasMessageContaining("notes_order_fk");
+        run("DELETE FROM " + t("notes") + " WHERE id = 3");
+
+        publisher.rollback(lease(), names, LIVE, "operator asked", false);
+
+        assertThat(inboundKey("notes_order_fk")).isEqualTo(t(LIVE) + "|CASCADE|0|0");
+        assertThat(ids(LIVE)).containsExactly(1L, 2L);
+    }
+
+    /** Issue 36: rows that would reference keys the published table lacks stop the swap, counted and sampled. */
+    @Test
+    void publishStopsBeforeAnyChangeWhenAnInboundKeyWouldNotHoldNamingTheRows() {
+        createLiveTable(1, 2, 3);
+        run("CREATE TABLE " + t("notes") + " (id int NOT NULL PRIMARY KEY, order_id bigint NULL,"
+                + " CONSTRAINT notes_order_fk FOREIGN KEY (order_id) REFERENCES " + t(LIVE) + " (id))");
+        run("INSERT INTO " + t("notes") + " VALUES (1, 1), (2, 2), (3, 3), (4, 3)");
+        publisher.prepareShadow(runKey, names, LIVE);
+        insertRows(names.shadowTable(), 1);
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+        startCampaign(OWNER, EPOCH, 60);
+
+        assertThatThrownBy(() -> publisher.publish(lease(), names, LIVE, 1, baseline(), shadowPrint()))
+                .isInstanceOf(io.dpone.backfill.core.target.ReferencedKeysMissingException.class)
+                .hasMessageContaining("notes_order_fk").hasMessageContaining("3 rows")
+                .hasMessageContaining("(order_id)=(2)").hasMessageContaining("(order_id)=(3)");
+
+        assertThat(ids(LIVE)).containsExactly(1L, 2L, 3L);
+        assertThat(inboundKey("notes_order_fk")).isEqualTo(t(LIVE) + "|NO_ACTION|0|0");
+    }
+
+    /** referenced table (two-part) | delete action | disabled | untrusted, of the key on notes. */
+    private String inboundKey(String name) {
+        return single("SELECT CONCAT(QUOTENAME(OBJECT_SCHEMA_NAME(referenced_object_id)), N'.',"
+                + " QUOTENAME(OBJECT_NAME(referenced_object_id)), N'|', delete_referential_action_desc, N'|',"
+                + " CONVERT(int, is_disabled), N'|', CONVERT(int, is_not_trusted)) FROM sys.foreign_keys"
+                + " WHERE name = ? AND parent_object_id = OBJECT_ID(?)", name, t("notes"));
+    }
+
     @Test
     void publishRefusesAShadowWithoutItsDeferredIndexes() {
         createLiveTable(1);
