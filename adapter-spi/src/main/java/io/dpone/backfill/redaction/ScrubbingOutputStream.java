@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A process's standard output and error, scrubbed by {@link CredentialScrubber} line by line: whatever prints
@@ -15,6 +16,7 @@ import java.nio.charset.Charset;
  */
 public final class ScrubbingOutputStream extends OutputStream {
     static final int LONGEST_LINE = 64 * 1024;
+    private static final AtomicBoolean INSTALLED = new AtomicBoolean();
 
     private final OutputStream out;
     private final Charset charset;
@@ -27,9 +29,13 @@ public final class ScrubbingOutputStream extends OutputStream {
 
     /**
      * Replaces {@code System.out} and {@code System.err} with scrubbing ones. Call it first in {@code main}, before
-     * anything (java.util.logging's console handler, picocli) takes hold of the original streams.
+     * anything (java.util.logging's console handler, picocli) takes hold of the original streams. Once per process:
+     * the CLI's main hands {@code backfill lane} to the lane's, and both call it.
      */
     public static void installOnStandardStreams() {
+        if (!INSTALLED.compareAndSet(false, true)) {
+            return;
+        }
         Charset charset = Charset.defaultCharset();
         ScrubbingOutputStream stdout = new ScrubbingOutputStream(System.out, charset);
         ScrubbingOutputStream stderr = new ScrubbingOutputStream(System.err, charset);
