@@ -11,6 +11,7 @@ import io.dpone.backfill.core.validation.FieldError;
 import io.dpone.backfill.operator.driver.DriveOutcome;
 import io.dpone.backfill.operator.driver.OperatorActions;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.dpone.backfill.redaction.CredentialScrubber;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -239,7 +240,9 @@ public final class StatusAssembler {
         return status == null ? List.of() : status.getConditions();
     }
 
-    private static String bounded(String s) {
+    /** Scrubbed before it is cut, as condition messages are (ConditionSet). */
+    private static String bounded(String text) {
+        String s = CredentialScrubber.scrub(text);
         return s == null ? null : s.length() > MAX_ACTION ? s.substring(0, MAX_ACTION) + "..." : s;
     }
 

@@ -52,6 +52,13 @@ class OperatorApplicationTest {
     }
 
     @Test
+    void theConsoleLogIsScrubbedOfCredentials() {
+        // The filter itself: CredentialLogFilterTest. Quarkus refuses to start with a filter name it does not know.
+        assertThat(org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.log.console.filter", String.class))
+                .isEqualTo(io.dpone.backfill.operator.logging.CredentialLogFilter.NAME);
+    }
+
+    @Test
     void healthIsReadyOnceInformersAreSyncedAndLiveWhileLeasesAreRenewed() throws Exception {
         Await.until(Duration.ofSeconds(30), () -> given().get("/q/health/ready").statusCode() == 200,
                 () -> given().get("/q/health/ready").asString());
