@@ -51,6 +51,18 @@ class OperatorApplicationTest {
         assertThat(settings.timings().leaseTtl()).isEqualTo(Duration.ofSeconds(90));
     }
 
+    @Inject
+    io.javaoperatorsdk.operator.Operator operator;
+
+    @Test
+    void withoutTheChartsSettingTheOperatorWatchesItsOwnNamespaceAloneAsTheChartsDefaultRoleAllows() {
+        // The chart's default renders a Role in the release namespace only (HelmChartTest); the client's namespace
+        // stands for the pod's own here (MockApiServerResource).
+        var controller = operator.getRegisteredController(io.dpone.backfill.operator.reconciler.BackfillCampaignReconciler.NAME).orElseThrow();
+        assertThat(controller.getConfiguration().getInformerConfig().watchCurrentNamespace()).isTrue();
+        assertThat(controller.getConfiguration().getEffectiveNamespaces()).containsExactly(MockApiServerResource.NAMESPACE);
+    }
+
     @Test
     void theConsoleLogIsScrubbedOfCredentials() {
         // The filter itself: CredentialLogFilterTest. Quarkus refuses to start with a filter name it does not know.
