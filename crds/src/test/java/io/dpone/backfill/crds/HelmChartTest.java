@@ -139,6 +139,7 @@ class HelmChartTest {
                 .withValuesFile(CHART.resolve("ci").resolve("namespaced-values.yaml")).call());
         JsonNode container = kind(docs, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
         assertThat(env(container, "BACKFILL_OPERATOR_LANE_IMAGE")).isEqualTo("registry.example.com/backfill-lane:0.1.0");
+        assertThat(env(container, "BACKFILL_OPERATOR_LANE_ALLOWED_IMAGES")).isEqualTo("registry.example.com/backfill-lane:0.1.1");
         assertThat(env(container, "BACKFILL_OPERATOR_LANE_SERVICE_ACCOUNT")).isEqualTo("backfill-lane");
         assertThat(env(container, "BACKFILL_OPERATOR_LANE_CPU_REQUEST")).isEqualTo("1");
         assertThat(env(container, "BACKFILL_OPERATOR_LANE_MEMORY_LIMIT")).isEqualTo("4Gi");
@@ -154,6 +155,7 @@ class HelmChartTest {
         List<JsonNode> defaults = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
         JsonNode plain = kind(defaults, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
         assertThat(env(plain, "BACKFILL_OPERATOR_LANE_SERVICE_ACCOUNT")).isNull();
+        assertThat(env(plain, "BACKFILL_OPERATOR_LANE_ALLOWED_IMAGES")).as("by default lane.image alone").isNull();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -174,6 +176,9 @@ class HelmChartTest {
             "bad duration|activePoll|five",
             "bad SLO|metrics.prometheusRule.etaSloSeconds|soon",
             "bad runbook|metrics.prometheusRule.runbookBaseUrl|runbook.md",
+            // joined with ',' into one variable: a comma or a space would split or corrupt a reference
+            "two images in one|lane.allowedImages[0]|a:1\\,b:2",
+            "an image with a space|lane.allowedImages[0]|a b:1",
     })
     void theSchemaRejectsBadValues(String label, String key, String value) {
         assertThatThrownBy(() -> new Helm(CHART).template().withName("bf").withNamespace("backfill-system").set(key, value).call())

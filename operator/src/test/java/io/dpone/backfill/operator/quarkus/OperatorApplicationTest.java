@@ -48,6 +48,7 @@ class OperatorApplicationTest {
         assertThat(settings.lanes().command()).containsExactly("backfill");
         assertThat(settings.lanes().requests().getCpu()).isEqualTo("500m");
         assertThat(settings.lanes().runAsUser()).isEqualTo(65532L);
+        assertThat(settings.lanes().allowedImages()).as("lanes from the lane image alone").containsExactly(settings.lanes().image());
         assertThat(settings.timings().leaseTtl()).isEqualTo(Duration.ofSeconds(90));
     }
 
