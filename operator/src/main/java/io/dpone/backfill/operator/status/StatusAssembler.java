@@ -129,6 +129,8 @@ public final class StatusAssembler {
                 clock.instant(), campaign.getMetadata().getGeneration()));
         status.setRecommendedAction(bounded(switch (w.reason()) {
             case "SecretNotFound", "SecretInvalid" -> "create or fix the connection Secret: " + w.message();
+            case "SecretNotOptedIn" -> "let campaigns use the connection Secret (its owner's decision), or name another: "
+                    + w.message();
             case "DatabaseUnavailable", "EngineError" -> "check the database connection; the operator retries: " + w.message();
             case "LeaseHeldElsewhere" -> "stop the other driver of this campaign, or end its database session on the server;"
                     + " this operator takes over as soon as that session is gone";

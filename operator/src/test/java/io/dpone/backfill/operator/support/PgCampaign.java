@@ -1,5 +1,6 @@
 package io.dpone.backfill.operator.support;
 
+import io.dpone.backfill.operator.driver.SecretResolver;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.testsupport.postgres.CampaignYaml;
 import io.dpone.backfill.testsupport.postgres.ItemsTable;
@@ -33,11 +34,12 @@ public final class PgCampaign {
         secret(client, namespace, "tgt-db", Map.of("jdbcUrl", target.jdbcUrl()));
     }
 
-    /** A connection Secret with these keys and values. */
+    /** A connection Secret with these keys and values, open to campaigns (SecretResolver.CAMPAIGN_USE_LABEL). */
     public void secret(KubernetesClient client, String namespace, String name, Map<String, String> values) {
         Map<String, String> data = new java.util.TreeMap<>();
         values.forEach((k, v) -> data.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
-        Secret secret = new SecretBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+        Secret secret = new SecretBuilder().withNewMetadata().withName(name).withNamespace(namespace)
+                .addToLabels(SecretResolver.CAMPAIGN_USE_LABEL, "true").endMetadata()
                 .withData(data).build();
         client.secrets().inNamespace(namespace).resource(secret).create();
     }
