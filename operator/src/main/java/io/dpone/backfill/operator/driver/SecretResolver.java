@@ -34,7 +34,7 @@ public final class SecretResolver {
         Map<String, String> labels = secret.getMetadata().getLabels();
         if (labels == null || !"true".equals(labels.get(CAMPAIGN_USE_LABEL))) {
             throw new SecretUnavailableException("SecretNotOptedIn", "Secret " + namespace + "/" + name + " is not labelled "
-                    + CAMPAIGN_USE_LABEL + "=true, so no campaign may use it; nothing was read from it. If it is meant for"
+                    + CAMPAIGN_USE_LABEL + "=true, so no campaign may use it and none of its values was used. If it is meant for"
                     + " campaigns, whoever owns it labels it: kubectl label secret -n " + namespace + " " + name + " "
                     + CAMPAIGN_USE_LABEL + "=true");
         }
