@@ -1,8 +1,8 @@
 package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.cli.local.LaneClassArchive;
-import io.dpone.backfill.cli.local.LaneLogDirectory;
 import io.dpone.backfill.cli.local.LaneCommandLine;
+import io.dpone.backfill.cli.local.LaneLogDirectory;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.connect.CampaignConnections;
 import io.dpone.backfill.connect.ConnectionSettings;

@@ -1,16 +1,16 @@
 package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.cli.CampaignOptions;
+import io.dpone.backfill.cli.local.LaneLogDirectory;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.TargetAdapters;
-import io.dpone.backfill.cli.local.LaneLogDirectory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
