@@ -13,6 +13,11 @@ release in their name, so two releases never share one. */}}
 {{- printf "backfill-operator-%s-%s" .Release.Namespace .Release.Name | trunc 253 | trimSuffix "-" -}}
 {{- end -}}
 
+{{/* The namespaces the operator watches when it is not cluster-wide: watchNamespaces, else the release's own. */}}
+{{- define "backfill-operator.watchedNamespaces" -}}
+{{- if .Values.watchNamespaces }}{{ join "," .Values.watchNamespaces }}{{ else }}{{ .Release.Namespace }}{{ end -}}
+{{- end -}}
+
 {{/* "true" where the Prometheus Operator's API is served (or assumed): only there can its objects be installed. */}}
 {{- define "backfill-operator.monitoringApi" -}}
 {{- if or .Values.metrics.assumeMonitoringApi (.Capabilities.APIVersions.Has "monitoring.coreos.com/v1") -}}true{{- end -}}

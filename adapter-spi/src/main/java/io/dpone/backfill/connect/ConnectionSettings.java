@@ -1,5 +1,8 @@
 package io.dpone.backfill.connect;
 
+import io.dpone.backfill.redaction.CredentialScrubber;
+import io.dpone.backfill.redaction.KnownSecrets;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -7,10 +10,15 @@ import java.util.Properties;
 
 /**
  * How to reach one database: a URL for the endpoint's driver, credentials, and the endpoint that names the driver's
- * client properties. The password is never printed: {@link #toString()} leaves it out.
+ * client properties. No credential is ever printed: {@link #toString()}, {@link #redacted()} and every error leave
+ * them out, and building the settings tells {@link KnownSecrets} the password and any credential written into the URL,
+ * so that output everywhere is scrubbed of them (ADR 0043).
  */
 public record ConnectionSettings(String jdbcUrl, String user, String password, DatabaseEndpoint endpoint) {
     public ConnectionSettings {
+        // Remembered before the URL is judged: the refusal below, or a driver's later, may echo them.
+        KnownSecrets.remember(password);
+        KnownSecrets.rememberCredentialsIn(jdbcUrl);
         if (jdbcUrl == null || !jdbcUrl.startsWith(endpoint.urlPrefix())) {
             throw new IllegalArgumentException("a " + endpoint.engine() + " connection needs a JDBC URL starting with "
                     + endpoint.urlPrefix() + ", not " + (jdbcUrl == null ? "none" : redact(jdbcUrl)));
@@ -30,11 +38,16 @@ public record ConnectionSettings(String jdbcUrl, String user, String password, D
         try {
             return DriverManager.getConnection(jdbcUrl, p);
         } catch (SQLException e) {
-            throw new SQLException("cannot connect to " + redacted() + ": " + e.getMessage(), e.getSQLState(), e);
+            // A driver that cannot parse the URL quotes all of it (pgjdbc's "Unable to parse URL"), password included.
+            throw new SQLException("cannot connect to " + redacted() + ": " + CredentialScrubber.scrub(e.getMessage()),
+                    e.getSQLState(), e);
         }
     }
 
-    /** The URL without query parameters (PostgreSQL) or properties (SQL Server), which may carry credentials. */
+    /**
+     * The URL without query parameters (PostgreSQL) or properties (SQL Server), which may carry credentials, and
+     * without the password of a {@code user:password@} authority.
+     */
     public String redacted() {
         return redact(jdbcUrl);
     }
@@ -43,7 +56,7 @@ public record ConnectionSettings(String jdbcUrl, String user, String password, D
         int q = url.indexOf('?');
         int semicolon = url.indexOf(';');
         int cut = q < 0 ? semicolon : semicolon < 0 ? q : Math.min(q, semicolon);
-        return cut < 0 ? url : url.substring(0, cut) + (url.charAt(cut) == '?' ? "?..." : ";...");
+        return CredentialScrubber.scrub(cut < 0 ? url : url.substring(0, cut) + (url.charAt(cut) == '?' ? "?..." : ";..."));
     }
 
     @Override

@@ -33,8 +33,41 @@ class HelmChartTest {
     }
 
     @Test
-    void allNamespacesGetAClusterRoleWithTheMinimalRules() throws IOException {
+    void defaultValuesWatchTheReleaseNamespaceAloneAndRenderNoClusterRoleThatReadsSecrets() throws IOException {
         List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
+
+        for (JsonNode role : kind(docs, "ClusterRole")) {
+            assertThat(rules(role)).as("a ClusterRole reading Secrets in every namespace").noneMatch(r -> r.startsWith("/secrets:"));
+        }
+        assertThat(kind(docs, "ClusterRoleBinding")).isEmpty();
+        List<JsonNode> campaignRoles = kind(docs, "Role").stream()
+                .filter(r -> !r.path("metadata").path("name").asText().endsWith("leader-election")).toList();
+        assertThat(campaignRoles).singleElement().satisfies(role -> {
+            assertThat(role.path("metadata").path("namespace").asText()).isEqualTo("backfill-system");
+            assertThat(rules(role)).containsExactlyInAnyOrderElementsOf(OperatorApiCalls.rules(OperatorApiCalls.CAMPAIGN_NAMESPACES));
+        });
+        JsonNode container = kind(docs, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(env(container, "QUARKUS_OPERATOR_SDK_NAMESPACES")).as("what the operator watches matches what it may read")
+                .isEqualTo("backfill-system");
+    }
+
+    @Test
+    void clusterWideIsAnExplicitChoiceThatRendersAClusterRoleReadingSecretsAndNotesSayingWhatItGrants() throws IOException {
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("clusterWide", "true").call());
+
+        assertThat(kind(docs, "ClusterRole")).singleElement().satisfies(role -> assertThat(rules(role)).contains("/secrets:get", "/pods:create,delete,list,watch"));
+        JsonNode container = kind(docs, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(env(container, "QUARKUS_OPERATOR_SDK_NAMESPACES")).isEqualTo("JOSDK_ALL_NAMESPACES");
+        assertThat(notes(t -> t.set("clusterWide", "true"))).contains("watching ALL namespaces")
+                .contains("get Secrets and create pods in EVERY namespace");
+        assertThat(notes(t -> t)).contains("watching backfill-system only").doesNotContain("EVERY namespace");
+    }
+
+    @Test
+    void clusterWideGetsAClusterRoleWithTheMinimalRules() throws IOException {
+        List<JsonNode> docs = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
+                .set("clusterWide", "true").call());
         JsonNode role = kind(docs, "ClusterRole").get(0);
         assertThat(rules(role)).containsExactlyInAnyOrderElementsOf(OperatorApiCalls.rules(OperatorApiCalls.CAMPAIGN_NAMESPACES));
         JsonNode leader = kind(docs, "Role").stream().filter(r -> r.path("metadata").path("name").asText().endsWith("leader-election"))
@@ -106,6 +139,7 @@ class HelmChartTest {
                 .withValuesFile(CHART.resolve("ci").resolve("namespaced-values.yaml")).call());
         JsonNode container = kind(docs, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
         assertThat(env(container, "BACKFILL_OPERATOR_LANE_IMAGE")).isEqualTo("registry.example.com/backfill-lane:0.1.0");
+        assertThat(env(container, "BACKFILL_OPERATOR_LANE_ALLOWED_IMAGES")).isEqualTo("registry.example.com/backfill-lane:0.1.1");
         assertThat(env(container, "BACKFILL_OPERATOR_LANE_SERVICE_ACCOUNT")).isEqualTo("backfill-lane");
         assertThat(env(container, "BACKFILL_OPERATOR_LANE_CPU_REQUEST")).isEqualTo("1");
         assertThat(env(container, "BACKFILL_OPERATOR_LANE_MEMORY_LIMIT")).isEqualTo("4Gi");
@@ -121,6 +155,7 @@ class HelmChartTest {
         List<JsonNode> defaults = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
         JsonNode plain = kind(defaults, "Deployment").get(0).path("spec").path("template").path("spec").path("containers").get(0);
         assertThat(env(plain, "BACKFILL_OPERATOR_LANE_SERVICE_ACCOUNT")).isNull();
+        assertThat(env(plain, "BACKFILL_OPERATOR_LANE_ALLOWED_IMAGES")).as("by default lane.image alone").isNull();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -141,6 +176,9 @@ class HelmChartTest {
             "bad duration|activePoll|five",
             "bad SLO|metrics.prometheusRule.etaSloSeconds|soon",
             "bad runbook|metrics.prometheusRule.runbookBaseUrl|runbook.md",
+            // joined with ',' into one variable: a comma or a space would split or corrupt a reference
+            "two images in one|lane.allowedImages[0]|a:1\\,b:2",
+            "an image with a space|lane.allowedImages[0]|a b:1",
     })
     void theSchemaRejectsBadValues(String label, String key, String value) {
         assertThatThrownBy(() -> new Helm(CHART).template().withName("bf").withNamespace("backfill-system").set(key, value).call())
@@ -154,9 +192,12 @@ class HelmChartTest {
         // scraping both the Service and the pods stores every sample twice
         assertThatThrownBy(() -> new Helm(CHART).template().withName("bf").set("metrics.serviceMonitor.enabled", "true")
                 .set("metrics.podMonitor.enabled", "true").call()).hasMessageContaining("schema");
-        // a lane service account created, but nowhere to create it
+        // a lane service account created in every namespace of the cluster
         assertThatThrownBy(() -> new Helm(CHART).template().withName("bf").set("lane.serviceAccount.create", "true")
-                .set("lane.serviceAccount.name", "backfill-lane").call()).hasMessageContaining("schema");
+                .set("lane.serviceAccount.name", "backfill-lane").set("clusterWide", "true").call()).hasMessageContaining("schema");
+        // cluster-wide and a list of namespaces: which one was meant?
+        assertThatThrownBy(() -> new Helm(CHART).template().withName("bf").set("clusterWide", "true")
+                .set("watchNamespaces[0]", "team-a").call()).hasMessageContaining("schema");
         assertThat(new Helm(CHART).template().withName("bf").set("replicas", "2").set("podDisruptionBudget.maxUnavailable", "2").call())
                 .contains("kind: PodDisruptionBudget");
     }
@@ -172,8 +213,8 @@ class HelmChartTest {
 
     @Test
     void clusterScopedObjectsAreNamedPerReleaseSoTwoReleasesDoNotShareThem() throws IOException {
-        List<JsonNode> one = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").call());
-        List<JsonNode> two = render(new Helm(CHART).template().withName("bf2").withNamespace("backfill-two").call());
+        List<JsonNode> one = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system").set("clusterWide", "true").call());
+        List<JsonNode> two = render(new Helm(CHART).template().withName("bf2").withNamespace("backfill-two").set("clusterWide", "true").call());
         String role1 = kind(one, "ClusterRole").get(0).path("metadata").path("name").asText();
         String role2 = kind(two, "ClusterRole").get(0).path("metadata").path("name").asText();
         assertThat(role1).isNotEqualTo(role2).contains("backfill-system").contains("bf");
@@ -244,6 +285,12 @@ class HelmChartTest {
         List<JsonNode> pods = render(new Helm(CHART).template().withName("bf").withNamespace("backfill-system")
                 .set("metrics.podMonitor.enabled", "true").set("metrics.assumeMonitoringApi", "true").call());
         assertThat(kind(pods, "PodMonitor").get(0).path("spec").path("podMetricsEndpoints").get(0).path("honorLabels").asBoolean()).isTrue();
+    }
+
+    /** The install notes, as `helm install` prints them (a client-only dry run: no cluster needed). */
+    static String notes(java.util.function.UnaryOperator<com.marcnuri.helm.InstallCommand> values) {
+        return values.apply(new Helm(CHART).install().withName("bf").withNamespace("backfill-system").clientOnly().dryRun())
+                .call().getOutput();
     }
 
     static List<JsonNode> render(String manifests) throws IOException {

@@ -303,7 +303,8 @@ class K3sOperatorE2E {
         // Ready over TCP only once the init scripts ran (the entrypoint's temporary server listens on a socket only).
         client.pods().inNamespace(NS).withName("pg").waitUntilReady(5, java.util.concurrent.TimeUnit.MINUTES);
         for (String[] s : List.of(new String[]{"app-postgres", "app"}, new String[]{"warehouse-postgres", "warehouse"})) {
-            client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(s[0]).endMetadata()
+            client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(s[0])
+                    .addToLabels("backfill.dpone.io/campaign-use", "true").endMetadata()
                     .withStringData(Map.of("jdbcUrl", "jdbc:postgresql://pg." + NS + ".svc.cluster.local:5432/" + s[1],
                             "user", "postgres", "password", "e2e-only")).build()).create();
         }

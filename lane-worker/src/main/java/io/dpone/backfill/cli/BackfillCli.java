@@ -15,6 +15,7 @@ import io.dpone.backfill.cli.verify.VerifyCommand;
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.lane.LaneCommand;
 import io.dpone.backfill.lane.LaneMain;
+import io.dpone.backfill.redaction.ScrubbingOutputStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -55,6 +56,8 @@ public final class BackfillCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        // Before anything holds the streams: whatever this process prints is scrubbed of credentials (ADR 0043).
+        ScrubbingOutputStream.installOnStandardStreams();
         if (args.length > 0 && LANE.equals(args[0])) {
             // `backfill lane` alone: every lane start (each process, each pod) would otherwise build the whole command
             // tree, which loads every command's classes (certify, verify, kubectl...): 0.6 s more before a lane

@@ -1,5 +1,6 @@
 package io.dpone.backfill.lane;
 
+import io.dpone.backfill.redaction.ScrubbingOutputStream;
 import picocli.CommandLine;
 
 import java.util.Arrays;
@@ -17,6 +18,8 @@ public final class LaneMain {
     }
 
     public static void main(String[] args) {
+        // A lane's output is its pod's log or its local log file: scrubbed of credentials like the CLI's (ADR 0043).
+        ScrubbingOutputStream.installOnStandardStreams();
         if (args.length == 0 || !LANE.equals(args[0])) {
             System.err.println("error: this is the lane jar: it runs `backfill lane --run-key ... --lane N ...` only;"
                     + " every other command is in the backfill CLI");

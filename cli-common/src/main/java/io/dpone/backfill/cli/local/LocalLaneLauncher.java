@@ -19,7 +19,7 @@ public final class LocalLaneLauncher implements AutoCloseable {
     private final List<String> baseCommand;
     private final Map<String, String> environment;
     private final List<String> laneArguments;
-    private final Path logDirectory;
+    private final LaneLogDirectory logDirectory;
     private final int failureBudget;
     private final Consumer<String> log;
     private final LaneClassArchive classArchive;
@@ -37,18 +37,18 @@ public final class LocalLaneLauncher implements AutoCloseable {
     /**
      * @param laneArguments arguments after {@code lane} (run key, state schema, target type); {@code --lane N} is
      *                      added per slot
+     * @param logDirectory  where lane output goes: a directory only the running user can write (ADR 0046)
      * @param classArchive  the lanes' class archive (ADR 0028), or null to start them without one
      */
     public LocalLaneLauncher(List<String> baseCommand, Map<String, String> environment, List<String> laneArguments,
-                             Path logDirectory, int failureBudget, Consumer<String> log, LaneClassArchive classArchive)
-            throws IOException {
+                             LaneLogDirectory logDirectory, int failureBudget, Consumer<String> log, LaneClassArchive classArchive) {
         this.classArchive = classArchive;
         this.baseCommand = List.copyOf(baseCommand);
         this.environment = Map.copyOf(environment);
         this.errorFileChosen = LaneCommandLine.optionSetBy(List.of("ErrorFile"), String.join(" ", baseCommand),
                 variable -> this.environment.getOrDefault(variable, System.getenv(variable))) != null;
         this.laneArguments = List.copyOf(laneArguments);
-        this.logDirectory = Files.createDirectories(logDirectory);
+        this.logDirectory = logDirectory;
         this.failureBudget = failureBudget;
         this.log = log;
     }
@@ -105,7 +105,9 @@ public final class LocalLaneLauncher implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(environment);
         pb.redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(index).toFile()));
+        // Created (0600, no link followed) before the redirect opens it by name; in a directory only this user can
+        // write, nothing can be swapped in between.
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(logDirectory.log(logFile(index).getFileName().toString()).toFile()));
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         slot.process = pb.start();
         slot.starts++;
@@ -129,12 +131,12 @@ public final class LocalLaneLauncher implements AutoCloseable {
     }
 
     public Path logFile(int index) {
-        return logDirectory.resolve("lane-" + index + ".log");
+        return logDirectory.path().resolve("lane-" + index + ".log");
     }
 
     /** Where lane {@code index}'s JVM writes its fatal error report ({@code %p}: its process id). */
     public Path errorFile(int index) {
-        return logDirectory.resolve("lane-" + index + "-hs_err-%p.log");
+        return logDirectory.path().resolve("lane-" + index + "-hs_err-%p.log");
     }
 
     public synchronized List<Long> pids() {

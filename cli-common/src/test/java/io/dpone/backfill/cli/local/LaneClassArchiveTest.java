@@ -209,7 +209,7 @@ class LaneClassArchiveTest {
 
         List<String> hooked = List.of(java, "-javaagent:" + agentJar(), "-cp", jar.toString(), ArchiveProbeLane.class.getName());
         Path logs = dir.resolve("logs-2");
-        try (LocalLaneLauncher launcher = new LocalLaneLauncher(hooked, Map.of(), List.of(), logs, 0, logged::add, archive)) {
+        try (LocalLaneLauncher launcher = new LocalLaneLauncher(hooked, Map.of(), List.of(), LaneLogDirectory.chosen(logs), 0, logged::add, archive)) {
             for (int start = 0; start < 3 && !finished(launcher.logFile(0)); start++) {
                 launcher.ensure(1);
                 launcher.awaitLaneExit(Duration.ofSeconds(60));
@@ -265,7 +265,7 @@ class LaneClassArchiveTest {
     }
 
     private Path runOneLane(List<String> base, LaneClassArchive archive, Path logs) throws Exception {
-        try (LocalLaneLauncher launcher = new LocalLaneLauncher(base, Map.of(), List.of(), logs, 0, logged::add, archive)) {
+        try (LocalLaneLauncher launcher = new LocalLaneLauncher(base, Map.of(), List.of(), LaneLogDirectory.chosen(logs), 0, logged::add, archive)) {
             launcher.ensure(1);
             launcher.awaitLaneExit(Duration.ofSeconds(60));
             launcher.stop(Duration.ofSeconds(60));

@@ -41,7 +41,7 @@ class LocalLaneLauncherTest {
         List<String> base = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         base.addAll(userOptions);
         base.addAll(List.of("-cp", System.getProperty("java.class.path"), OptionsProbeLane.class.getName()));
-        try (LocalLaneLauncher launcher = new LocalLaneLauncher(base, Map.of(), List.of(), logs, 0, logged::add, null)) {
+        try (LocalLaneLauncher launcher = new LocalLaneLauncher(base, Map.of(), List.of(), LaneLogDirectory.chosen(logs), 0, logged::add, null)) {
             launcher.ensure(1);
             launcher.awaitLaneExit(Duration.ofSeconds(60));
             launcher.stop(Duration.ofSeconds(60));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.fault.FaultPoint;
+import io.dpone.backfill.redaction.CredentialScrubber;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -266,7 +267,8 @@ public final class CertifyReport {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, MAPPER.writeValueAsString(json()) + "\n");
+        // An aborted run's reason may quote a driver's message: the report leaves the process scrubbed (ADR 0043).
+        Files.writeString(file, CredentialScrubber.scrub(MAPPER.writeValueAsString(json())) + "\n");
     }
 
     /** The summary a person reads: one line per scenario, coverage, what is not proven, the verdict. */

@@ -2,6 +2,7 @@ package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.cli.local.LaneClassArchive;
 import io.dpone.backfill.cli.local.LaneCommandLine;
+import io.dpone.backfill.cli.local.LaneLogDirectory;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.connect.CampaignConnections;
 import io.dpone.backfill.connect.ConnectionSettings;
@@ -11,7 +12,6 @@ import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.DriverWatch;
 import io.dpone.backfill.wiring.CampaignRuntime;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -23,24 +23,28 @@ public final class DriverRun {
     private DriverRun() {
     }
 
-    /** {@code skipPreflightBy}: null to gate the start with pre-flight (always, unless an expert asked otherwise). */
-    public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
+    /**
+     * {@code logDir}: where lane logs go, checked ({@link LaneLogDirectory#chosen}); null for a new private one.
+     * {@code skipPreflightBy}: null to gate the start with pre-flight (always, unless an expert asked otherwise).
+     */
+    public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, LaneLogDirectory logDir,
                        boolean resume, String skipPreflightBy) throws Exception {
         return execute(blueprint, source, target, logDir, resume, skipPreflightBy, true);
     }
 
-    public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
+    public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, LaneLogDirectory logDir,
                        boolean resume, String skipPreflightBy, boolean printEvidence) throws Exception {
         return execute(blueprint, source, target, logDir, resume, skipPreflightBy, printEvidence,
                 Duration.ofSeconds(DriverWaitOption.DEFAULT_SECONDS));
     }
 
     /** {@code driverWait}: how long to wait for another driver's live session to let go of the campaign (ADR 0016). */
-    public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, Path logDir,
+    public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, LaneLogDirectory logDir,
                        boolean resume, String skipPreflightBy, boolean printEvidence, Duration driverWait) throws Exception {
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         String runKey = blueprint.identity().runKey();
-        Path logs = logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir"), "backfill-" + runKey);
+        // Never a predictable name under the shared tmp: a new directory only this user can write (ADR 0046).
+        LaneLogDirectory logs = logDir != null ? logDir : LaneLogDirectory.fresh(runKey);
         Map<String, String> laneEnv = new HashMap<>();
         CampaignConnections.export(CampaignConnections.SOURCE, source, laneEnv);
         CampaignConnections.export(CampaignConnections.TARGET, target, laneEnv);

@@ -1,12 +1,16 @@
 package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.cli.CampaignOptions;
+import io.dpone.backfill.cli.local.LaneLogDirectory;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.wiring.TargetAdapters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -25,8 +29,12 @@ public class RunCommand implements Callable<Integer> {
     @Mixin
     DriverWaitOption driverWait;
 
-    @Option(names = "--log-dir", paramLabel = "DIR", description = "Where lane logs go (default: <tmp>/backfill-<runKey>).")
+    @Option(names = LaneLogDirectory.OPTION, paramLabel = "DIR", description = {"Where lane logs go: a directory of yours that"
+            + " no one else can write, created (mode 0700) if missing.", "Default: a new private <tmp>/backfill-<runKey>-<random>."})
     Path logDir;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--skip-preflight", description = {"Experts only: start without the pre-flight checks that `doctor` runs.",
             "The evidence and the status then say that pre-flight was skipped."})
@@ -39,9 +47,17 @@ public class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
-        BackfillCampaignSpec spec = blueprint.definition().spec();
-        TargetAdapters.of(spec.getTarget().getType());
-        return DriverRun.execute(blueprint, campaign.source(spec), campaign.target(spec), logDir, resume(),
+        BackfillCampaignSpec campaignSpec = blueprint.definition().spec();
+        TargetAdapters.of(campaignSpec.getTarget().getType());
+        LaneLogDirectory logs = null;
+        if (logDir != null) {
+            try {
+                logs = LaneLogDirectory.chosen(logDir);
+            } catch (IllegalArgumentException unsafe) {
+                throw new ParameterException(spec.commandLine(), unsafe.getMessage());
+            }
+        }
+        return DriverRun.execute(blueprint, campaign.source(campaignSpec), campaign.target(campaignSpec), logs, resume(),
                 skipPreflight ? "--skip-preflight" : null, true, driverWait.bound());
     }
 }

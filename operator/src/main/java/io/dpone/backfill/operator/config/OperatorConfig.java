@@ -38,6 +38,12 @@ public interface OperatorConfig {
         @WithDefault("ghcr.io/dpone/backfill-lane:0.1.0")
         String image();
 
+        /**
+         * Further images a campaign's spec.lane.image may name, beside {@link #image()}; any other is refused before
+         * a pod is created. Empty: the lane image alone.
+         */
+        Optional<List<String>> allowedImages();
+
         @WithDefault("IfNotPresent")
         String imagePullPolicy();
 

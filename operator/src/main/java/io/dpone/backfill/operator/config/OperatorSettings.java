@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Everything the operator needs that is not in a campaign: its stable lease owner id, lease timings (shared with
@@ -38,16 +40,27 @@ public record OperatorSettings(String instanceId, EngineTimings timings, LaneDef
     }
 
     /**
-     * Lane pod defaults: the image and command that run {@code backfill lane}, and the resources a campaign gets
-     * when its {@code spec.lane.resources} leaves them out.
+     * Lane pod defaults: the image and command that run {@code backfill lane}, the resources a campaign gets when its
+     * {@code spec.lane.resources} leaves them out, and the images a campaign's {@code spec.lane.image} may name: the
+     * default {@code image} and {@code allowedImages} (ADR 0045).
      */
     public record LaneDefaults(String image, String imagePullPolicy, List<String> command, ResourceAmounts requests,
-                               ResourceAmounts limits, String serviceAccountName, long runAsUser) {
+                               ResourceAmounts limits, String serviceAccountName, long runAsUser, Set<String> allowedImages) {
         public LaneDefaults {
             command = List.copyOf(command);
             if (command.isEmpty()) {
                 throw new IllegalArgumentException("the lane command must not be empty");
             }
+            Set<String> allowed = new TreeSet<>(allowedImages);
+            allowed.removeIf(String::isBlank);
+            allowed.add(image);
+            allowedImages = Set.copyOf(allowed);
+        }
+
+        /** Lanes from the default image only. */
+        public LaneDefaults(String image, String imagePullPolicy, List<String> command, ResourceAmounts requests,
+                            ResourceAmounts limits, String serviceAccountName, long runAsUser) {
+            this(image, imagePullPolicy, command, requests, limits, serviceAccountName, runAsUser, Set.of());
         }
     }
 

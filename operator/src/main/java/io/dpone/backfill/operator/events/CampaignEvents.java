@@ -8,6 +8,7 @@ import io.dpone.backfill.operator.driver.DriveOutcome;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.status.CampaignConditions;
 import io.dpone.backfill.operator.status.ConditionSet;
+import io.dpone.backfill.redaction.CredentialScrubber;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -27,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Kubernetes Events for people: one per phase transition, one when a blocking or degrading condition appears (or
  * changes its reason), and one per operator action or replaced lane pod. They are derived from the difference
  * between the status before and after a pass, so a pass that changes nothing emits nothing. Failing to emit an
- * Event is logged and never fails a pass.
+ * Event is logged and never fails a pass. Every message is scrubbed of credentials (ADR 0043).
  */
 public final class CampaignEvents {
     private static final Logger LOG = Logger.getLogger(CampaignEvents.class);
@@ -106,9 +107,19 @@ public final class CampaignEvents {
         }
     }
 
+    /**
+     * An Event's message: scrubbed of credentials, since Events are read by whoever may list them in the namespace,
+     * not only by who may read the Secret (ADR 0043); then bounded, after the scrub, so a cut never leaves part of a
+     * credential the scrubber would no longer know.
+     */
+    static String message(String text) {
+        String scrubbed = text == null ? "" : CredentialScrubber.scrub(text);
+        return scrubbed.length() > MAX_MESSAGE ? scrubbed.substring(0, MAX_MESSAGE) + "..." : scrubbed;
+    }
+
     private Event build(BackfillCampaign campaign, Planned p) {
         String now = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
-        String message = p.message() == null ? "" : p.message().length() > MAX_MESSAGE ? p.message().substring(0, MAX_MESSAGE) + "..." : p.message();
+        String message = message(p.message());
         return new EventBuilder()
                 .withNewMetadata()
                 .withName(campaign.getMetadata().getName() + "." + Long.toHexString(System.currentTimeMillis()) + Long.toHexString(sequence.incrementAndGet()))

@@ -33,9 +33,11 @@ public final class LanePodFactory {
     public static final String CONTAINER = "lane";
 
     private final OperatorSettings settings;
+    private final LaneImages images;
 
     public LanePodFactory(OperatorSettings settings) {
         this.settings = settings;
+        this.images = new LaneImages(settings.lanes());
     }
 
     public Pod build(BackfillCampaign campaign, BackfillCampaignSpec normalised, String runKey, int lane, int attempt,
@@ -68,7 +70,7 @@ public final class LanePodFactory {
                 .endSecurityContext()
                 .addNewContainer()
                 .withName(CONTAINER)
-                .withImage(laneSpec.getImage() != null ? laneSpec.getImage() : defaults.image())
+                .withImage(images.require(laneSpec.getImage() != null ? laneSpec.getImage() : defaults.image()))
                 .withImagePullPolicy(laneSpec.getImagePullPolicy() != null ? pullPolicy(laneSpec.getImagePullPolicy())
                         : defaults.imagePullPolicy())
                 .withCommand(defaults.command())

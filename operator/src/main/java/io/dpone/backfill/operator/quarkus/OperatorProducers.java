@@ -26,7 +26,7 @@ public class OperatorProducers {
         return new OperatorSettings(instance, EngineTimings.fromEnvironment(System.getenv()),
                 new OperatorSettings.LaneDefaults(lane.image(), lane.imagePullPolicy(), lane.command(),
                         new ResourceAmounts(lane.cpuRequest(), lane.memoryRequest()), new ResourceAmounts(lane.cpuLimit(), lane.memoryLimit()),
-                        lane.serviceAccount().orElse(null), lane.runAsUser()),
+                        lane.serviceAccount().orElse(null), lane.runAsUser(), java.util.Set.copyOf(lane.allowedImages().orElse(java.util.List.of()))),
                 OperatorSettings.timingEnvironment(System.getenv()), config.activePoll(), config.progressInterval());
     }
 

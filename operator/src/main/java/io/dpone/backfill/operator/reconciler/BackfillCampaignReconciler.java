@@ -34,6 +34,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -93,7 +94,9 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
         LanePods pods = c.lanes().visible(LanePods.of(campaign, context.getSecondaryResources(Pod.class)));
         BackfillCampaignStatus before = c.statusWriter().current(campaign);
 
-        List<FieldError> errors = SpecGate.errors(campaign);
+        List<FieldError> errors = new ArrayList<>(SpecGate.errors(campaign));
+        // The operator's own rule beside the campaign's: lanes run only from images its installer allowed.
+        c.laneImages().refusal(campaign.getSpec()).ifPresent(errors::add);
         if (!errors.isEmpty()) {
             c.driver().forget(campaign);
             c.lanes().deleteAll(client, pods.all());

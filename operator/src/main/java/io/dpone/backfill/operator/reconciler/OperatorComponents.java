@@ -5,6 +5,7 @@ import io.dpone.backfill.operator.driver.CampaignDriver;
 import io.dpone.backfill.operator.driver.CampaignHolds;
 import io.dpone.backfill.operator.driver.SecretResolver;
 import io.dpone.backfill.operator.events.CampaignEvents;
+import io.dpone.backfill.operator.lanes.LaneImages;
 import io.dpone.backfill.operator.lanes.LanePodFactory;
 import io.dpone.backfill.operator.lanes.LaneSupervisor;
 import io.dpone.backfill.operator.metrics.CampaignMetrics;
@@ -20,7 +21,7 @@ import java.time.Clock;
  */
 public record OperatorComponents(OperatorSettings settings, CampaignHolds holds, CampaignDriver driver,
                                  LaneSupervisor lanes, StatusAssembler assembler, StatusWriter statusWriter,
-                                 CampaignEvents events, CampaignMetrics metrics) implements AutoCloseable {
+                                 CampaignEvents events, CampaignMetrics metrics, LaneImages laneImages) implements AutoCloseable {
 
     public static OperatorComponents create(OperatorSettings settings, MeterRegistry registry, Clock clock) {
         CampaignHolds holds = new CampaignHolds(settings.timings(), clock);
@@ -28,7 +29,7 @@ public record OperatorComponents(OperatorSettings settings, CampaignHolds holds,
         CampaignDriver driver = new CampaignDriver(settings, holds, new SecretResolver(), lanes, clock);
         return new OperatorComponents(settings, holds, driver, lanes, new StatusAssembler(clock),
                 new StatusWriter(clock, settings.progressInterval()), new CampaignEvents(clock, settings.instanceId()),
-                new CampaignMetrics(registry));
+                new CampaignMetrics(registry), new LaneImages(settings.lanes()));
     }
 
     @Override

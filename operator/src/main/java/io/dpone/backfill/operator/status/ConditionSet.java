@@ -1,6 +1,7 @@
 package io.dpone.backfill.operator.status;
 
 import io.dpone.backfill.core.campaign.CampaignCondition;
+import io.dpone.backfill.redaction.CredentialScrubber;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -49,10 +50,12 @@ public final class ConditionSet {
                 : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
     }
 
-    static String bounded(String message) {
-        if (message == null) {
+    /** Scrubbed before it is cut: a cut through a credential would leave a part the scrubber no longer knows. */
+    static String bounded(String text) {
+        if (text == null) {
             return "";
         }
+        String message = CredentialScrubber.scrub(text);
         return message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) + "..." : message;
     }
 }

@@ -11,6 +11,7 @@ import io.dpone.backfill.core.validation.FieldError;
 import io.dpone.backfill.operator.driver.DriveOutcome;
 import io.dpone.backfill.operator.driver.OperatorActions;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
+import io.dpone.backfill.redaction.CredentialScrubber;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -128,6 +129,8 @@ public final class StatusAssembler {
                 clock.instant(), campaign.getMetadata().getGeneration()));
         status.setRecommendedAction(bounded(switch (w.reason()) {
             case "SecretNotFound", "SecretInvalid" -> "create or fix the connection Secret: " + w.message();
+            case "SecretNotOptedIn" -> "let campaigns use the connection Secret (its owner's decision), or name another: "
+                    + w.message();
             case "DatabaseUnavailable", "EngineError" -> "check the database connection; the operator retries: " + w.message();
             case "LeaseHeldElsewhere" -> "stop the other driver of this campaign, or end its database session on the server;"
                     + " this operator takes over as soon as that session is gone";
@@ -239,7 +242,9 @@ public final class StatusAssembler {
         return status == null ? List.of() : status.getConditions();
     }
 
-    private static String bounded(String s) {
+    /** Scrubbed before it is cut, as condition messages are (ConditionSet). */
+    private static String bounded(String text) {
+        String s = CredentialScrubber.scrub(text);
         return s == null ? null : s.length() > MAX_ACTION ? s.substring(0, MAX_ACTION) + "..." : s;
     }
 

@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * current one: the one it last wrote while the informer cache still lags behind that write, else the resource's
  * own. So a lagging cache never causes a second identical patch, and a restarted operator starts from the
  * resource. While loading, a change of progress counters alone is written at
- * most every {@code progressInterval} (at most 30 s); any other change is written at once.
+ * most every {@code progressInterval} (at most 30 s); any other change is written at once. What it writes is
+ * scrubbed of credentials ({@link StatusJson#scrubbed}).
  */
 public final class StatusWriter {
     /** What this writer last wrote, and the resourceVersion the resource had just before that write. */
@@ -50,7 +51,10 @@ public final class StatusWriter {
     }
 
     /** Returns true when a patch was sent. */
-    public boolean write(KubernetesClient client, BackfillCampaign campaign, BackfillCampaignStatus next) {
+    public boolean write(KubernetesClient client, BackfillCampaign campaign, BackfillCampaignStatus built) {
+        // Scrubbed before the comparison too: the resource holds the scrubbed form, and comparing it with an
+        // unscrubbed one would patch again every pass.
+        BackfillCampaignStatus next = StatusJson.scrubbed(built);
         String key = key(campaign);
         Written last = written.get(key);
         BackfillCampaignStatus current = current(campaign);

@@ -66,4 +66,14 @@ class CampaignEventsTest {
             assertThat(e.type()).isEqualTo("Warning");
         });
     }
+
+    @Test
+    void anEventMessageIsScrubbedBeforeItIsCutSoNoPartOfAPasswordRemains() {
+        // A driver message quoting a URL (pgjdbc: "Unable to parse URL ..."), with the password across the cut.
+        String text = "x".repeat(1000) + " Unable to parse URL jdbc:postgresql://h/db?user=u&password=Ev1-Pa55-XYZ%zz&sslmode=require";
+
+        String message = CampaignEvents.message(text);
+
+        assertThat(message).doesNotContain("Ev1").endsWith("...").hasSize(1027);
+    }
 }

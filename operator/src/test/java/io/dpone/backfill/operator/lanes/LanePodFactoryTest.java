@@ -124,4 +124,16 @@ class LanePodFactoryTest {
         assertThat(r.getLimits().get("memory").toString()).isEqualTo("512Mi");
         assertThat(pod.getSpec().getNodeSelector()).containsEntry("pool", "etl");
     }
+
+    @Test
+    void aPodIsNeverBuiltFromAnImageTheOperatorDoesNotAllowWhateverTheCaller() {
+        // The reconciler refuses such a campaign first (LaneImagesIT); this is the guard behind it.
+        BackfillCampaign campaign = PgCampaign.campaign("ns", "items", "items_v1", 8, 4, "");
+        LaneSpec lane = new LaneSpec();
+        lane.setImage("attacker.example/collect-credentials:latest");
+        campaign.getSpec().setLane(lane);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> pod(campaign, Set.of("jdbcUrl", "user", "password")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("attacker.example/collect-credentials:latest");
+    }
 }

@@ -35,10 +35,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * moves to the given one (ADR 0030), and both given and incoherent is refused by validation naming the field.
  */
 class LanePodRulesTest {
+    /** A campaign's own lane image, pinned by digest: one its installer allowed (LaneImages). */
+    private static final String DIGEST_IMAGE = "registry.example.com/team/backfill@sha256:" + "a".repeat(64);
     /** The operator's shipped defaults (OperatorConfig): requests 500m / 1Gi, limits 2 / 2Gi. */
     private static final OperatorSettings SHIPPED = new OperatorSettings("op", TestOperator.settings("op").timings(),
             new OperatorSettings.LaneDefaults("ghcr.io/dpone/backfill:1.0", "IfNotPresent", List.of("backfill"),
-                    new ResourceAmounts("500m", "1Gi"), new ResourceAmounts("2", "2Gi"), "backfill-lane", 65532),
+                    new ResourceAmounts("500m", "1Gi"), new ResourceAmounts("2", "2Gi"), "backfill-lane", 65532, java.util.Set.of(DIGEST_IMAGE)),
             Map.of("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75"), Duration.ofMillis(500), Duration.ofSeconds(2));
 
     @Test
@@ -52,10 +54,10 @@ class LanePodRulesTest {
         lanes.put("everything given, coherent", l -> l.setResources(resources("1", "1Gi", "1", "1Gi")));
         lanes.put("node selector, image and pull policy", l -> {
             l.setNodeSelector(Map.of("node.kubernetes.io/pool", "etl", "zone", "eu-1a"));
-            l.setImage("registry.example.com/team/backfill@sha256:" + "a".repeat(64));
+            l.setImage(DIGEST_IMAGE);
             l.setImagePullPolicy(ImagePullPolicy.ALWAYS);
         });
-        for (OperatorSettings settings : List.of(SHIPPED, TestOperator.settings("op"))) {
+        for (OperatorSettings settings : List.of(SHIPPED, TestOperator.allowing(TestOperator.settings("op"), DIGEST_IMAGE))) {
             for (Map.Entry<String, Consumer<LaneSpec>> c : lanes.entrySet()) {
                 for (String name : List.of("items", "x".repeat(45))) {
                     BackfillCampaign campaign = PgCampaign.campaign("backfill", name, "items_v1", 8, 64, "");

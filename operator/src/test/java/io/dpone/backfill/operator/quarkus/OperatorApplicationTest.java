@@ -48,7 +48,27 @@ class OperatorApplicationTest {
         assertThat(settings.lanes().command()).containsExactly("backfill");
         assertThat(settings.lanes().requests().getCpu()).isEqualTo("500m");
         assertThat(settings.lanes().runAsUser()).isEqualTo(65532L);
+        assertThat(settings.lanes().allowedImages()).as("lanes from the lane image alone").containsExactly(settings.lanes().image());
         assertThat(settings.timings().leaseTtl()).isEqualTo(Duration.ofSeconds(90));
+    }
+
+    @Inject
+    io.javaoperatorsdk.operator.Operator operator;
+
+    @Test
+    void withoutTheChartsSettingTheOperatorWatchesItsOwnNamespaceAloneAsTheChartsDefaultRoleAllows() {
+        // The chart's default renders a Role in the release namespace only (HelmChartTest); the client's namespace
+        // stands for the pod's own here (MockApiServerResource).
+        var controller = operator.getRegisteredController(io.dpone.backfill.operator.reconciler.BackfillCampaignReconciler.NAME).orElseThrow();
+        assertThat(controller.getConfiguration().getInformerConfig().watchCurrentNamespace()).isTrue();
+        assertThat(controller.getConfiguration().getEffectiveNamespaces()).containsExactly(MockApiServerResource.NAMESPACE);
+    }
+
+    @Test
+    void theConsoleLogIsScrubbedOfCredentials() {
+        // The filter itself: CredentialLogFilterTest. Quarkus refuses to start with a filter name it does not know.
+        assertThat(org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("quarkus.log.console.filter", String.class))
+                .isEqualTo(io.dpone.backfill.operator.logging.CredentialLogFilter.NAME);
     }
 
     @Test

@@ -100,7 +100,9 @@ class OperatorSqlServerIT {
     private static Secret secret(String name, Map<String, String> data) {
         Map<String, String> encoded = new LinkedHashMap<>();
         data.forEach((k, v) -> encoded.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
-        return new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata().withData(encoded).build();
+        return new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS)
+                .addToLabels(io.dpone.backfill.operator.driver.SecretResolver.CAMPAIGN_USE_LABEL, "true").endMetadata()
+                .withData(encoded).build();
     }
 
     private static BackfillCampaignStatus status(MockCluster cluster, String name) {

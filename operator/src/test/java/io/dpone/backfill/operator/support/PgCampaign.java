@@ -1,5 +1,6 @@
 package io.dpone.backfill.operator.support;
 
+import io.dpone.backfill.operator.driver.SecretResolver;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.testsupport.postgres.CampaignYaml;
 import io.dpone.backfill.testsupport.postgres.ItemsTable;
@@ -29,13 +30,18 @@ public final class PgCampaign {
     }
 
     public void secrets(KubernetesClient client, String namespace) {
-        client.secrets().inNamespace(namespace).resource(secret(namespace, "src-db", source.jdbcUrl())).create();
-        client.secrets().inNamespace(namespace).resource(secret(namespace, "tgt-db", target.jdbcUrl())).create();
+        secret(client, namespace, "src-db", Map.of("jdbcUrl", source.jdbcUrl()));
+        secret(client, namespace, "tgt-db", Map.of("jdbcUrl", target.jdbcUrl()));
     }
 
-    private static Secret secret(String namespace, String name, String url) {
-        return new SecretBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-                .withData(Map.of("jdbcUrl", Base64.getEncoder().encodeToString(url.getBytes(StandardCharsets.UTF_8)))).build();
+    /** A connection Secret with these keys and values, open to campaigns (SecretResolver.CAMPAIGN_USE_LABEL). */
+    public void secret(KubernetesClient client, String namespace, String name, Map<String, String> values) {
+        Map<String, String> data = new java.util.TreeMap<>();
+        values.forEach((k, v) -> data.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
+        Secret secret = new SecretBuilder().withNewMetadata().withName(name).withNamespace(namespace)
+                .addToLabels(SecretResolver.CAMPAIGN_USE_LABEL, "true").endMetadata()
+                .withData(data).build();
+        client.secrets().inNamespace(namespace).resource(secret).create();
     }
 
     /** The campaign resource; {@code extraSpec} lines are appended to the spec (two-space indented YAML). */

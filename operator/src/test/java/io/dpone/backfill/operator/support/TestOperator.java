@@ -69,6 +69,14 @@ public final class TestOperator implements AutoCloseable {
                 LANE_ENV, Duration.ofMillis(500), Duration.ofSeconds(2));
     }
 
+    /** The same settings, with lane pods also allowed to run {@code images} (spec.lane.image). */
+    public static OperatorSettings allowing(OperatorSettings s, String... images) {
+        OperatorSettings.LaneDefaults l = s.lanes();
+        return new OperatorSettings(s.instanceId(), s.timings(), new OperatorSettings.LaneDefaults(l.image(), l.imagePullPolicy(),
+                l.command(), l.requests(), l.limits(), l.serviceAccountName(), l.runAsUser(), java.util.Set.of(images)),
+                s.laneEnvironment(), s.activePoll(), s.progressInterval());
+    }
+
     public Operator operator() {
         return operator;
     }

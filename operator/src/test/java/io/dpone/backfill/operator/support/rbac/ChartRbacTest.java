@@ -40,7 +40,11 @@ class ChartRbacTest {
         assertThat(namespaced.allows(req("POST", "/api/v1/namespaces/team-c/pods"))).isFalse();
         // a test's campaign namespace stands for each watched namespace
         assertThat(namespaced.refused(List.of(req("POST", "/api/v1/namespaces/backfill/pods")), "backfill")).isEmpty();
-        assertThat(ChartRbac.renderings().get("defaults").allows(req("POST", "/api/v1/namespaces/team-c/pods"))).isTrue();
+        // by default, the release namespace alone; every namespace only where clusterWide was chosen
+        assertThat(ChartRbac.renderings().get("defaults").allows(req("POST", "/api/v1/namespaces/team-c/pods"))).isFalse();
+        assertThat(ChartRbac.renderings().get("defaults").allows(req("GET", "/api/v1/namespaces/team-c/secrets/pg"))).isFalse();
+        assertThat(ChartRbac.renderings().get("defaults").allows(req("POST", "/api/v1/namespaces/backfill-system/pods"))).isTrue();
+        assertThat(ChartRbac.renderings().get("cluster-wide-values.yaml").allows(req("POST", "/api/v1/namespaces/team-c/pods"))).isTrue();
     }
 
     @Test
