@@ -194,6 +194,22 @@ final class SqlServerRoute {
         }
     }
 
+    /** Each row of {@code sql}'s result as its columns joined by {@code |}, for a failing assertion to show. */
+    List<String> lines(String sql) throws SQLException {
+        List<String> lines = new java.util.ArrayList<>();
+        try (Connection c = engine.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder line = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    line.append(i > 1 ? "|" : "").append(rs.getString(i));
+                }
+                lines.add(line.toString());
+            }
+        }
+        return lines;
+    }
+
     long count(String sql) throws SQLException {
         try (Connection c = engine.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
