@@ -87,8 +87,12 @@ class LaneWorkerSourceGuardTest {
         return driver.counts(runKey, 3);
     }
 
+    /** Waits at most 30 s: a lane that died must fail the test, not hang the build. */
     private void awaitLog(String fragment, int times) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (log.stream().filter(l -> l.contains(fragment)).count() < times) {
+            assertThat(System.nanoTime() - deadline).as("'" + fragment + "' logged " + times + " times in 30 s; log:\n"
+                    + String.join("\n", log)).isNegative();
             Thread.sleep(5);
         }
     }
@@ -97,10 +101,14 @@ class LaneWorkerSourceGuardTest {
     void aPauseRecordedMidLoadStopsClaimsAfterTheChunkInHandAndItsEndLetsTheLanesFinishEveryChunkOnce() throws Exception {
         loading();
         AtomicInteger committed = new AtomicInteger();
+        // The chunks committed once the pause is in the ledger: the lane that records it may be descheduled between
+        // its fifth commit and the record while the other lane commits on, so the bound counts from the record.
+        AtomicInteger committedWhenPaused = new AtomicInteger(-1);
         Runnable pauseAtTheFifth = () -> {
             if (committed.incrementAndGet() == 5) {
                 driver.recordClaimPause(runKey, new io.dpone.backfill.core.ledger.ClaimPause("SourceGuard",
                         "the source has 51 active sessions (bound 50)"));
+                committedWhenPaused.set(counts().committed());
             }
         };
         ExecutorService threads = Executors.newFixedThreadPool(2);
@@ -117,7 +125,9 @@ class LaneWorkerSourceGuardTest {
         threads.shutdown();
 
         assertThat(paused.running()).as("the chunks in hand finished").isZero();
-        assertThat(paused.committed()).isBetween(5, 6);
+        // At most the other lane's chunk in hand (claimed before it could read the pause) after the record.
+        assertThat(paused.committed()).as(String.join("\n", log)).isGreaterThanOrEqualTo(5)
+                .isBetween(committedWhenPaused.get(), committedWhenPaused.get() + 1);
         assertThat(later.committed()).as("nothing claimed during the pause").isEqualTo(paused.committed());
         assertThat(a).isEqualTo(LaneExit.NOTHING_LEFT);
         assertThat(b).isEqualTo(LaneExit.NOTHING_LEFT);
