@@ -1,6 +1,5 @@
 package io.dpone.backfill.core.campaign;
 
-import io.dpone.backfill.core.naming.IdentifierComparison;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,6 @@
 package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.dpone.backfill.core.naming.IdentifierComparison;
 
 import java.util.Locale;
 

@@ -1,6 +1,6 @@
 package io.dpone.backfill.core.generate;
 
-import io.dpone.backfill.core.naming.IdentifierComparison;
+import io.dpone.backfill.core.campaign.IdentifierComparison;
 
 import java.util.List;
 

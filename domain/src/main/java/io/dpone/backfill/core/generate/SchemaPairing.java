@@ -4,7 +4,7 @@ import io.dpone.backfill.core.campaign.ColumnMapping;
 import io.dpone.backfill.core.campaign.ColumnNaming;
 import io.dpone.backfill.core.campaign.ColumnsSpec;
 import io.dpone.backfill.core.campaign.LoadColumns;
-import io.dpone.backfill.core.naming.IdentifierComparison;
+import io.dpone.backfill.core.campaign.IdentifierComparison;
 import io.dpone.backfill.core.target.TableShape;
 
 import java.util.ArrayDeque;

@@ -3,7 +3,7 @@ package io.dpone.backfill.core.target;
 import io.dpone.backfill.core.campaign.ColumnMapping;
 import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.digest.Sha256;
-import io.dpone.backfill.core.naming.IdentifierComparison;
+import io.dpone.backfill.core.campaign.IdentifierComparison;
 
 import java.util.List;
 import java.util.Objects;

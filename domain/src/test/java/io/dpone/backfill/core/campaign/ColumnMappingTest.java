@@ -101,7 +101,7 @@ class ColumnMappingTest {
     @Test
     void underACaseInsensitiveTargetPairsAndRulesFindTheColumnTheTargetWouldResolve() {
         ColumnMapping ci = mapping(ColumnNaming.SNAKE_TO_PASCAL, Map.of("x", "ExtraNote"))
-                .under(io.dpone.backfill.core.naming.IdentifierComparison.CASE_INSENSITIVE);
+                .under(io.dpone.backfill.core.campaign.IdentifierComparison.CASE_INSENSITIVE);
         List<String> lowered = List.of("albumid", "TITLE", "extranote");
 
         assertThat(ci.sourceOf("albumid", SOURCE)).contains("album_id");

@@ -2,7 +2,7 @@ package io.dpone.backfill.core.generate;
 
 import io.dpone.backfill.core.campaign.ColumnNaming;
 import io.dpone.backfill.core.manifest.CampaignReader;
-import io.dpone.backfill.core.naming.IdentifierComparison;
+import io.dpone.backfill.core.campaign.IdentifierComparison;
 import io.dpone.backfill.core.target.ColumnShape;
 import io.dpone.backfill.core.target.TableShape;
 import org.junit.jupiter.api.Test;

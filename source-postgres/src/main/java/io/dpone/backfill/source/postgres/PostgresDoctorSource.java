@@ -3,7 +3,7 @@ package io.dpone.backfill.source.postgres;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.campaign.IdentifierLimit;
-import io.dpone.backfill.core.doctor.ColumnNameFindings;
+import io.dpone.backfill.core.validation.ColumnNameFindings;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.postgres.PostgresCatalog.Column;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;

@@ -1,6 +1,6 @@
 package io.dpone.backfill.target.mssql;
 
-import io.dpone.backfill.core.naming.IdentifierComparison;
+import io.dpone.backfill.core.campaign.IdentifierComparison;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

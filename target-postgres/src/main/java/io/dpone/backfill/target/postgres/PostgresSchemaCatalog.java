@@ -1,7 +1,7 @@
 package io.dpone.backfill.target.postgres;
 
 import io.dpone.backfill.core.generate.SchemaCatalog;
-import io.dpone.backfill.core.naming.IdentifierComparison;
+import io.dpone.backfill.core.campaign.IdentifierComparison;
 import io.dpone.backfill.core.generate.TableReference;
 import io.dpone.backfill.postgres.PostgresFailures;
 import io.dpone.backfill.postgres.PostgresJdbc;

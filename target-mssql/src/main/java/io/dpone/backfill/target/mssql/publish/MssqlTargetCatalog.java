@@ -2,7 +2,7 @@ package io.dpone.backfill.target.mssql.publish;
 
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.TargetCatalog;
-import io.dpone.backfill.core.naming.IdentifierComparison;
+import io.dpone.backfill.core.campaign.IdentifierComparison;
 import io.dpone.backfill.target.mssql.MssqlFailures;
 import io.dpone.backfill.target.mssql.MssqlIdentifierNames;
 

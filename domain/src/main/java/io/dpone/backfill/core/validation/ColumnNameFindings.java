@@ -1,7 +1,7 @@
-package io.dpone.backfill.core.doctor;
+package io.dpone.backfill.core.validation;
 
 import io.dpone.backfill.core.campaign.IdentifierLimit;
-import io.dpone.backfill.core.validation.IdentifierRules;
+import io.dpone.backfill.core.doctor.Finding;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.dpone.backfill.core.naming;
+package io.dpone.backfill.core.campaign;
 
 import java.util.Locale;
 
