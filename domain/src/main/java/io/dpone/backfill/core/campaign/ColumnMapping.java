@@ -1,6 +1,5 @@
 package io.dpone.backfill.core.campaign;
 
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
