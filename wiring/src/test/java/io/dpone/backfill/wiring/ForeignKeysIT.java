@@ -197,7 +197,7 @@ class ForeignKeysIT {
         ReferencedKeysMissingException e = new ReferencedKeysMissingException("fk on public.lines", "public.lines", 1,
                 List.of("(order_id)=(7)"));
         assertThat(e.getMessage()).isEqualTo("foreign key fk on public.lines would not hold: 1 row of public.lines"
-                + " reference keys the table moving in lacks, e.g. (order_id)=(7); nothing was changed");
+                + " references a key the table moving in lacks, e.g. (order_id)=(7); nothing was changed");
         assertThat(e.orphanRows()).isEqualTo(1);
     }
 

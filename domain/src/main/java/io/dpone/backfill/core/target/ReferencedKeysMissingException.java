@@ -18,7 +18,7 @@ public class ReferencedKeysMissingException extends RuntimeException {
      */
     public ReferencedKeysMissingException(String foreignKey, String referencingTable, long orphanRows, List<String> sample) {
         super("foreign key " + foreignKey + " would not hold: " + orphanRows + " row" + (orphanRows == 1 ? "" : "s")
-                + " of " + referencingTable + " reference keys the table moving in lacks"
+                + " of " + referencingTable + (orphanRows == 1 ? " references a key" : " reference keys") + " the table moving in lacks"
                 + (sample.isEmpty() ? "" : ", e.g. " + String.join(", ", sample)) + "; nothing was changed");
         this.foreignKey = foreignKey;
         this.orphanRows = orphanRows;

@@ -105,9 +105,13 @@ public final class SwapOrder {
             others.remove(m.liveTable());
             member(m, self, () -> steps.repointInboundReferences(m.liveTable(), m.names().shadowTable(), others));
         }
+        java.util.Map<String, String> incomingOf = new java.util.TreeMap<>();
+        for (GroupMember m : members) {
+            incomingOf.put(m.liveTable(), m.names().shadowTable());
+        }
         for (GroupMember m : members) {
             member(m, self, () -> steps.validateDeferredKeys(m.liveTable(), m.names().shadowTable(),
-                    n -> CarriedObjectNames.onShadow(m.names(), n)));
+                    n -> CarriedObjectNames.onShadow(m.names(), n), incomingOf));
         }
         for (GroupMember m : members) {
             swapNames(steps, m.names(), m.liveTable(), m.runKey());

@@ -88,10 +88,13 @@ public interface SwapSteps {
     void repointInboundReferences(String outgoing, String incoming, Set<String> kept) throws SQLException;
 
     /**
-     * In a group's swap, after every member's keys were re-pointed: validates each foreign key of {@code incoming}
-     * that the shadow build left unvalidated because it references another member (whose shadow was not loaded yet),
-     * where {@code outgoing}'s key of that name (see {@code incomingNameOf}) is validated; throws
+     * In a group's swap, after every member's keys were re-pointed: completes each foreign key of {@code incoming}
+     * that the shadow build deferred because it references another member (whose shadow was not loaded yet), where
+     * {@code outgoing}'s key of that name (see {@code incomingNameOf}) is validated: a target that created it
+     * unvalidated validates it, one that did not create it adds it, checked, against that member's incoming table
+     * ({@code incomingOf}: every member's live table to its incoming table). Throws
      * {@link ReferencedKeysMissingException} when one does not hold. A no-op where the build defers none.
      */
-    void validateDeferredKeys(String outgoing, String incoming, UnaryOperator<String> incomingNameOf) throws SQLException;
+    void validateDeferredKeys(String outgoing, String incoming, UnaryOperator<String> incomingNameOf,
+                              java.util.Map<String, String> incomingOf) throws SQLException;
 }

@@ -146,7 +146,8 @@ class SwapOrderTest {
                 // Keys between the members' outgoing tables stay: the backups keep referencing each other.
                 "repointInboundReferences orders->orders__shadow kept [lines]",
                 "repointInboundReferences lines->lines__shadow kept [orders]",
-                "validateDeferredKeys orders->orders__shadow", "validateDeferredKeys lines->lines__shadow",
+                "validateDeferredKeys orders->orders__shadow among {lines=lines__shadow, orders=orders__shadow}",
+                "validateDeferredKeys lines->lines__shadow among {lines=lines__shadow, orders=orders__shadow}",
                 "rename orders->orders__backup", "rename orders__shadow->orders",
                 "rename lines->lines__backup", "rename lines__shadow->lines",
                 "insertMemberPublication rk2", "insertPublication");
@@ -278,7 +279,7 @@ class SwapOrderTest {
         @Override public void repointInboundReferences(String outgoing, String incoming, java.util.Set<String> kept) {
             calls.add("repointInboundReferences " + outgoing + "->" + incoming + (kept.isEmpty() ? "" : " kept " + kept));
         }
-        @Override public void validateDeferredKeys(String outgoing, String incoming, UnaryOperator<String> incomingNameOf) { calls.add("validateDeferredKeys " + outgoing + "->" + incoming); }
+        @Override public void validateDeferredKeys(String outgoing, String incoming, UnaryOperator<String> incomingNameOf, java.util.Map<String, String> incomingOf) { calls.add("validateDeferredKeys " + outgoing + "->" + incoming + (incomingOf.size() > 1 ? " among " + incomingOf : "")); }
         @Override public Optional<String> groupOf(String runKey) { calls.add("groupOf"); return Optional.ofNullable(group); }
         @Override public List<GroupMember> groupMembers(String name) { calls.add("groupMembers"); return members; }
         @Override public PublicationReceipt insertMemberPublication(String runKey, ArtifactNames names, String liveTable, long rows, TableFingerprint published) {

@@ -42,11 +42,11 @@ public final class MssqlShadowPublishers {
     }
 
     /**
-     * SQL Server re-points no foreign keys in a swap (doctor and the swap refuse inbound keys), so a group member's
-     * keys to another member cannot be deferred to the group's swap: they are built and checked here as any other.
+     * A group member's keys to another member are not created on the shadow (the other member's shadow may still be
+     * loading): the group's swap adds them, checked, between the loaded shadows ({@link MssqlSwapSteps}).
      */
     private static io.dpone.backfill.core.target.DeferredIndexStep deferredIndexes(MssqlShadowIndexBuilder builder) {
-        return (runKey, names, liveTable, validatedAtSwap) -> builder.build(runKey, names, liveTable);
+        return builder::build;
     }
 
     private static TableFingerprint fingerprint(Connection target, String schema, String table) {

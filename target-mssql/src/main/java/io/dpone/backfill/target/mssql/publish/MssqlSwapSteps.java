@@ -25,10 +25,14 @@ final class MssqlSwapSteps implements SwapSteps {
     // name): a publication group's swap plans every member before it carries any.
     private final java.util.Map<String, List<Carry>> plans = new java.util.HashMap<>();
 
-    MssqlSwapSteps(Connection c, String schema) {
+    // Every live table this transaction moves: a key between two of them is added by the swap, not the shadow build.
+    private final java.util.Set<String> moving;
+
+    MssqlSwapSteps(Connection c, String schema, java.util.Collection<String> moving) {
         this.c = c;
         this.schema = schema;
         this.renamer = new MssqlSwapRenamer(c);
+        this.moving = java.util.Set.copyOf(moving);
     }
 
     @Override
@@ -93,12 +97,19 @@ final class MssqlSwapSteps implements SwapSteps {
             throws SQLException {
         List<Carry> carries = renamer.plan(schema, outgoing, incoming, incomingNameOf);
         plans.put(outgoing, carries);
-        return MssqlSwapRenamer.unmatched(carries);
+        java.util.Set<String> addedAtSwap = new java.util.HashSet<>();
+        java.util.Map<Integer, String> others = otherMembers(outgoing);
+        for (MssqlForeignKey key : new MssqlForeignKeys(c).outbound(schema, outgoing)) {
+            if (others.containsKey(key.referencedId())) {
+                addedAtSwap.add(key.name());
+            }
+        }
+        return MssqlSwapRenamer.unmatched(carries).stream().filter(n -> !addedAtSwap.contains(n)).toList();
     }
 
     @Override
     public String notRebuilt() {
-        return " (foreign keys, XML, spatial and nonclustered columnstore indexes are not rebuilt by this version)";
+        return " (XML, spatial and nonclustered columnstore indexes are not rebuilt by this version)";
     }
 
     @Override
@@ -156,8 +167,52 @@ final class MssqlSwapSteps implements SwapSteps {
         references.repoint(references.of(schema, outgoing, kept), schema, incoming);
     }
 
-    /** The shadow build defers no keys on SQL Server (see {@code MssqlShadowPublishers}): nothing is left to validate. */
+    /**
+     * Adds each key of {@code outgoing} to another member of the group on {@code incoming}, against that member's
+     * incoming table, under the shadow-side name, checked (its orphans counted first, so a block names them) unless
+     * the live key is disabled or untrusted; then pairs the names anew, so the renames carry it like any other.
+     * SQL Server could create such a key untrusted on the shadow and trust it here ({@code WITH CHECK CHECK
+     * CONSTRAINT}); adding it here checks the same rows once and never leaves an untrusted key behind.
+     */
     @Override
-    public void validateDeferredKeys(String outgoing, String incoming, java.util.function.UnaryOperator<String> incomingNameOf) {
+    public void validateDeferredKeys(String outgoing, String incoming, java.util.function.UnaryOperator<String> incomingNameOf,
+                                     java.util.Map<String, String> incomingOf) throws SQLException {
+        java.util.Map<Integer, String> others = otherMembers(outgoing);
+        String onTable = MssqlObjectNames.twoPart(schema, incoming);
+        List<String> present = new MssqlForeignKeys(c).outbound(schema, incoming).stream().map(MssqlForeignKey::name).toList();
+        boolean added = false;
+        for (MssqlForeignKey key : new MssqlForeignKeys(c).outbound(schema, outgoing)) {
+            String member = others.get(key.referencedId());
+            String name = incomingNameOf.apply(key.name());
+            if (member == null || present.contains(name)) {
+                continue;
+            }
+            String referenced = MssqlObjectNames.twoPart(schema, incomingOf.get(member));
+            if (key.checked()) {
+                MssqlForeignKeyOrphans.require(c, key, onTable, referenced, key.describe()
+                        + " onto the group's incoming " + member, schema + "." + incoming);
+            }
+            for (String sql : key.add(onTable, name, referenced)) {
+                MssqlShadowTransaction.execute(c, sql);
+            }
+            added = true;
+        }
+        if (added) {
+            plans.put(outgoing, renamer.plan(schema, outgoing, incoming, incomingNameOf));
+        }
+    }
+
+    /** The other tables this transaction moves, by object id (as SQL Server resolves their names), to their names. */
+    private java.util.Map<Integer, String> otherMembers(String outgoing) throws SQLException {
+        MssqlForeignKeys catalog = new MssqlForeignKeys(c);
+        Integer self = catalog.objectId(schema, outgoing);
+        java.util.Map<Integer, String> others = new java.util.HashMap<>();
+        for (String table : moving) {
+            Integer id = catalog.objectId(schema, table);
+            if (id != null && !id.equals(self)) {
+                others.put(id, table);
+            }
+        }
+        return others;
     }
 }

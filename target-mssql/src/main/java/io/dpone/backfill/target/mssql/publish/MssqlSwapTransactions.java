@@ -15,6 +15,6 @@ record MssqlSwapTransactions(Connection target, String stateSchema, Duration loc
     @Override
     public <T> T runAll(String action, String schema, java.util.List<String> liveTables, Work<T> work) {
         return MssqlShadowTransaction.run(target, action, schema, liveTables, lockTimeout,
-                c -> work.run(new MssqlSwapSteps(c, schema), new MssqlPublicationLedger(c, stateSchema)));
+                c -> work.run(new MssqlSwapSteps(c, schema, liveTables), new MssqlPublicationLedger(c, stateSchema)));
     }
 }

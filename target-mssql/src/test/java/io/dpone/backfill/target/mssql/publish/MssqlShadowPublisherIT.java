@@ -414,6 +414,76 @@ class MssqlShadowPublisherIT extends ShadowPublisherContract {
         assertThat(inboundKey("notes_order_fk")).isEqualTo(t(LIVE) + "|NO_ACTION|0|0");
     }
 
+    /**
+     * Issue 36: the live table's own keys are added on the loaded shadow, checked (trusted), with their actions; a
+     * key of the table to itself references the shadow; a rerun adds nothing.
+     */
+    @Test
+    void theShadowGetsTheLiveTablesForeignKeysTrustedWithTheirActionsAndASelfReferenceOnItself() {
+        ordersReferencingCustomersAndThemselves();
+
+        List<String> keys = outboundKeys(names.shadowTable());
+        assertThat(keys).hasSize(2);
+        assertThat(keys.get(0)).endsWith("|" + t("customers") + "|SET_NULL|0|0");
+        assertThat(keys.get(1)).endsWith("|" + t(names.shadowTable()) + "|NO_ACTION|0|0");
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+        assertThat(outboundKeys(names.shadowTable())).as("a rerun adds nothing").isEqualTo(keys);
+    }
+
+    /**
+     * Issue 36: publication carries the shadow's keys' names (sp_rename of constraints: Babelfish's gap, so SQL
+     * Server only); the published table's keys are the live table's, trusted, the self-reference on itself.
+     */
+    @Test
+    void publicationGivesThePublishedTableTheLiveTablesForeignKeysUnderTheirNamesTrusted() {
+        ordersReferencingCustomersAndThemselves();
+        startCampaign(OWNER, EPOCH, 60);
+
+        publisher.publish(lease(), names, LIVE, 3, baseline(), shadowPrint());
+
+        assertThat(outboundKeys(LIVE)).containsExactly("orders_customer_fk|" + t("customers") + "|SET_NULL|0|0",
+                "orders_parent_fk|" + t(LIVE) + "|NO_ACTION|0|0");
+        assertThatThrownBy(() -> run("INSERT INTO " + t(LIVE) + " VALUES (4, 9, NULL)")).hasMessageContaining("orders_customer_fk");
+    }
+
+    /** Live orders (key, a key to customers, a key to itself), a shadow loaded with three rows, its indexes built. */
+    private void ordersReferencingCustomersAndThemselves() {
+        run("CREATE TABLE " + t("customers") + " (id int NOT NULL CONSTRAINT customers_pk PRIMARY KEY)");
+        run("INSERT INTO " + t("customers") + " VALUES (1), (2)");
+        run("CREATE TABLE " + t(LIVE) + " (id bigint NOT NULL CONSTRAINT orders_pk PRIMARY KEY, customer_id int NULL"
+                + " CONSTRAINT orders_customer_fk REFERENCES " + t("customers") + " (id) ON DELETE SET NULL,"
+                + " parent_id bigint NULL CONSTRAINT orders_parent_fk REFERENCES " + t(LIVE) + " (id))");
+        publisher.prepareShadow(runKey, names, LIVE);
+        assertThat(outboundKeys(names.shadowTable())).as("no key while loading").isEmpty();
+        run("INSERT INTO " + t(names.shadowTable()) + " VALUES (1, 1, NULL), (2, NULL, 1), (3, 2, 2)");
+        publisher.buildDeferredIndexes(runKey, names, LIVE);
+    }
+
+    /** Issue 36: loaded rows that reference keys the referenced table lacks block the build, counted and sampled. */
+    @Test
+    void theShadowBuildStopsNamingTheCountAndASampleOfRowsWhoseReferencedKeysAreMissing() {
+        run("CREATE TABLE " + t("customers") + " (id int NOT NULL CONSTRAINT customers_pk PRIMARY KEY)");
+        run("INSERT INTO " + t("customers") + " VALUES (1)");
+        run("CREATE TABLE " + t(LIVE) + " (id bigint NOT NULL, customer_id int NULL"
+                + " CONSTRAINT orders_customer_fk REFERENCES " + t("customers") + " (id))");
+        publisher.prepareShadow(runKey, names, LIVE);
+        run("INSERT INTO " + t(names.shadowTable()) + " VALUES (1, 1), (2, 7), (3, 7), (4, 8), (5, NULL)");
+
+        assertThatThrownBy(() -> publisher.buildDeferredIndexes(runKey, names, LIVE))
+                .isInstanceOf(io.dpone.backfill.core.target.ReferencedKeysMissingException.class)
+                .hasMessageContaining("orders_customer_fk").hasMessageContaining("3 rows")
+                .hasMessageContaining("(customer_id)=(7)").hasMessageContaining("(customer_id)=(8)");
+        assertThat(outboundKeys(names.shadowTable())).isEmpty();
+    }
+
+    /** name | referenced table (two-part) | delete action | disabled | untrusted of each key of a table, by name. */
+    private List<String> outboundKeys(String table) {
+        return strings("SELECT CONCAT(name, N'|', QUOTENAME(OBJECT_SCHEMA_NAME(referenced_object_id)), N'.',"
+                + " QUOTENAME(OBJECT_NAME(referenced_object_id)), N'|', delete_referential_action_desc, N'|',"
+                + " CONVERT(int, is_disabled), N'|', CONVERT(int, is_not_trusted)) AS k FROM sys.foreign_keys"
+                + " WHERE parent_object_id = OBJECT_ID(?) ORDER BY k", t(table));
+    }
+
     /** referenced table (two-part) | delete action | disabled | untrusted, of the key on notes. */
     private String inboundKey(String name) {
         return single("SELECT CONCAT(QUOTENAME(OBJECT_SCHEMA_NAME(referenced_object_id)), N'.',"

@@ -170,7 +170,8 @@ final class PostgresSwapSteps implements SwapSteps {
     }
 
     @Override
-    public void validateDeferredKeys(String outgoing, String incoming, UnaryOperator<String> incomingNameOf) throws SQLException {
+    public void validateDeferredKeys(String outgoing, String incoming, UnaryOperator<String> incomingNameOf,
+                                     java.util.Map<String, String> incomingOf) throws SQLException {
         PostgresCatalogObjects objects = new PostgresCatalogObjects(c);
         long incomingOid = relation(incoming).oid();
         for (PostgresCatalogObjects.CarriedObject key : objects.of(relation(outgoing).oid())) {

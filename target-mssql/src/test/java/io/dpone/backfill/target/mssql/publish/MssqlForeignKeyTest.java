@@ -2,7 +2,6 @@ package io.dpone.backfill.target.mssql.publish;
 
 import io.dpone.backfill.target.mssql.TsqlStatementRules;
 import io.dpone.backfill.target.mssql.WorstCaseNames;
-import io.dpone.backfill.target.mssql.publish.MssqlInboundReferences.InboundReference;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -11,19 +10,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 36: how the swap moves another table's foreign key onto the incoming table on SQL Server, statement by
- * statement, against sql-docs alter-table-transact-sql.md (ADD CONSTRAINT ... FOREIGN KEY ... REFERENCES ...
+ * Issue 36: how the swap moves another table's foreign key onto the incoming table, and the shadow build adds the live
+ * table's own keys, on SQL Server, statement by statement, against sql-docs alter-table-transact-sql.md (ADD CONSTRAINT ... FOREIGN KEY ... REFERENCES ...
  * [ON DELETE {NO ACTION | CASCADE | SET NULL | SET DEFAULT}] [ON UPDATE ...] [NOT FOR REPLICATION];
  * {WITH CHECK | WITH NOCHECK}; {CHECK | NOCHECK} CONSTRAINT) and sys-foreign-keys-transact-sql.md (the catalog's
  * *_referential_action_desc values NO_ACTION, CASCADE, SET_NULL, SET_DEFAULT; is_disabled; is_not_trusted;
  * is_not_for_replication). Nothing here ran on SQL Server.
  */
-class MssqlInboundReferencesTest {
+class MssqlForeignKeyTest {
     private static final String TARGET = "[dbo].[invoice__bf_shadow]";
 
-    private static InboundReference key(String onDelete, boolean nfr, boolean disabled, boolean notTrusted) {
-        return new InboundReference("fk_line_invoice", "dbo", "invoice_line", List.of("invoice_id", "tenant"),
-                List.of("id", "tenant"), onDelete, "NO_ACTION", nfr, disabled, notTrusted);
+    private static MssqlForeignKey key(String onDelete, boolean nfr, boolean disabled, boolean notTrusted) {
+        return new MssqlForeignKey("fk_line_invoice", "dbo", "invoice_line", List.of("invoice_id", "tenant"), 42, "dbo",
+                "invoice", List.of("id", "tenant"), onDelete, "NO_ACTION", nfr, disabled, notTrusted);
     }
 
     @Test
@@ -50,32 +49,54 @@ class MssqlInboundReferencesTest {
 
     @Test
     void orphansAreRowsWithEveryKeyColumnSetAndNoParent() {
-        assertThat(MssqlInboundReferences.orphans(key("NO_ACTION", false, false, false), TARGET, false)).isEqualTo(
+        assertThat(key("NO_ACTION", false, false, false).orphans("[dbo].[invoice_line]", TARGET, false)).isEqualTo(
                 "SELECT COUNT_BIG(*) FROM [dbo].[invoice_line] AS r WHERE r.[invoice_id] IS NOT NULL AND r.[tenant]"
                         + " IS NOT NULL AND NOT EXISTS (SELECT 1 FROM [dbo].[invoice__bf_shadow] AS t WHERE"
                         + " t.[id] = r.[invoice_id] AND t.[tenant] = r.[tenant])");
-        assertThat(MssqlInboundReferences.orphans(key("NO_ACTION", false, false, false), TARGET, true))
+        assertThat(key("NO_ACTION", false, false, false).orphans("[dbo].[invoice_line]", TARGET, true))
                 .startsWith("SELECT DISTINCT TOP (5) r.[invoice_id], r.[tenant] FROM").endsWith("ORDER BY r.[invoice_id], r.[tenant]");
     }
 
     @Test
     void everyStatementObeysTheGrammarForWorstCaseNames() {
-        InboundReference worst = new InboundReference(WorstCaseNames.identifier("fk"), WorstCaseNames.identifier("s"),
+        MssqlForeignKey worst = new MssqlForeignKey(WorstCaseNames.identifier("fk"), WorstCaseNames.identifier("s"),
                 WorstCaseNames.identifier("t"), List.of(WorstCaseNames.identifier("c1"), WorstCaseNames.identifier("c2")),
+                7, WorstCaseNames.identifier("s"), WorstCaseNames.identifier("p"),
                 List.of(WorstCaseNames.identifier("r1"), WorstCaseNames.identifier("r2")), "CASCADE", "SET_NULL", true,
-                false, false);
+                true, false);
         String target = MssqlObjectNames.twoPart(WorstCaseNames.identifier("s"), WorstCaseNames.identifier("shadow"));
         List<String> all = new java.util.ArrayList<>(MssqlInboundReferences.statements(worst, target));
-        all.add(MssqlInboundReferences.orphans(worst, target, false));
-        all.add(MssqlInboundReferences.orphans(worst, target, true));
-        all.add(MssqlInboundReferences.INBOUND);
-        all.add(MssqlInboundReferences.COLUMNS);
+        all.add(worst.orphans(worst.qualifiedTable(), target, false));
+        all.add(worst.orphans(worst.qualifiedTable(), target, true));
+        all.addAll(worst.add(target, WorstCaseNames.identifier("fk_on_shadow"), worst.qualifiedReferenced()));
+        all.add(MssqlForeignKeys.INBOUND);
+        all.add(MssqlForeignKeys.OUTBOUND);
         assertThat(all).allSatisfy(sql -> assertThat(TsqlStatementRules.problems(sql)).as(sql).isEmpty());
     }
 
     @Test
+    void anOutboundKeyIsAddedOnTheShadowUnderItsShadowNameAsTheLiveKeyIsTrustedOrNot() {
+        MssqlForeignKey trusted = key("NO_ACTION", false, false, false);
+        assertThat(trusted.add("[dbo].[invoice_line__bf_shadow]", "fk_line_invoice__bf_s", "[dbo].[invoice]")).containsExactly(
+                "ALTER TABLE [dbo].[invoice_line__bf_shadow] ADD CONSTRAINT [fk_line_invoice__bf_s] FOREIGN KEY"
+                        + " ([invoice_id], [tenant]) REFERENCES [dbo].[invoice] ([id], [tenant])"
+                        + " ON DELETE NO ACTION ON UPDATE NO ACTION");
+        assertThat(key("NO_ACTION", false, true, false).add("[dbo].[s]", "k", "[dbo].[invoice]"))
+                .containsExactly("ALTER TABLE [dbo].[s] WITH NOCHECK ADD CONSTRAINT [k] FOREIGN KEY ([invoice_id], [tenant])"
+                        + " REFERENCES [dbo].[invoice] ([id], [tenant]) ON DELETE NO ACTION ON UPDATE NO ACTION",
+                        "ALTER TABLE [dbo].[s] NOCHECK CONSTRAINT [k]");
+    }
+
+    @Test
+    void aKeyOfATableToItselfIsTheOnlySelfReference() {
+        assertThat(new MssqlForeignKey("fk_reports_to", "dbo", "Employee", List.of("ReportsTo"), 1, "dbo", "Employee",
+                List.of("EmployeeId"), "NO_ACTION", "NO_ACTION", false, false, false).selfReference()).isTrue();
+        assertThat(key("NO_ACTION", false, false, false).selfReference()).isFalse();
+    }
+
+    @Test
     void anActionTheCatalogDoesNotDocumentIsRefused() {
-        assertThat(MssqlInboundReferences.action("SET_NULL")).isEqualTo("SET NULL");
-        assertThatThrownBy(() -> MssqlInboundReferences.action("RESTRICT")).hasMessageContaining("RESTRICT");
+        assertThat(MssqlForeignKey.action("SET_NULL")).isEqualTo("SET NULL");
+        assertThatThrownBy(() -> MssqlForeignKey.action("RESTRICT")).hasMessageContaining("RESTRICT");
     }
 }
