@@ -30,7 +30,11 @@ public final class PostgresSourceKeyProbe {
         TEXT,
         /** The text with trailing spaces ignored on both sides, as SQL Server compares strings. */
         TEXT_PADDED,
-        /** As {@link #TEXT_PADDED}, and lower-cased on both sides, as a case-insensitive collation compares. */
+        /**
+         * As {@link #TEXT_PADDED}, and A-Z lower-cased on both sides, as a case-insensitive collation compares them.
+         * ASCII letters only (under the "C" collation): how other letters fold depends on the locale (a Turkish one
+         * lowers I to a dotless i), so the caller decides what a non-ASCII miss means.
+         */
         TEXT_PADDED_CASELESS
     }
 
@@ -102,6 +106,11 @@ public final class PostgresSourceKeyProbe {
                 .orElseThrow(() -> new SQLException("the source table " + qualifiedSourceTable + " has no column " + column));
     }
 
+    /** A source table as the probes take it: quoted and schema-qualified. */
+    public static String table(String schema, String table) {
+        return PostgresIdentifiers.qualified(schema, table);
+    }
+
     /** A tuple as findings show it: {@code v}, or {@code (v1, v2)} for a composite key. */
     public static String shown(String[] tuple) {
         return tuple.length == 1 ? tuple[0] : "(" + String.join(", ", tuple) + ")";
@@ -131,8 +140,8 @@ public final class PostgresSourceKeyProbe {
                 case TYPED -> column + " = " + value + "::" + types.get(i);
                 case TEXT -> column + "::text = " + value;
                 case TEXT_PADDED -> "pg_catalog.rtrim(" + column + "::text) = pg_catalog.rtrim(" + value + ")";
-                case TEXT_PADDED_CASELESS -> "pg_catalog.lower(pg_catalog.rtrim(" + column + "::text))"
-                        + " = pg_catalog.lower(pg_catalog.rtrim(" + value + "))";
+                case TEXT_PADDED_CASELESS -> "pg_catalog.lower(pg_catalog.rtrim(" + column + "::text) COLLATE pg_catalog.\"C\")"
+                        + " = pg_catalog.lower(pg_catalog.rtrim(" + value + ") COLLATE pg_catalog.\"C\")";
             });
         }
         List<String> order = new ArrayList<>();

@@ -29,7 +29,8 @@ class PostgresSourceKeyProbeTest {
                         + " pg_catalog.unnest(?::text[])) AS probe(v0, v1, v2, v3)")
                 .contains("s.\"a\" = probe.v0::uuid AND s.\"b\"::text = probe.v1"
                         + " AND pg_catalog.rtrim(s.\"c\"::text) = pg_catalog.rtrim(probe.v2)"
-                        + " AND pg_catalog.lower(pg_catalog.rtrim(s.\"d\"::text)) = pg_catalog.lower(pg_catalog.rtrim(probe.v3))")
+                        + " AND pg_catalog.lower(pg_catalog.rtrim(s.\"d\"::text) COLLATE pg_catalog.\"C\")"
+                        + " = pg_catalog.lower(pg_catalog.rtrim(probe.v3) COLLATE pg_catalog.\"C\")")
                 .endsWith(") ORDER BY 1, 2, 3, 4");
     }
 
