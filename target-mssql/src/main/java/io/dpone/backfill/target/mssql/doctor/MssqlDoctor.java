@@ -35,10 +35,13 @@ import java.util.Optional;
  * {@code target.swap.checkident-denied|grants-denied|owner-denied}, {@code state.schema.alter-denied|write-denied},
  * {@code state.database.create-schema-denied} (ERRORs, each with the GRANT or role that fixes it: see
  * {@link MssqlPermissionVerdict}); {@code target.privileges.applock}, {@code target.privileges.ok};</li>
- * <li>{@code target.binding.schema-bound|security-policy} (ERRORs), {@code target.binding.inbound-foreign-key}
- * (WARNING: re-pointed by the swap),
+ * <li>{@code target.binding.schema-bound|security-policy} (ERRORs),
  * {@code target.binding.view|trigger|synonym|change-tracking}, {@code target.grants.copied} (WARNINGs),
  * {@code target.bindings.none}, {@code target.grants.none};</li>
+ * <li>foreign keys, when the source table was found ({@link MssqlDoctorForeignKeys}):
+ * {@code target.foreign-key.referenced-empty|referenced-key-missing} (ERRORs: a key that would block the campaign),
+ * {@code target.binding.inbound-foreign-key} (OK, or WARNING when not probed: re-pointed by the swap),
+ * {@code target.foreign-key.group-member} (WARNING), {@code target.foreign-key.validated-after-load} (OK);</li>
  * <li>{@code target.shadow.free|owned|foreign|unstamped}, {@code target.backup.free|owned|exists};</li>
  * <li>{@code <family>.check-failed}: a catalog query itself failed; the other families still ran.</li>
  * </ul>
@@ -71,6 +74,12 @@ public final class MssqlDoctor implements TargetDoctor {
                 });
             }
             new MssqlDoctorBindings(target, findings).check(live.get());
+            if (sourceTable) {
+                MssqlDoctorGuard.guarded("target.foreign-keys", PG_CATALOG + " and " + SYS_CATALOG, findings, () -> {
+                    MssqlDoctorForeignKeys.of(source, target, normalisedSpec, findings).check(live.get());
+                    return Boolean.TRUE;
+                });
+            }
             MssqlDoctorGuard.run("target.features", findings,
                     () -> new MssqlDoctorFeatures(new MssqlDoctorSql(target), findings).check(live.get()));
         }

@@ -10,10 +10,11 @@ import java.util.List;
 
 /**
  * Objects bound to the live table that a swap by sp_rename would leave on the backup or point somewhere else,
- * found before the campaign, never after the swap. SQL Server binds foreign keys, triggers, security predicates,
- * change tracking and CDC to the object id (they follow the renamed table to the backup); views, synonyms and
- * modules name the table (they resolve to the published table), except schema-bound ones, which block the
- * rename. Each family runs on its own: one failing query does not hide the others.
+ * found before the campaign, never after the swap. SQL Server binds triggers, security predicates, change tracking
+ * and CDC to the object id (they follow the renamed table to the backup); views, synonyms and modules name the table
+ * (they resolve to the published table), except schema-bound ones, which block the rename. Foreign keys, which the
+ * swap re-points, are {@link MssqlDoctorForeignKeys}'. Each family runs on its own: one failing query does not hide
+ * the others.
  */
 final class MssqlDoctorBindings {
     private static final String REFERENCING_MODULES = """
@@ -24,12 +25,6 @@ final class MssqlDoctorBindings {
               JOIN sys.sql_modules m ON m.object_id = d.referencing_id
              WHERE d.referenced_id = ? AND d.referencing_id <> d.referenced_id
                AND (m.is_schema_bound = 1 OR o.type = 'V')""";
-    private static final String INBOUND_FOREIGN_KEYS = """
-            SELECT QUOTENAME(fk.name) + N' on ' + QUOTENAME(OBJECT_SCHEMA_NAME(fk.parent_object_id)) + N'.'
-                   + QUOTENAME(OBJECT_NAME(fk.parent_object_id))
-              FROM sys.foreign_keys fk
-             WHERE fk.referenced_object_id = ? AND fk.parent_object_id <> fk.referenced_object_id
-             ORDER BY 1""";
     private static final String TRIGGERS = "SELECT t.name FROM sys.triggers t WHERE t.parent_id = ? ORDER BY 1";
     private static final String SYNONYMS = """
             SELECT QUOTENAME(SCHEMA_NAME(s.schema_id)) + N'.' + QUOTENAME(s.name) + N' for ' + s.base_object_name
@@ -67,18 +62,6 @@ final class MssqlDoctorBindings {
         int before = findings.size();
         String table = live.shown();
         MssqlDoctorGuard.run("target.binding.modules", findings, () -> modules(live));
-        MssqlDoctorGuard.run("target.binding.inbound-foreign-key", findings, () -> {
-            List<String> keys = sql.strings(INBOUND_FOREIGN_KEYS, live.objectId());
-            if (!keys.isEmpty()) {
-                findings.add(Finding.warning("target.binding.inbound-foreign-key", "foreign keys " + keys
-                        + " reference " + table + ": the swap re-points each at the published table in its"
-                        + " transaction (name, ON DELETE / ON UPDATE, NOT FOR REPLICATION, a disabled or untrusted key"
-                        + " kept so), after counting the rows that would reference keys the published table lacks; any"
-                        + " stops the swap before anything changes, with their count and a sample (ADR 0038)",
-                        "Make sure the source holds every key these tables reference: publish their parents first,"
-                        + " or the tables that reference each other together in one publication group."));
-            }
-        });
         MssqlDoctorGuard.run("target.binding.trigger", findings, () -> {
             List<String> triggers = sql.strings(TRIGGERS, live.objectId());
             if (!triggers.isEmpty()) {
@@ -100,8 +83,8 @@ final class MssqlDoctorBindings {
         MssqlDoctorGuard.run("target.binding.security-policy", findings, () -> securityPredicates(live));
         MssqlDoctorGuard.run("target.binding.change-tracking", findings, () -> tracking(live));
         if (findings.stream().skip(before).noneMatch(f -> f.severity() != Severity.OK)) {
-            findings.add(Finding.ok("target.bindings.none", "no views, schema-bound modules, inbound foreign keys,"
-                    + " triggers, synonyms, security predicates, change tracking or CDC are bound to " + table));
+            findings.add(Finding.ok("target.bindings.none", "no views, schema-bound modules, triggers, synonyms,"
+                    + " security predicates, change tracking or CDC are bound to " + table));
         }
         MssqlDoctorGuard.run("target.grants", findings, () -> grants(live));
     }

@@ -5,12 +5,15 @@ import io.dpone.backfill.target.mssql.WorstCaseNames;
 import io.dpone.backfill.target.mssql.doctor.MssqlPermissionProbe.Subjects;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The doctor's statements that are assembled rather than fixed, against {@link TsqlStatementRules}: the one-SELECT
- * permission probe (one marker per fact with a subject, as {@link MssqlPermissionProbe#parameters} binds them) and
- * every refused feature's catalog read (one marker: the live table's object id).
+ * permission probe (one marker per fact with a subject, as {@link MssqlPermissionProbe#parameters} binds them),
+ * every refused feature's catalog read (one marker: the live table's object id), the foreign keys' read and the
+ * read of an inbound key's referencing values.
  */
 class MssqlDoctorStatementsGrammarTest {
     @Test
@@ -28,5 +31,20 @@ class MssqlDoctorStatementsGrammarTest {
             assertThat(TsqlStatementRules.problems(feature.sql())).as(feature + ": " + feature.sql()).isEmpty();
             assertThat(TsqlStatementRules.parameterMarkers(feature.sql())).as(feature.name()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void theForeignKeysReadObeysTheGrammarAndHasTheFourMarkersItBinds() {
+        assertThat(TsqlStatementRules.problems(MssqlDoctorKeys.KEYS)).isEmpty();
+        assertThat(TsqlStatementRules.parameterMarkers(MssqlDoctorKeys.KEYS)).isEqualTo(4);
+    }
+
+    @Test
+    void theReferencingValuesReadObeysTheGrammarWithWorstCaseNames() {
+        String sql = MssqlDoctorKeyValues.distinctSql("[x].[y]", List.of(WorstCaseNames.identifier("a"),
+                WorstCaseNames.identifier("b")), MssqlDoctorKeyValues.PROBED_VALUES + 1);
+
+        assertThat(TsqlStatementRules.problems(sql)).isEmpty();
+        assertThat(TsqlStatementRules.parameterMarkers(sql)).isZero();
     }
 }

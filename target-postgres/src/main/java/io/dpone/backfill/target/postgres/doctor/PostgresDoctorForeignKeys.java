@@ -4,14 +4,12 @@ import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
+import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe;
 import io.dpone.backfill.target.postgres.publish.PostgresForeignKeySql;
 import io.dpone.backfill.target.postgres.publish.PostgresShadowStamp;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -28,7 +26,6 @@ import java.util.function.UnaryOperator;
 final class PostgresDoctorForeignKeys {
     /** Distinct referencing values probed against the source; beyond this, publication checks them. */
     static final int PROBED_VALUES = 100_000;
-    private static final int BATCH = 5_000;
     private static final int SHOWN = 5;
 
     private static final String KEYS = "SELECT k.conname, k.conrelid = ?::oid AS outbound, " + PostgresForeignKeySql.REFERENCING
@@ -48,7 +45,7 @@ final class PostgresDoctorForeignKeys {
         }
     }
 
-    private final Connection source;
+    private final PostgresSourceKeyProbe probe;
     private final Connection target;
     private final String sourceTable;
     private final UnaryOperator<String> sourceColumn;
@@ -65,7 +62,7 @@ final class PostgresDoctorForeignKeys {
      */
     PostgresDoctorForeignKeys(Connection source, Connection target, String sourceTable, UnaryOperator<String> sourceColumn,
                               List<Finding> findings, String schema, Set<String> groupTables) {
-        this.source = source;
+        this.probe = new PostgresSourceKeyProbe(source);
         this.target = target;
         this.sourceTable = sourceTable;
         this.sourceColumn = sourceColumn;
@@ -97,8 +94,7 @@ final class PostgresDoctorForeignKeys {
     private void outbound(Key key) throws SQLException {
         boolean referencedEmpty = !exists(target, "SELECT 1 FROM " + key.referenced() + " LIMIT 1");
         List<String> loadedFrom = java.util.Arrays.stream(key.columns()).map(sourceColumn).toList();
-        if (referencedEmpty && !loadedFrom.contains(null) && exists(source, "SELECT 1 FROM " + sourceTable + " WHERE "
-                + allPresent(loadedFrom) + " LIMIT 1")) {
+        if (referencedEmpty && !loadedFrom.contains(null) && probe.anyRowReferencing(sourceTable, loadedFrom)) {
             findings.add(Finding.error("target.foreign-key.referenced-empty", "foreign key " + key.describe()
                     + ": " + key.referenced() + " is empty on the target while source rows reference it, so the"
                     + " key would not hold on the loaded rows and validation would block (ForeignKeyOrphans)",
@@ -141,7 +137,8 @@ final class PostgresDoctorForeignKeys {
                     + " nothing if rows of " + key.table() + " reference keys the source lacks."));
             return;
         }
-        List<String> missing = missingInSource(loadedFrom, values);
+        List<String> missing = probe.missing(sourceTable, loadedFrom, values).stream()
+                .map(PostgresSourceKeyProbe::shown).toList();
         if (!missing.isEmpty()) {
             findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ": "
                     + missing.size() + " of its " + values.size() + " distinct values are not in the source table "
@@ -155,65 +152,10 @@ final class PostgresDoctorForeignKeys {
                 + " distinct values are all in the source table"));
     }
 
-    /**
-     * The referencing values (one per key column, as text) that no source row holds in {@code sourceColumns},
-     * probed in batches, each value cast to its source column's type; shown as {@code v} or {@code (v1, v2)}.
-     */
-    private List<String> missingInSource(List<String> sourceColumns, List<String[]> values) throws SQLException {
-        int n = sourceColumns.size();
-        List<String> arrays = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        List<String> match = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            arrays.add("pg_catalog.unnest(?::text[])");
-            names.add("v" + i);
-            // Qualified everywhere: an unqualified name would resolve to a source column of the same name.
-            match.add("s." + PostgresIdentifiers.quote(sourceColumns.get(i)) + " = probe.v" + i + "::"
-                    + columnType(sourceColumns.get(i)));
-        }
-        String shown = n == 1 ? "probe.v0" : "'(' || pg_catalog.concat_ws(', ', " + String.join(", ",
-                names.stream().map(v -> "probe." + v).toList()) + ") || ')'";
-        // ROWS FROM zips the arrays: the schema-qualified unnest takes one array at a time.
-        String sql = "SELECT " + shown + " FROM ROWS FROM (" + String.join(", ", arrays) + ") AS probe("
-                + String.join(", ", names) + ") WHERE NOT EXISTS (SELECT 1 FROM " + sourceTable + " s WHERE "
-                + String.join(" AND ", match) + ") ORDER BY 1";
-        List<String> missing = new ArrayList<>();
-        for (int from = 0; from < values.size(); from += BATCH) {
-            List<String[]> batch = values.subList(from, Math.min(values.size(), from + BATCH));
-            try (PreparedStatement ps = source.prepareStatement(sql)) {
-                for (int i = 0; i < n; i++) {
-                    int column = i;
-                    ps.setArray(i + 1, source.createArrayOf("text", batch.stream().map(t -> t[column]).toArray()));
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        missing.add(rs.getString(1));
-                    }
-                }
-            }
-        }
-        return missing;
-    }
-
-    private String columnType(String column) throws SQLException {
-        return new PostgresJdbc(source).one("SELECT pg_catalog.format_type(a.atttypid, a.atttypmod)"
-                        + " FROM pg_catalog.pg_attribute a WHERE a.attrelid = ?::regclass AND a.attname = ?"
-                        + " AND NOT a.attisdropped", rs -> rs.getString(1), sourceTable, column)
-                .orElseThrow(() -> new SQLException("the source table " + sourceTable + " has no column " + column));
-    }
-
     private List<Key> keys(long oid) throws SQLException {
         return new PostgresJdbc(target).list(KEYS, rs -> new Key(rs.getString(1), rs.getBoolean(2), rs.getString(3),
                 rs.getString(4), (String[]) rs.getArray(5).getArray(), (String[]) rs.getArray(6).getArray(),
                 PostgresShadowStamp.isBackup(rs.getString(7)), rs.getString(8), rs.getString(9)), oid, oid, oid, oid, oid);
-    }
-
-    private static String allPresent(List<String> columns) {
-        List<String> present = new ArrayList<>();
-        for (String column : columns) {
-            present.add(PostgresIdentifiers.quote(column) + " IS NOT NULL");
-        }
-        return String.join(" AND ", present);
     }
 
     private static boolean exists(Connection c, String sql) throws SQLException {
