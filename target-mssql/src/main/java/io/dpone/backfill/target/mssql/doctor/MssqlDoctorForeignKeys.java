@@ -5,6 +5,7 @@ import io.dpone.backfill.core.campaign.ColumnMapping;
 import io.dpone.backfill.core.campaign.IdentifierComparison;
 import io.dpone.backfill.core.campaign.PublicationGroup;
 import io.dpone.backfill.core.doctor.Finding;
+import io.dpone.backfill.core.doctor.ForeignKeyFindings;
 import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
 import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe;
 import io.dpone.backfill.target.mssql.MssqlIdentifierNames;
@@ -33,7 +34,6 @@ import java.util.function.UnaryOperator;
  * checked against it and nothing is probed. Keys of an earlier campaign's backup are skipped, as the swap skips them.
  */
 final class MssqlDoctorForeignKeys {
-    private static final int SHOWN = 5;
 
     private final Connection target;
     private final List<Finding> findings;
@@ -92,17 +92,10 @@ final class MssqlDoctorForeignKeys {
             if (key.disabled() || key.notTrusted()) {
                 unchecked(key);
             } else if (key.selfReference()) {
-                findings.add(Finding.ok("target.foreign-key.validated-after-load", "foreign key " + key.describe()
-                        + " references the live table itself: it is created on the shadow after loading and checked"
-                        + " there against the loaded rows before publication, which blocks (ForeignKeyOrphans) with the"
-                        + " count and a sample of rows that reference missing keys"));
+                findings.add(ForeignKeyFindings.checkedAfterLoad(key.describe() + ", a reference to the live table itself,"));
             } else if (groupMember(key, live)) {
                 // Not probed: the other member's source table is named only in its own campaign.
-                findings.add(Finding.warning("target.foreign-key.group-member", "foreign key " + key.describe()
-                        + " is between members of the campaign's publication group: it cannot be probed before both are"
-                        + " loaded; the group's swap re-points it to the members' loaded tables and checks it there,"
-                        + " before any of them is published", "If rows break it, the member they belong to blocks"
-                        + " (ForeignKeyOrphans, with their count and a sample) and nothing of the group is published."));
+                findings.add(ForeignKeyFindings.groupMember(key.describe()));
             } else if (key.outbound()) {
                 outbound(key);
             } else {
@@ -138,16 +131,10 @@ final class MssqlDoctorForeignKeys {
         boolean referencedEmpty = sql.integer("SELECT TOP (1) 1 FROM " + key.qualifiedReferenced()) == null;
         String referenced = key.referencedSchema() + "." + key.referencedTable();
         if (referencedEmpty && !loadedFrom.contains(null) && probe.anyRowReferencing(sourceTable, loadedFrom)) {
-            findings.add(Finding.error("target.foreign-key.referenced-empty", "foreign key " + key.describe()
-                    + ": " + referenced + " is empty on the target while source rows reference it, so the key would"
-                    + " not hold on the loaded rows and the check before publication would block (ForeignKeyOrphans)",
-                    "Load " + referenced + " first (its own campaign, published), then this table."));
+            findings.add(ForeignKeyFindings.referencedEmpty(key.describe(), referenced));
             return;
         }
-        findings.add(Finding.ok("target.foreign-key.validated-after-load", "foreign key " + key.describe()
-                + " is not enforced while chunks load; it is created on the shadow after loading and checked there"
-                + " before publication, which blocks (ForeignKeyOrphans) with the count and a sample of rows that"
-                + " reference missing keys"));
+        findings.add(ForeignKeyFindings.checkedAfterLoad(key.describe()));
     }
 
     private void inbound(Key key) throws SQLException {
@@ -155,54 +142,38 @@ final class MssqlDoctorForeignKeys {
         String referencing = key.schema() + "." + key.table();
         List<String> loadedFrom = key.referencedColumns().stream().map(sourceColumn).toList();
         if (loadedFrom.contains(null)) {
-            findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ", but no source column"
-                    + " loads its column(s) " + String.join(", ", key.referencedColumns()) + ": re-pointed at the"
-                    + " published table, every row of " + referencing + " that references it would break it",
-                    "Load the referenced columns, or empty " + referencing + " for the campaign."));
+            findings.add(ForeignKeyFindings.referencedColumnsNotLoaded(subject, key.referencedColumns(), referencing));
             return;
         }
         Outcome outcome = values.probe(key, loadedFrom);
         if (outcome instanceof NotComparable c) {
             findings.add(Finding.warning("target.binding.inbound-foreign-key", subject + ": its column " + c.column()
                     + " is " + c.type() + ", whose values doctor cannot compare exactly with the source's " + c.sourceType()
-                    + "; the swap re-points it at the published table and checks it there, not probed here", leftToTheSwap(key)));
+                    + "; the swap re-points it at the published table and checks it there, not probed here", ForeignKeyFindings.leftToTheSwap(referencing)));
         } else if (outcome instanceof Probed p) {
             probed(key, subject, p);
         } else {
-            findings.add(Finding.warning("target.binding.inbound-foreign-key", subject + " with more than "
-                    + MssqlDoctorKeyValues.PROBED_VALUES + " distinct values: the swap re-points it at the published"
-                    + " table and checks it there, not probed here", leftToTheSwap(key)));
+            findings.add(ForeignKeyFindings.tooManyToProbe(subject, MssqlDoctorKeyValues.PROBED_VALUES, referencing));
         }
     }
 
     private void probed(Key key, String subject, Probed p) {
         String referencing = key.schema() + "." + key.table();
         if (!p.missing().isEmpty()) {
-            findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ": "
-                    + p.missing().size() + " of its " + p.distinct() + " distinct values are not in the source table "
-                    + sourceShown + " (e.g. " + sample(p.missing()) + "), so re-pointed at the published table it would"
-                    + " not hold and publication would block",
-                    "Delete or fix those rows of " + referencing + ", or load the rows they reference into the source."));
+            findings.add(ForeignKeyFindings.valuesMissingInSource(subject, p.missing(), p.distinct(), sourceShown, referencing));
         } else if (!p.unsure().isEmpty()) {
             findings.add(Finding.warning("target.binding.inbound-foreign-key", subject + ": " + p.unsure().size()
                     + " of its " + p.distinct() + " distinct values are not in the source table " + sourceShown
                     + " as written (e.g. " + sample(p.unsure()) + "); SQL Server may still match them under the"
                     + " column's collation (accents, width, kana or the case of letters beyond A-Z), which doctor does"
                     + " not imitate; the swap re-points the key at the published table and checks it there",
-                    "Check those values against the source. " + leftToTheSwap(key)));
+                    "Check those values against the source. " + ForeignKeyFindings.leftToTheSwap(referencing)));
         } else {
-            findings.add(Finding.ok("target.binding.inbound-foreign-key", subject + ": the swap re-points it at the"
-                    + " published table and checks it there (a rollback points it back); its " + p.distinct()
-                    + " distinct values are all in the source table"));
+            findings.add(ForeignKeyFindings.allValuesInSource(subject, p.distinct()));
         }
     }
 
-    private static String leftToTheSwap(Key key) {
-        return "Publication blocks (ForeignKeyOrphans) and swaps nothing if rows of " + key.schema() + "." + key.table()
-                + " reference keys the source lacks.";
-    }
-
     private static String sample(List<String> values) {
-        return String.join(", ", values.subList(0, Math.min(SHOWN, values.size())));
+        return String.join(", ", values.subList(0, Math.min(ForeignKeyFindings.SHOWN, values.size())));
     }
 }

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.postgres.doctor;
 
 import io.dpone.backfill.core.doctor.Finding;
+import io.dpone.backfill.core.doctor.ForeignKeyFindings;
 import io.dpone.backfill.postgres.PostgresCatalog.Relation;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
@@ -26,7 +27,6 @@ import java.util.function.UnaryOperator;
 final class PostgresDoctorForeignKeys {
     /** Distinct referencing values probed against the source; beyond this, publication checks them. */
     static final int PROBED_VALUES = 100_000;
-    private static final int SHOWN = 5;
 
     private static final String KEYS = "SELECT k.conname, k.conrelid = ?::oid AS outbound, " + PostgresForeignKeySql.REFERENCING
             + ", " + PostgresForeignKeySql.REFERENCED + ", " + PostgresForeignKeySql.columns(false, false) + ", "
@@ -78,11 +78,7 @@ final class PostgresDoctorForeignKeys {
             }
             if (key.otherSchema().equals(schema) && groupTables.contains(key.otherTable())) {
                 // Not probed: the other member's source table is named only in its own campaign.
-                findings.add(Finding.warning("target.foreign-key.group-member", "foreign key " + key.describe()
-                        + " is between members of the campaign's publication group: it cannot be probed before both are"
-                        + " loaded; the group's swap re-points it to the members' loaded tables and validates it there,"
-                        + " before any of them is published", "If rows break it, the member they belong to blocks"
-                        + " (ForeignKeyOrphans, with their count and a sample) and nothing of the group is published."));
+                findings.add(ForeignKeyFindings.groupMember(key.describe()));
             } else if (key.outbound()) {
                 outbound(key);
             } else {
@@ -95,26 +91,17 @@ final class PostgresDoctorForeignKeys {
         boolean referencedEmpty = !exists(target, "SELECT 1 FROM " + key.referenced() + " LIMIT 1");
         List<String> loadedFrom = java.util.Arrays.stream(key.columns()).map(sourceColumn).toList();
         if (referencedEmpty && !loadedFrom.contains(null) && probe.anyRowReferencing(sourceTable, loadedFrom)) {
-            findings.add(Finding.error("target.foreign-key.referenced-empty", "foreign key " + key.describe()
-                    + ": " + key.referenced() + " is empty on the target while source rows reference it, so the"
-                    + " key would not hold on the loaded rows and validation would block (ForeignKeyOrphans)",
-                    "Load " + key.referenced() + " first (its own campaign, published), then this table."));
+            findings.add(ForeignKeyFindings.referencedEmpty(key.describe(), key.referenced()));
             return;
         }
-        findings.add(Finding.ok("target.foreign-key.validated-after-load", "foreign key " + key.describe()
-                + " is not enforced while chunks load; it is created on the shadow after loading and validated"
-                + " before publication, which blocks (ForeignKeyOrphans) with the count and a sample of rows"
-                + " that reference missing keys"));
+        findings.add(ForeignKeyFindings.checkedAfterLoad(key.describe()));
     }
 
     private void inbound(Key key) throws SQLException {
         String subject = "foreign key " + key.describe() + " references the live table";
         List<String> loadedFrom = java.util.Arrays.stream(key.referencedColumns()).map(sourceColumn).toList();
         if (loadedFrom.contains(null)) {
-            findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ", but no source column"
-                    + " loads its column(s) " + String.join(", ", key.referencedColumns()) + ": re-pointed at the"
-                    + " published table, every row of " + key.table() + " that references it would break it",
-                    "Load the referenced columns, or empty " + key.table() + " for the campaign."));
+            findings.add(ForeignKeyFindings.referencedColumnsNotLoaded(subject, java.util.Arrays.asList(key.referencedColumns()), key.table()));
             return;
         }
         // MATCH SIMPLE (the default): a referencing row with a NULL in its key is not checked.
@@ -131,25 +118,16 @@ final class PostgresDoctorForeignKeys {
                     return tuple;
                 });
         if (values.size() > PROBED_VALUES) {
-            findings.add(Finding.warning("target.binding.inbound-foreign-key", subject + " with more than "
-                    + PROBED_VALUES + " distinct values: the swap re-points it at the published table and"
-                    + " validates it there, not probed here", "Publication blocks (ForeignKeyOrphans) and swaps"
-                    + " nothing if rows of " + key.table() + " reference keys the source lacks."));
+            findings.add(ForeignKeyFindings.tooManyToProbe(subject, PROBED_VALUES, key.table()));
             return;
         }
         List<String> missing = probe.missing(sourceTable, loadedFrom, values).stream()
                 .map(PostgresSourceKeyProbe::shown).toList();
         if (!missing.isEmpty()) {
-            findings.add(Finding.error("target.foreign-key.referenced-key-missing", subject + ": "
-                    + missing.size() + " of its " + values.size() + " distinct values are not in the source table "
-                    + sourceTable + " (e.g. " + String.join(", ", missing.subList(0, Math.min(SHOWN, missing.size())))
-                    + "), so re-pointed at the published table it would not hold and publication would block",
-                    "Delete or fix those rows of " + key.table() + ", or load the rows they reference into the source."));
+            findings.add(ForeignKeyFindings.valuesMissingInSource(subject, missing, values.size(), sourceTable, key.table()));
             return;
         }
-        findings.add(Finding.ok("target.binding.inbound-foreign-key", subject + ": the swap re-points it at the"
-                + " published table and validates it there (a rollback points it back); its " + values.size()
-                + " distinct values are all in the source table"));
+        findings.add(ForeignKeyFindings.allValuesInSource(subject, values.size()));
     }
 
     private List<Key> keys(long oid) throws SQLException {
