@@ -92,7 +92,7 @@ final class MssqlDoctorForeignKeys {
             if (key.disabled() || key.notTrusted()) {
                 unchecked(key);
             } else if (key.selfReference()) {
-                findings.add(ForeignKeyFindings.checkedAfterLoad(key.describe() + ", a reference to the live table itself,"));
+                findings.add(ForeignKeyFindings.checkedAfterLoad(key.describe() + ", which references the live table itself,"));
             } else if (groupMember(key, live)) {
                 // Not probed: the other member's source table is named only in its own campaign.
                 findings.add(ForeignKeyFindings.groupMember(key.describe()));
