@@ -32,7 +32,8 @@ import java.util.stream.Collectors;
 
 /**
  * Strict YAML binding: unknown fields, scalars of the wrong type ({@code "64"} for an integer), duplicate keys and
- * extra documents are errors that name the field path, never silently coerced or ignored.
+ * extra documents are errors that name the field path, never silently coerced or ignored; YAML a manifest does not
+ * use (aliases, merge keys, tags, non-string keys, names with invisible edges) is refused first ({@link PlainYaml}).
  */
 public final class StrictYaml {
     private static final ObjectMapper MAPPER = configure(YAMLMapper.builder(
@@ -69,6 +70,7 @@ public final class StrictYaml {
 
     /** Binds exactly one YAML document to {@code type}; any problem becomes a {@link CampaignRejectedException}. */
     public static <T> T read(String yaml, Class<T> type) {
+        PlainYaml.check(yaml);
         try (JsonParser parser = MAPPER.createParser(yaml)) {
             if (parser.nextToken() == null) {
                 throw rejected("", "empty", "the file holds no YAML document");

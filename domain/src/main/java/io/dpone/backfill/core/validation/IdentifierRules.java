@@ -13,13 +13,20 @@ public final class IdentifierRules {
     private IdentifierRules() {
     }
 
+    /** Whitespace of any kind (a no-break space included) or a zero-width format character. */
+    public static boolean invisible(int codePoint) {
+        return Character.isWhitespace(codePoint) || Character.isSpaceChar(codePoint)
+                || Character.getType(codePoint) == Character.FORMAT;
+    }
+
     /** Returns why {@code name} is not acceptable under {@code limits}, or empty when it is. */
     public static Optional<String> problem(String name, IdentifierLimit... limits) {
         if (name == null || name.isEmpty()) {
             return Optional.of("must not be empty");
         }
-        if (!name.equals(name.strip())) {
-            return Optional.of("must not start or end with whitespace");
+        if (invisible(name.codePointAt(0)) || invisible(name.codePointBefore(name.length()))) {
+            // strip() keeps a no-break space (issue 40): a name ending in one reads as the name without it.
+            return Optional.of("must not start or end with whitespace or an invisible character");
         }
         for (int i = 0; i < name.length(); ) {
             int cp = name.codePointAt(i);

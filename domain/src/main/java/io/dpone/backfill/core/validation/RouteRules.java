@@ -46,6 +46,11 @@ final class RouteRules {
             errors.add("spec.publication.window", "shadow-swap-route", "applies to shadow_swap only: a direct load"
                     + " writes into the live table chunk by chunk, there is no swap to schedule");
         }
+        if (s.getPublication().getVerify() != null && !shadow) {
+            errors.add("spec.publication.verify", "shadow-swap-route", "applies to shadow_swap only: it says what is"
+                    + " read back from the shadow before the swap, and a direct load has neither (issue 40: a setting the"
+                    + " route ignores is refused, not silently dropped)");
+        }
         if (s.getPublication().getGroup() != null && !shadow) {
             errors.add("spec.publication.group", "shadow-swap-route", "applies to shadow_swap only: a direct load"
                     + " writes into the live table chunk by chunk, there is no swap to make together");

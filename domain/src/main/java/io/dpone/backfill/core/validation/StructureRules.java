@@ -149,6 +149,12 @@ final class StructureRules {
                 continue;
             }
             errors.identifier(members.get(i), path, targetLimit);
+            if (members.get(i).contains(".")) {
+                // Read as a table of the campaign's own schema, "sales.customers" would never be the table the
+                // author meant (issue 40): every member is in the target schema, named without it.
+                errors.add(path, "member-schema", "'" + KubernetesNames.printable(members.get(i)) + "' looks schema-qualified:"
+                        + " every member is a table of this campaign's target schema, named without the schema");
+            }
             if (!seen.add(members.get(i))) {
                 errors.add(path, "unique-items", "lists table '" + KubernetesNames.printable(members.get(i)) + "' twice");
             }

@@ -28,6 +28,15 @@ class PublicationGroupTest {
         assertThat(paths(withGroup("{name: music, members: [a, b]}"))).containsExactly("spec.publication.group.members");
         assertThat(paths(withGroup("{name: music, members: [" + table + ", b, b]}"))).containsExactly("spec.publication.group.members[2]");
         assertThat(paths(withGroup("{members: [" + table + ", b]}"))).containsExactly("spec.publication.group.name");
+        assertThat(paths(withGroup("{name: music, members: [" + table + ", sales.customers]}")))
+                .as("a member in another schema").containsExactly("spec.publication.group.members[1]");
+    }
+
+    @Test
+    void aReadBackSettingOnADirectCampaignIsRefusedNotIgnored() {
+        String direct = replaceOnce(mssql(), "  publication:\n", "  publication:\n    verify: counts\n");
+        direct = direct.replace("mode: shadow_swap", "mode: direct");
+        assertThat(paths(direct)).contains("spec.publication.verify");
     }
 
     @Test

@@ -78,8 +78,17 @@ class IdentifierValidationTest {
     }
 
     @Test
-    void rejectsSurroundingWhitespace() {
-        assertIdentifierError(mssqlTarget(" orders"), "whitespace");
+    void rejectsSurroundingWhitespaceBeforeBindingNamingTheField() {
+        assertThat(mssqlTarget(" orders")).anySatisfy(e -> {
+            assertThat(e.path()).isEqualTo("spec.target.table");
+            assertThat(e.rule()).isEqualTo("whitespace");
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"orders\u00A0", "\u2007orders", "orders\u200B", "\uFEFForders", "orders\u3000"})
+    void anIdentifierThatArrivesWithoutYamlIsRefusedForAnInvisibleEdgeToo(String name) {
+        assertThat(IdentifierRules.problem(name)).hasValueSatisfying(p -> assertThat(p).contains("whitespace or an invisible"));
     }
 
     @Test
