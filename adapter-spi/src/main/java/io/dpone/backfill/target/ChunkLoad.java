@@ -1,15 +1,15 @@
 package io.dpone.backfill.target;
 
 import io.dpone.backfill.core.encoding.RowEncoding;
+import io.dpone.backfill.source.SourceTable;
 
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * What a lane's chunk sink loads: {@code sourceColumns} of the source table into {@code columns} of the load table
  * (the shadow, or the live table in direct mode), pair by pair (issue 27), with the chunk's receipt and ledger row in
- * {@code stateSchema}. A sink that writes values reads the source columns' types over {@code source} once.
+ * {@code stateSchema}. A sink that writes values learns the source columns' types from {@code source} once.
  *
  * @param keyColumns  the campaign's unique key under the load table's names, to name a row in an error
  * @param receiptWait how long a chunk's transaction waits behind another transaction holding the same chunk's
@@ -18,8 +18,7 @@ import java.util.List;
  *                    sink's own default then)
  */
 public record ChunkLoad(String stateSchema, String loadSchema, String loadTable, List<String> columns, List<String> keyColumns,
-                        Duration receiptWait, Connection source, String sourceSchema, String sourceTable,
-                        List<String> sourceColumns, RowEncoding encoding) {
+                        Duration receiptWait, SourceTable source, List<String> sourceColumns, RowEncoding encoding) {
     public ChunkLoad {
         columns = List.copyOf(columns);
         keyColumns = List.copyOf(keyColumns);
@@ -32,9 +31,7 @@ public record ChunkLoad(String stateSchema, String loadSchema, String loadTable,
 
     /** Columns named the same on both sides. */
     public ChunkLoad(String stateSchema, String loadSchema, String loadTable, List<String> columns, List<String> keyColumns,
-                     Duration receiptWait, Connection source, String sourceSchema, String sourceTable,
-                     RowEncoding encoding) {
-        this(stateSchema, loadSchema, loadTable, columns, keyColumns, receiptWait, source, sourceSchema, sourceTable,
-                columns, encoding);
+                     Duration receiptWait, SourceTable source, RowEncoding encoding) {
+        this(stateSchema, loadSchema, loadTable, columns, keyColumns, receiptWait, source, columns, encoding);
     }
 }

@@ -11,6 +11,7 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TargetCatalog;
 import io.dpone.backfill.core.verify.PublishedTableDigests;
+import io.dpone.backfill.source.SourceTable;
 
 import java.sql.Connection;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import java.util.List;
 /**
  * Everything one target engine contributes to a campaign, created over connections the caller opened with
  * {@link #endpoint()} and closes itself. One implementation per {@link TargetType}, in its own
- * {@code io.dpone.backfill.target.<engine>} package, registered in {@code TargetAdapters}. It must pass
+ * {@code io.dpone.backfill.target.<engine>} package, registered in wiring's {@code Connectors}. It must pass
  * {@code LedgerStoreContract}, {@code ShadowPublisherContract} and {@code ChunkSinkContract} (ADR 0013).
  */
 public interface TargetAdapter {
@@ -51,7 +52,7 @@ public interface TargetAdapter {
      */
     ChunkSink chunkSink(Connection sink, ChunkLoad load);
 
-    /** The pre-flight of a route into this target, reading the PostgreSQL source and this target. */
+    /** The pre-flight of a route into this target, reading the source (through its adapter) and this target. */
     TargetDoctor doctor();
 
     /** How this process names and ends its own abandoned sessions on this target after a reconnect. */
@@ -61,8 +62,7 @@ public interface TargetAdapter {
      * How lanes move {@code columns} from the source table into the load table, decided at preparation from both
      * catalogs and recorded in the ledger (ADR 0017).
      */
-    RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target, String loadSchema,
-                            String loadTable, LoadColumns columns);
+    RowEncoding rowEncoding(SourceTable source, Connection target, String loadSchema, String loadTable, LoadColumns columns);
 
     /**
      * The encoding lanes into this target used before preparation recorded one in the ledger (ADR 0017), so an
@@ -79,9 +79,8 @@ public interface TargetAdapter {
     }
 
     /**
-     * {@code verify}'s reader of the published table (ADR 0018), over a target connection; {@code source} and the
-     * source table are where a values route reads the column types its lanes decoded with.
+     * {@code verify}'s reader of the published table (ADR 0018), over a target connection; {@code source} is where a
+     * values route learns the column types its lanes decoded with.
      */
-    PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable,
-                                           LoadColumns columns);
+    PublishedTableDigests publishedDigests(Connection target, SourceTable source, LoadColumns columns);
 }

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Nothing outside a target's module names that target (src-docs/adding-a-target.md): neither its classes nor its
  * {@code TargetType} constant. Checked over the production classes of every module, which only this module has on
  * its classpath together; the module graph alone cannot say it, because the CLI and the operator reach the targets
- * through the composition root. The registry {@code TargetAdapters} is the one place that names them all.
+ * through the composition root. The registry {@code Connectors} is the one place that names them all.
  *
  * <p>{@link #STILL_NAMING_A_TARGET} lists the classes that still do (issue 25 moves what they ask of a target behind
  * the adapter SPI). It only shrinks: a class that names a target and is not listed fails, and so does a listed class
@@ -33,7 +33,7 @@ class TargetSeamTest {
     private static final Map<String, String> TARGET_PACKAGES = Map.of(
             "io.dpone.backfill.target.mssql", "MSSQL",
             "io.dpone.backfill.target.postgres", "POSTGRES");
-    private static final String REGISTRY = "io.dpone.backfill.wiring.TargetAdapters";
+    private static final String REGISTRY = "io.dpone.backfill.wiring.Connectors";
 
     private static final Set<String> STILL_NAMING_A_TARGET = Set.of(
             "io.dpone.backfill.cli.demo.DemoData",

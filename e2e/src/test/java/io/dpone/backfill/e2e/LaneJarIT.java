@@ -27,7 +27,7 @@ class LaneJarIT {
         try (JarFile jar = new JarFile(LANE_JAR.toFile())) {
             List<String> names = jar.stream().map(ZipEntry::getName).toList();
             assertThat(names).as("the lane's own classes").contains("io/dpone/backfill/lane/LaneMain.class",
-                    "io/dpone/backfill/wiring/TargetAdapters.class", "org/postgresql/Driver.class");
+                    "io/dpone/backfill/wiring/Connectors.class", "org/postgresql/Driver.class");
             assertThat(names).noneMatch(n -> n.endsWith(".txz")).as("no PostgreSQL server binaries");
             assertThat(names).noneMatch(n -> n.startsWith("io/fabric8/kubernetes/")).as("no Kubernetes model");
             assertThat(names).noneMatch(n -> n.startsWith("io/dpone/backfill/cli/")).as("no CLI command, no bench");

@@ -5,8 +5,7 @@ import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.postgres.PostgresEndpoint;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -31,11 +30,11 @@ public final class CampaignOptions {
 
     public ConnectionSettings source(BackfillCampaignSpec spec) throws IOException {
         return CampaignConnections.resolve(CampaignConnections.SOURCE, spec.getSource().getConnectionSecretRef().getName(),
-                secretFiles, System.getenv(), PostgresEndpoint.INSTANCE);
+                secretFiles, System.getenv(), Connectors.source(spec.getSource().getType()).endpoint());
     }
 
     public ConnectionSettings target(BackfillCampaignSpec spec) throws IOException {
         return CampaignConnections.resolve(CampaignConnections.TARGET, spec.getTarget().getConnectionSecretRef().getName(),
-                secretFiles, System.getenv(), TargetAdapters.of(spec.getTarget().getType()).endpoint());
+                secretFiles, System.getenv(), Connectors.target(spec.getTarget().getType()).endpoint());
     }
 }

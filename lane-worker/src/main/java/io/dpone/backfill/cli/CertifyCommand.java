@@ -6,7 +6,7 @@ import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -105,7 +105,7 @@ public final class CertifyCommand implements Callable<Integer> {
                 "--report " + report + ": directory " + reportFile.getParent() + " does not exist");
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
-        TargetAdapters.of(spec.getTarget().getType());
+        Connectors.target(spec.getTarget().getType());
         ConnectionSettings source;
         ConnectionSettings target;
         try {

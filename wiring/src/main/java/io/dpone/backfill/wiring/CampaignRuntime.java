@@ -9,8 +9,8 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.target.ShadowPublisher;
-import io.dpone.backfill.postgres.PostgresSessions;
-import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.source.SourceAdapter;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.TargetAdapter;
 
 import java.sql.Connection;
@@ -18,7 +18,7 @@ import java.sql.SQLException;
 
 /**
  * The driver's composition root (a runtime, not a database session): one source connection and two target connections (ledger state, publication),
- * the adapters for the campaign's target engine, and the engine over them. Held for the driver's life.
+ * the adapters of the campaign's source and target engines, and the engine over them. Held for the driver's life.
  */
 public final class CampaignRuntime implements AutoCloseable {
     private final Connection source;
@@ -30,18 +30,21 @@ public final class CampaignRuntime implements AutoCloseable {
     private final CampaignEngine engine;
     private final FaultPoints faults;
 
+    private final SourceAdapter sourceAdapter;
     private final TargetAdapter adapter;
     private final StaleSessionIds sessionIds;
 
     /** Opens the read-back gate's extra sessions to the target, named for the driver. */
     private final Connector readBackSessions;
 
-    private CampaignRuntime(TargetAdapter adapter, CampaignBlueprint blueprint, Connection source, Connection state, Connection target,
-                            Connector readBackSessions, EngineTimings timings, FaultPoints faults) {
+    private CampaignRuntime(SourceAdapter sourceAdapter, TargetAdapter adapter, CampaignBlueprint blueprint, Connection source,
+                            Connection state, Connection target, Connector readBackSessions, EngineTimings timings,
+                            FaultPoints faults) {
+        this.sourceAdapter = sourceAdapter;
         this.adapter = adapter;
         this.readBackSessions = readBackSessions;
         this.faults = faults;
-        this.sessionIds = new StaleSessionIds(java.util.Collections.singletonList(PostgresSessions.INSTANCE.identify(source)),
+        this.sessionIds = new StaleSessionIds(java.util.Collections.singletonList(sourceAdapter.sessions().identify(source)),
                 java.util.Arrays.asList(adapter.sessions().identify(state), adapter.sessions().identify(target)));
         this.source = source;
         this.state = state;
@@ -49,7 +52,7 @@ public final class CampaignRuntime implements AutoCloseable {
         String stateSchema = blueprint.definition().spec().getState().getSchema();
         this.ledger = adapter.ledger(state, stateSchema);
         this.publisher = adapter.publisher(target, stateSchema, timings.lockTimeout(), faults);
-        this.sourceCatalog = new PostgresSourceCatalog(source);
+        this.sourceCatalog = sourceAdapter.catalog(source);
         this.engine = newEngine(blueprint);
     }
 
@@ -57,15 +60,21 @@ public final class CampaignRuntime implements AutoCloseable {
     public CampaignEngine newEngine(CampaignBlueprint blueprint) {
         var spec = blueprint.definition().spec();
         return new CampaignEngine(blueprint, ledger, publisher, sourceCatalog, faults,
-                columns -> adapter.rowEncoding(source, spec.getSource().getSchema(), spec.getSource().getTable(), target,
-                        blueprint.artifacts().schema(), blueprint.loadTable(), columns),
-                new ShadowReadBack(adapter, source, target, spec.getSource().getSchema(), spec.getSource().getTable(),
-                        readBackSessions, spec.getParallelWorkers() == null ? 1 : spec.getParallelWorkers()));
+                columns -> adapter.rowEncoding(sourceTable(spec), target, blueprint.artifacts().schema(),
+                        blueprint.loadTable(), columns),
+                new ShadowReadBack(adapter, sourceTable(spec), target, readBackSessions,
+                        spec.getParallelWorkers() == null ? 1 : spec.getParallelWorkers()));
+    }
+
+    /** The campaign's source table over this session's source connection. */
+    private SourceTable sourceTable(io.dpone.backfill.core.campaign.BackfillCampaignSpec spec) {
+        return new SourceTable(sourceAdapter, source, spec.getSource().getSchema(), spec.getSource().getTable());
     }
 
     public static CampaignRuntime open(CampaignBlueprint blueprint, Connector sourceConnector, Connector targetConnector,
                                        EngineTimings timings, String applicationName) throws SQLException {
-        TargetAdapter adapter = TargetAdapters.of(blueprint.definition().spec().getTarget().getType());
+        SourceAdapter sourceAdapter = Connectors.source(blueprint.definition().spec().getSource().getType());
+        TargetAdapter adapter = Connectors.target(blueprint.definition().spec().getTarget().getType());
         Connection source = sourceConnector.open(applicationName + "-source");
         try {
             Connection state = targetConnector.open(applicationName + "-state");
@@ -76,7 +85,7 @@ public final class CampaignRuntime implements AutoCloseable {
                 // Crash-test points come from the environment (BACKFILL_FAULT) for every driver; none in production.
                 // The gate reads the shadow in a part per lane once the lanes are done (ADR 0036).
                 Connector readBack = part -> targetConnector.open(applicationName + "-" + part);
-                return new CampaignRuntime(adapter, blueprint, source, state, target, readBack, timings,
+                return new CampaignRuntime(sourceAdapter, adapter, blueprint, source, state, target, readBack, timings,
                         EnvironmentFaultPoints.fromEnvironment());
             } catch (SQLException | RuntimeException e) {
                 state.close();
@@ -97,7 +106,7 @@ public final class CampaignRuntime implements AutoCloseable {
             return Preflight.skipped(skippedBy);
         }
         return Preflight.checkedBy(() -> adapter.doctor().check(blueprint.definition().spec(), blueprint.artifacts(),
-                source, target, blueprint.identity().runKey()));
+                sourceTable(blueprint.definition().spec()), target, blueprint.identity().runKey()));
     }
 
     /** The fault points this session's engines fire; the operator rebuilds engines per pass with them. */
@@ -127,7 +136,7 @@ public final class CampaignRuntime implements AutoCloseable {
 
     /** The source's load, for the source guard (issue 28), read on the driver's own source connection. */
     public io.dpone.backfill.core.source.SourceLoadProbe sourceLoad() {
-        return new io.dpone.backfill.source.postgres.PostgresSourceLoadProbe(source);
+        return sourceAdapter.load(source);
     }
 
     public Connection targetConnection() {
@@ -144,7 +153,7 @@ public final class CampaignRuntime implements AutoCloseable {
      * would otherwise keep this driver from taking its own campaign back. Returns how many the servers ended.
      */
     public int endStale(StaleSessionIds stale) {
-        return PostgresSessions.INSTANCE.end(source, stale.source()) + adapter.sessions().end(state, stale.target());
+        return sourceAdapter.sessions().end(source, stale.source()) + adapter.sessions().end(state, stale.target());
     }
 
     /** Closes the sockets at once, from any thread, so a call blocked on a connection that stopped answering fails. */

@@ -16,15 +16,12 @@ import io.dpone.backfill.core.plan.ChunkPlanner;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.verify.Verification;
-import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.postgres.PostgresJdbc;
-import io.dpone.backfill.source.postgres.PostgresChunkPredicate;
-import io.dpone.backfill.source.postgres.PostgresChunkSource;
-import io.dpone.backfill.source.postgres.PostgresHeapPredicate;
-import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.source.ChunkReader;
+import io.dpone.backfill.source.ChunkReading;
+import io.dpone.backfill.source.SourceAdapter;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.TargetAdapter;
 
-import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -69,7 +66,8 @@ public final class CampaignVerifier {
                     + " longer the one it published");
         }
         TargetType type = spec.getTarget().getType();
-        TargetAdapter adapter = TargetAdapters.of(type);
+        TargetAdapter adapter = Connectors.target(type);
+        SourceAdapter sourceAdapter = Connectors.source(spec.getSource().getType());
         HeapExtent heap = PhaseDetail.parse(campaign.detail()).heapExtent();
         ChunkPlan plan = ChunkPlanner.resolve(spec.getChunk(), heap);
         String sourceSchema = spec.getSource().getSchema();
@@ -77,7 +75,7 @@ public final class CampaignVerifier {
         String schema = blueprint.artifacts().schema();
         String live = spec.getTarget().getTable();
         LoadColumns loaded = adapter.catalog(target).shape(schema, live)
-                .loadColumnsFrom(new PostgresSourceCatalog(source).shape(sourceSchema, sourceTable), spec.columnMapping());
+                .loadColumnsFrom(sourceAdapter.catalog(source).shape(sourceSchema, sourceTable), spec.columnMapping());
         List<String> columns = loaded.source();
         List<String> keys = LaneRuntime.digestKey(columns, spec.getUniqueKey());
         if (keys == null) {
@@ -93,8 +91,8 @@ public final class CampaignVerifier {
             receipts[id] = ChunkDigest.fromWire(recordedDigests.get(id));
         }
         log.accept("reading " + plan.size() + " chunks of " + sourceSchema + "." + sourceTable + " as " + encoding.wireName());
-        PostgresChunkSource chunks = new PostgresChunkSource(source, plan, sourceSchema, sourceTable, columns, heap,
-                campaign.anchorXmin(), keys);
+        ChunkReader chunks = sourceAdapter.chunks(source, new ChunkReading(plan, sourceSchema, sourceTable, columns, heap,
+                campaign.anchorXmin(), keys));
         ChunkDigest[] sourceNow = new ChunkDigest[plan.size()];
         for (ChunkRange range : plan.chunks()) {
             try (ChunkRows rows = chunks.open(range, encoding)) {
@@ -105,29 +103,24 @@ public final class CampaignVerifier {
             }
         }
         log.accept("reading the published table " + schema + "." + live);
-        DigestTable published = adapter.publishedDigests(target, source, sourceSchema, sourceTable, loaded)
+        DigestTable published = adapter.publishedDigests(target, new SourceTable(sourceAdapter, source, sourceSchema,
+                        sourceTable), loaded)
                 .read(schema, live, loaded.target(), loaded.targetKey(keys), plan, encoding);
-        ChangedRows changed = new ChangedRows(source, plan, sourceSchema, sourceTable, campaign.anchorXmin());
+        ChangedRows changed = new ChangedRows(sourceAdapter, source, plan, sourceSchema, sourceTable, campaign.anchorXmin());
         return plan.kind().keyed()
                 ? Verification.keyRange(receipts, sourceNow, published, changed::count)
                 : Verification.physical(receipts, sourceNow, published.total(), changed::count);
     }
 
-    /**
-     * Source rows of one chunk written at or after the XMin anchor ({@code xmin::text::bigint}, exact in xid epoch 0
-     * as for physical chunks, ADR 0015): rows that legitimately differ from what was loaded.
-     */
-    private record ChangedRows(Connection source, ChunkPlan plan, String schema, String table, String anchor) {
+    /** Source rows of one chunk written at or after the anchor: rows that legitimately differ from what was loaded. */
+    private record ChangedRows(SourceAdapter adapter, Connection source, ChunkPlan plan, String schema, String table,
+                               String anchor) {
         long count(int chunkId) {
             if (anchor == null) {
                 return 0;
             }
-            BigInteger xmin = new BigInteger(anchor.trim());
-            ChunkRange range = plan.chunk(chunkId);
-            String predicate = plan.kind().keyed() ? PostgresChunkPredicate.render(plan, range) : PostgresHeapPredicate.blocks(range);
             try {
-                return new PostgresJdbc(source).one("SELECT count(*) AS n FROM " + PostgresIdentifiers.qualified(schema, table)
-                        + " WHERE " + predicate + " AND xmin::text::bigint >= " + xmin, rs -> rs.getLong("n")).orElse(0L);
+                return adapter.rowsChangedSince(source, schema, table, plan, plan.chunk(chunkId), anchor);
             } catch (SQLException e) {
                 throw new IllegalStateException("counting chunk " + chunkId + "'s rows newer than the anchor failed: " + e.getMessage(), e);
             }

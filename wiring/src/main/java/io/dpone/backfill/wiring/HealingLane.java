@@ -1,6 +1,7 @@
 package io.dpone.backfill.wiring;
 
 import io.dpone.backfill.connect.Connector;
+import io.dpone.backfill.core.campaign.SourceType;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.fault.FaultPoints;
@@ -24,6 +25,7 @@ import java.util.function.Consumer;
  * with the last error, for its driver's lane budget to count.
  */
 public final class HealingLane {
+    private final SourceType sourceType;
     private final TargetType targetType;
     private final Connector sourceConnector;
     private final Connector targetConnector;
@@ -36,9 +38,10 @@ public final class HealingLane {
     private final FaultPoints faults;
     private final Consumer<String> log;
 
-    public HealingLane(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey, int laneIndex,
+    public HealingLane(SourceType sourceType, TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey, int laneIndex,
                        String owner, String stateSchema, EngineTimings timings, HealingTimings healing, FaultPoints faults,
                        Consumer<String> log) {
+        this.sourceType = sourceType;
         this.targetType = targetType;
         this.sourceConnector = sourceConnector;
         this.targetConnector = targetConnector;
@@ -60,7 +63,7 @@ public final class HealingLane {
             LaneRuntime runtime;
             try {
                 // A lane started during preparation waits for Loading inside, on its state connection (ADR 0023).
-                runtime = LaneRuntime.openWhenLoading(targetType, sourceConnector, targetConnector, runKey, laneIndex,
+                runtime = LaneRuntime.openWhenLoading(sourceType, targetType, sourceConnector, targetConnector, runKey, laneIndex,
                         owner, stateSchema, timings, healing, faults, log, supervised);
                 if (runtime == null) {
                     return LaneExit.STOP_REQUESTED;

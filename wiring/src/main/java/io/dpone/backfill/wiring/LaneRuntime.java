@@ -6,6 +6,7 @@ import io.dpone.backfill.connect.Connector;
 import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignDefinition;
+import io.dpone.backfill.core.campaign.SourceType;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.engine.EngineTimings;
@@ -28,9 +29,9 @@ import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.TargetCatalog;
-import io.dpone.backfill.postgres.PostgresSessions;
-import io.dpone.backfill.source.postgres.PostgresChunkSource;
-import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
+import io.dpone.backfill.source.ChunkReading;
+import io.dpone.backfill.source.SourceAdapter;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
 
@@ -52,16 +53,18 @@ public final class LaneRuntime implements AutoCloseable {
     private final Connection state;
     private final LaneWorker worker;
     private final LedgerStore ledger;
+    private final SourceAdapter sourceAdapter;
     private final TargetAdapter adapter;
     /** Each connection's server session, named at open: what a later session of this lane ends if it went stale. */
     private final StaleSessionIds sessionIds;
 
-    private LaneRuntime(TargetAdapter adapter, Connection source, Connection sink, Connection state, LedgerStore ledger,
+    private LaneRuntime(SourceAdapter sourceAdapter, TargetAdapter adapter, Connection source, Connection sink, Connection state, LedgerStore ledger,
                         String runKey, int laneIndex, String owner, String stateSchema, EngineTimings timings,
                         HealingTimings healing, FaultPoints faults, Consumer<String> log) {
+        this.sourceAdapter = sourceAdapter;
         this.adapter = adapter;
         this.sessionIds = new StaleSessionIds(
-                java.util.Collections.singletonList(PostgresSessions.INSTANCE.identify(source)),
+                java.util.Collections.singletonList(sourceAdapter.sessions().identify(source)),
                 java.util.Arrays.asList(adapter.sessions().identify(sink), adapter.sessions().identify(state)));
         this.source = source;
         this.sink = sink;
@@ -78,7 +81,7 @@ public final class LaneRuntime implements AutoCloseable {
         HeapExtent heap = PhaseDetail.parse(campaign.detail()).heapExtent();
         ChunkPlan plan = ChunkPlanner.resolve(spec.getChunk(), heap);
         TargetCatalog targetCatalog = adapter.catalog(sink);
-        SourceCatalog sourceCatalog = new PostgresSourceCatalog(source);
+        SourceCatalog sourceCatalog = sourceAdapter.catalog(source);
         String loadTable = blueprint.loadTable();
         String schema = blueprint.artifacts().schema();
         TableShape loadShape = targetCatalog.shape(schema, loadTable);
@@ -89,13 +92,13 @@ public final class LaneRuntime implements AutoCloseable {
         List<String> columns = loaded.source();
         List<String> sinkKey = spec.getUniqueKey().stream().map(loaded::targetOf).filter(java.util.Objects::nonNull).toList();
         ChunkSink sinkPort = adapter.chunkSink(sink, new ChunkLoad(stateSchema, schema, loadTable, loaded.target(),
-                sinkKey, receiptWait(timings), source, spec.getSource().getSchema(), spec.getSource().getTable(),
-                columns, RowEncoding.fromWire(campaign.rowEncoding())));
+                sinkKey, receiptWait(timings), new SourceTable(sourceAdapter, source, spec.getSource().getSchema(),
+                spec.getSource().getTable()), columns, RowEncoding.fromWire(campaign.rowEncoding())));
         // Said once per lane: how rows travel is the campaign's recorded choice (ADR 0017), visible in the lane log.
         log.accept("rows move as " + sinkPort.encoding().wireName());
         ChunkProtocol committer = new ChunkProtocol(
-                new PostgresChunkSource(source, plan, spec.getSource().getSchema(), spec.getSource().getTable(), columns,
-                        heap, campaign.anchorXmin(), digestKey(columns, spec.getUniqueKey())), sinkPort, faults,
+                sourceAdapter.chunks(source, new ChunkReading(plan, spec.getSource().getSchema(), spec.getSource().getTable(),
+                        columns, heap, campaign.anchorXmin(), digestKey(columns, spec.getUniqueKey()))), sinkPort, faults,
                 LanePace.fromLedger(ledger, runKey, spec.getMaxChunkAttempts(), PaceClock.SYSTEM, log));
         String liveTable = spec.getTarget().getTable();
         ShapeProbe shapes = new ShapeProbe() {
@@ -125,7 +128,7 @@ public final class LaneRuntime implements AutoCloseable {
 
     /** Ends {@code stale} sessions of an earlier session of this lane; returns how many the servers ended. */
     public int endStale(StaleSessionIds stale) {
-        return PostgresSessions.INSTANCE.end(source, stale.source()) + adapter.sessions().end(state, stale.target());
+        return sourceAdapter.sessions().end(source, stale.source()) + adapter.sessions().end(state, stale.target());
     }
 
     public LedgerStore ledger() {
@@ -159,18 +162,19 @@ public final class LaneRuntime implements AutoCloseable {
         return timings.leaseTtl();
     }
 
-    public static LaneRuntime open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
-                                   int laneIndex, String owner, String stateSchema, EngineTimings timings, FaultPoints faults,
-                                   Consumer<String> log) throws SQLException {
-        return open(targetType, sourceConnector, targetConnector, runKey, laneIndex, owner, stateSchema, timings,
+    public static LaneRuntime open(SourceType sourceType, TargetType targetType, Connector sourceConnector,
+                                   Connector targetConnector, String runKey, int laneIndex, String owner, String stateSchema,
+                                   EngineTimings timings, FaultPoints faults, Consumer<String> log) throws SQLException {
+        return open(sourceType, targetType, sourceConnector, targetConnector, runKey, laneIndex, owner, stateSchema, timings,
                 HealingTimings.DEFAULTS, faults, log);
     }
 
-    public static LaneRuntime open(TargetType targetType, Connector sourceConnector, Connector targetConnector, String runKey,
-                                   int laneIndex, String owner, String stateSchema, EngineTimings timings,
-                                   HealingTimings healing, FaultPoints faults, Consumer<String> log) throws SQLException {
+    public static LaneRuntime open(SourceType sourceType, TargetType targetType, Connector sourceConnector,
+                                   Connector targetConnector, String runKey, int laneIndex, String owner, String stateSchema,
+                                   EngineTimings timings, HealingTimings healing, FaultPoints faults, Consumer<String> log)
+            throws SQLException {
         try {
-            return openWhenLoading(targetType, sourceConnector, targetConnector, runKey, laneIndex, owner, stateSchema,
+            return openWhenLoading(sourceType, targetType, sourceConnector, targetConnector, runKey, laneIndex, owner, stateSchema,
                     timings, healing, faults, log, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -184,12 +188,14 @@ public final class LaneRuntime implements AutoCloseable {
      * Waiting here, not on a connection of its own, saves the lane a login, and its logins overlap preparation.
      * Returns null, its connections closed, when {@code supervised} turned false while waiting.
      */
-    public static LaneRuntime openWhenLoading(TargetType targetType, Connector sourceConnector, Connector targetConnector,
+    public static LaneRuntime openWhenLoading(SourceType sourceType, TargetType targetType, Connector sourceConnector,
+                                              Connector targetConnector,
                                               String runKey, int laneIndex, String owner, String stateSchema,
                                               EngineTimings timings, HealingTimings healing, FaultPoints faults,
                                               Consumer<String> log, BooleanSupplier supervised)
             throws SQLException, InterruptedException {
-        TargetAdapter adapter = TargetAdapters.of(targetType);
+        TargetAdapter adapter = Connectors.target(targetType);
+        SourceAdapter sourceAdapter = Connectors.source(sourceType);
         String app = "backfill-lane-" + laneIndex;
         Connection source = sourceConnector.open(app + "-source");
         Connection sink = null;
@@ -207,7 +213,7 @@ public final class LaneRuntime implements AutoCloseable {
                 closeAll(state, sink, source);
                 return null;
             }
-            return new LaneRuntime(adapter, source, sink, state, ledger, runKey, laneIndex, owner, stateSchema, timings,
+            return new LaneRuntime(sourceAdapter, adapter, source, sink, state, ledger, runKey, laneIndex, owner, stateSchema, timings,
                     healing, faults, log);
         } catch (SQLException | RuntimeException | InterruptedException e) {
             closeAll(state, sink, source);

@@ -5,6 +5,7 @@ import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.core.digest.DigestTable;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
+import io.dpone.backfill.core.lane.ChunkSource;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.verify.ContentDifference;
 import io.dpone.backfill.core.verify.ContentReadBack;
@@ -12,7 +13,8 @@ import io.dpone.backfill.core.verify.ContentScope;
 import io.dpone.backfill.core.verify.DifferenceLocator;
 import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.core.verify.TablePart;
-import io.dpone.backfill.source.postgres.PostgresChunkSource;
+import io.dpone.backfill.source.ChunkReading;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.TargetAdapter;
 
 import java.sql.Connection;
@@ -28,17 +30,15 @@ import java.util.function.Function;
 
 /**
  * The read-back gate's reads (ADR 0036) over a driver's connections: the target adapter's reader of a loaded table
- * ({@code verify}'s, ADR 0018) for the stored rows, and the PostgreSQL source read as the lanes read it to locate a
+ * ({@code verify}'s, ADR 0018) for the stored rows, and the source read as the lanes read it to locate a
  * difference. The source is read again only after a difference was found.
  */
 final class ShadowReadBack implements ContentReadBack {
     private static final String READ_BACK_SESSION = "read-back-";
 
     private final TargetAdapter adapter;
-    private final Connection source;
+    private final SourceTable source;
     private final Connection target;
-    private final String sourceSchema;
-    private final String sourceTable;
     private final Connector sessions;
     private final int parallel;
     /** A test's readers; null: the adapter's. */
@@ -48,21 +48,18 @@ final class ShadowReadBack implements ContentReadBack {
      * @param sessions opens the target sessions that read parts of the shadow at once, at most {@code parallel}
      *                 (a shadow read whole is read on {@code target})
      */
-    ShadowReadBack(TargetAdapter adapter, Connection source, Connection target, String sourceSchema, String sourceTable,
-                   Connector sessions, int parallel) {
+    ShadowReadBack(TargetAdapter adapter, SourceTable source, Connection target, Connector sessions, int parallel) {
         this.adapter = adapter;
         this.source = source;
         this.target = target;
-        this.sourceSchema = sourceSchema;
-        this.sourceTable = sourceTable;
         this.sessions = sessions;
         this.parallel = Math.max(1, parallel);
     }
 
     /** The same over other readers of the target's sessions (a test splits small tables). */
-    ShadowReadBack(TargetAdapter adapter, Connection source, Connection target, String sourceSchema, String sourceTable,
-                   Connector sessions, int parallel, Function<Connection, PublishedTableDigests> readers) {
-        this(adapter, source, target, sourceSchema, sourceTable, sessions, parallel);
+    ShadowReadBack(TargetAdapter adapter, SourceTable source, Connection target, Connector sessions, int parallel,
+                   Function<Connection, PublishedTableDigests> readers) {
+        this(adapter, source, target, sessions, parallel);
         this.readerOf = readers;
     }
 
@@ -126,7 +123,7 @@ final class ShadowReadBack implements ContentReadBack {
 
     private PublishedTableDigests reader(Connection session, ContentScope scope) {
         return readerOf != null ? readerOf.apply(session)
-                : adapter.publishedDigests(session, source, sourceSchema, sourceTable, scope.loaded());
+                : adapter.publishedDigests(session, source, scope.loaded());
     }
 
     /**
@@ -160,8 +157,8 @@ final class ShadowReadBack implements ContentReadBack {
 
     /** The source's rows of chunk {@code slot} (every chunk when -1), read and digested as the lanes did. */
     private void readSource(ContentScope scope, int slot, ContentDigester.RowObserver observer) throws Exception {
-        PostgresChunkSource chunks = new PostgresChunkSource(source, scope.plan(), sourceSchema, sourceTable,
-                scope.sourceColumns(), scope.heap(), scope.anchorXmin(), scope.sourceKey()).observing(observer);
+        ChunkSource chunks = source.adapter().chunks(source.connection(), new ChunkReading(scope.plan(), source.schema(),
+                source.table(), scope.sourceColumns(), scope.heap(), scope.anchorXmin(), scope.sourceKey())).observing(observer);
         for (ChunkRange range : slot >= 0 ? List.of(scope.plan().chunk(slot)) : scope.plan().chunks()) {
             try (ChunkRows rows = chunks.open(range, encoding(scope))) {
                 while (rows.next()) {

@@ -57,7 +57,8 @@ final class CampaignHarness implements AutoCloseable {
         for (int i = lanes.size(); i < count; i++) {
             int index = i;
             lanes.add(laneThreads.submit(() -> {
-                try (LaneRuntime lane = LaneRuntime.open(b.definition().spec().getTarget().getType(), sourceConnector,
+                try (LaneRuntime lane = LaneRuntime.open(b.definition().spec().getSource().getType(),
+                        b.definition().spec().getTarget().getType(), sourceConnector,
                         targetConnector, b.identity().runKey(), index, "lane-" + index + "-" + System.nanoTime(),
                         b.definition().spec().getState().getSchema(), FAST, laneFaults,
                         line -> laneLog.add("lane " + index + ": " + line))) {

@@ -1,5 +1,7 @@
 package io.dpone.backfill.wiring;
 
+import io.dpone.backfill.core.campaign.SourceType;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.encoding.RowEncoding;
@@ -209,11 +211,11 @@ class ContentGateIT {
             columns.addAll(changes.keySet());
             ContentScope scope = new ContentScope(b.artifacts().schema(), b.loadTable(), columns, List.of("id"), plan,
                     expected, null, null);
-            ShadowReadBack readBack = new ShadowReadBack(TargetAdapters.of(b.definition().spec().getTarget().getType()),
-                    source, target, "public", "items", h.targetConnector, 1);
+            ShadowReadBack readBack = new ShadowReadBack(Connectors.target(b.definition().spec().getTarget().getType()),
+                    items(source), target, h.targetConnector, 1);
             // The same shadow read in block-range parts on three sessions at once, as a large one is.
-            ShadowReadBack inParts = new ShadowReadBack(TargetAdapters.of(b.definition().spec().getTarget().getType()),
-                    source, target, "public", "items", h.targetConnector, 3,
+            ShadowReadBack inParts = new ShadowReadBack(Connectors.target(b.definition().spec().getTarget().getType()),
+                    items(source), target, h.targetConnector, 3,
                     session -> new PostgresPublishedDigests(session, source, "public", "items").splittingEvery(2));
             ChunkDigest[] sent = sent(s, b, plan.size());
 
@@ -262,5 +264,10 @@ class ContentGateIT {
             m.put(pairs[i], pairs[i + 1]);
         }
         return m;
+    }
+
+    /** The campaigns' source table public.items over {@code source}. */
+    private static SourceTable items(Connection source) {
+        return new SourceTable(Connectors.source(SourceType.POSTGRES), source, "public", "items");
     }
 }

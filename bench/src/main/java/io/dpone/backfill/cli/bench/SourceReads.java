@@ -8,6 +8,8 @@ import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.source.postgres.PostgresChunkPredicate;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
 import io.dpone.backfill.source.postgres.PostgresHeapPredicate;
+import io.dpone.backfill.source.postgres.PostgresSourceAdapter;
+import io.dpone.backfill.source.SourceTable;
 
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -42,6 +44,11 @@ final class SourceReads {
     String predicate(ChunkRange range) {
         return plan.kind() == ChunkKind.PHYSICAL ? PostgresHeapPredicate.render(range, new BigInteger(anchor))
                 : PostgresChunkPredicate.render(plan, range);
+    }
+
+    /** The bench table on the source, as a target's bulk load learns its columns. */
+    SourceTable table(Connection source) {
+        return new SourceTable(new PostgresSourceAdapter(), source, "public", BenchTable.NAME);
     }
 
     /** The lanes' own chunk reader, for a target that takes decoded values. */

@@ -137,7 +137,7 @@ final class SqlServerBenchTarget implements BenchTarget {
         @Override
         public RangeLoader pipe(Connection source, SourceReads reads, Connection target) throws SQLException {
             PostgresChunkSource chunks = reads.chunkSource(source, table.columnNames());
-            MssqlBulkLoad bulk = MssqlBulkLoad.bind(source, "public", BenchTable.NAME, target, scratch, name,
+            MssqlBulkLoad bulk = MssqlBulkLoad.bind(reads.table(source), target, scratch, name,
                     table.columnNames(), List.of(BenchTable.KEY));
             return range -> {
                 try (ChunkRows rows = chunks.open(range, RowEncoding.VALUES)) {
@@ -153,7 +153,7 @@ final class SqlServerBenchTarget implements BenchTarget {
             String stage = MssqlIdentifiers.quote(scratch) + "." + MssqlIdentifiers.quote(stageName);
             execute(table.sqlServerDdl(stage));
             PostgresChunkSource chunks = reads.chunkSource(source, table.columnNames());
-            MssqlBulkLoad bulk = MssqlBulkLoad.bind(source, "public", BenchTable.NAME, target, scratch, stageName,
+            MssqlBulkLoad bulk = MssqlBulkLoad.bind(reads.table(source), target, scratch, stageName,
                     table.columnNames(), List.of(BenchTable.KEY));
             String merge = merge(stage);
             return range -> {

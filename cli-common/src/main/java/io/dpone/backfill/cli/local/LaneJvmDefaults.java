@@ -1,7 +1,7 @@
 package io.dpone.backfill.cli.local;
 
 import io.dpone.backfill.core.campaign.TargetType;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 
 import java.util.List;
 
@@ -16,6 +16,6 @@ public final class LaneJvmDefaults {
     }
 
     public static List<String> of(TargetType target) {
-        return TargetAdapters.of(target).laneJvmOptions();
+        return Connectors.target(target).laneJvmOptions();
     }
 }

@@ -1,5 +1,8 @@
 package io.dpone.backfill.cli.demo;
 
+import io.dpone.backfill.core.campaign.SourceType;
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.wiring.Connectors;
 import io.dpone.backfill.cli.SqlServerTargetOptions;
 import io.dpone.backfill.cli.plan.PlanReport;
 import io.dpone.backfill.cli.run.DriverRun;
@@ -9,7 +12,6 @@ import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
-import io.dpone.backfill.postgres.PostgresEndpoint;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -69,7 +71,9 @@ public final class DemoCommand implements Callable<Integer> {
                 DemoData.createSource(source, rows);
                 log(String.format("source public.orders: %,d rows generated in %.1f s", rows, (System.nanoTime() - t) / 1e9));
             }
-            ConnectionSettings sourceSettings = new ConnectionSettings(pg.jdbcUrl("demo_source"), null, null, PostgresEndpoint.INSTANCE);
+            // The demo's source is the embedded server: the registry's adapter for its type says how to reach it.
+            ConnectionSettings sourceSettings = new ConnectionSettings(pg.jdbcUrl("demo_source"), null, null,
+                    Connectors.source(SourceType.POSTGRES).endpoint());
             int code = schema == null ? onPostgres(pg, sourceSettings) : onSqlServer(pg, sourceSettings, server, schema);
             if (code != ExitCodes.OK) {
                 return code;
@@ -84,8 +88,10 @@ public final class DemoCommand implements Callable<Integer> {
         try (Connection target = pg.connect("demo_target")) {
             DemoData.createReviewedTarget(target);
         }
-        int code = runCampaign(DemoData.campaignYaml(lanes, buckets), source,
-                new ConnectionSettings(pg.jdbcUrl("demo_target"), null, null, PostgresEndpoint.INSTANCE));
+        String campaign = DemoData.campaignYaml(lanes, buckets);
+        TargetType into = CampaignReader.parse(campaign).spec().getTarget().getType();
+        int code = runCampaign(campaign, source,
+                new ConnectionSettings(pg.jdbcUrl("demo_target"), null, null, Connectors.target(into).endpoint()));
         if (code == ExitCodes.OK) {
             DemoVerification.postgres(pg).report(DemoCommand::log);
         }

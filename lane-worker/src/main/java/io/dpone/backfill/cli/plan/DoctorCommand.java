@@ -10,8 +10,9 @@ import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.TargetAdapter;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,12 +40,14 @@ public final class DoctorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
-        TargetAdapter adapter = TargetAdapters.of(spec.getTarget().getType());
+        TargetAdapter adapter = Connectors.target(spec.getTarget().getType());
         ConnectionSettings sourceSettings = campaign.source(spec);
         ConnectionSettings targetSettings = campaign.target(spec);
         DoctorReport report;
         try (Connection source = connect(sourceSettings, "source"); Connection target = connect(targetSettings, "target")) {
-            report = adapter.doctor().check(spec, blueprint.artifacts(), source, target, blueprint.identity().runKey());
+            report = adapter.doctor().check(spec, blueprint.artifacts(), new SourceTable(Connectors.source(
+                    spec.getSource().getType()), source, spec.getSource().getSchema(), spec.getSource().getTable()), target,
+                    blueprint.identity().runKey());
         } catch (UnreachableException e) {
             report = new DoctorReport(List.of(Finding.error(e.role + ".connect", e.getMessage(),
                     "check the " + e.role + " Secret's jdbcUrl, user and password, and that the database accepts connections from here")));

@@ -2,6 +2,7 @@ package io.dpone.backfill.cli.plan;
 
 import io.dpone.backfill.connect.CampaignConnections;
 import io.dpone.backfill.core.campaign.ColumnNaming;
+import io.dpone.backfill.core.campaign.SourceType;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.generate.CampaignFileText;
 import io.dpone.backfill.core.campaign.PublicationGroupSpec;
@@ -13,10 +14,9 @@ import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.target.TableShape;
 import io.dpone.backfill.core.target.TargetCatalog;
 import io.dpone.backfill.lane.ExitCodes;
-import io.dpone.backfill.postgres.PostgresEndpoint;
-import io.dpone.backfill.source.postgres.PostgresSourceTables;
+import io.dpone.backfill.source.SourceAdapter;
 import io.dpone.backfill.target.TargetAdapter;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -51,6 +51,9 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Option(names = "--target-type", defaultValue = "postgres", description = "The target's type, as spec.target.type (default postgres).")
     String targetType;
+
+    @Option(names = "--source-type", defaultValue = "postgres", description = "The source's type, as spec.source.type (default postgres).")
+    String sourceType;
 
     @Option(names = "--source-schema", defaultValue = "public", description = "Source schema (default public).")
     String sourceSchema;
@@ -88,17 +91,24 @@ public final class GenerateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ColumnNaming rule = ColumnNaming.fromWire(naming);
         TargetType type = TargetType.fromWireName(targetType).orElse(null);
+        SourceType from = SourceType.fromWireName(sourceType).orElse(null);
         if (rule == null || type == null) {
             System.err.println("backfill generate: " + (rule == null ? "--naming must be exact, case-insensitive,"
                     + " snake-to-pascal or snake-to-camel, not " + naming : "--target-type must be one of "
                     + TargetType.wireNames() + ", not " + targetType));
             return ExitCodes.INVALID;
         }
-        TargetAdapter adapter = TargetAdapters.of(type);
+        if (from == null) {
+            System.err.println("backfill generate: --source-type must be one of " + SourceType.wireNames() + ", not "
+                    + sourceType);
+            return ExitCodes.INVALID;
+        }
+        SourceAdapter sourceAdapter = Connectors.source(from);
+        TargetAdapter adapter = Connectors.target(type);
         String toSchema = targetSchema != null ? targetSchema : type.defaultSchema();
         SchemaPairing pairing;
         try (Connection source = CampaignConnections.resolve(CampaignConnections.SOURCE, sourceSecret, secretFiles,
-                System.getenv(), PostgresEndpoint.INSTANCE).open("backfill-generate-source");
+                System.getenv(), sourceAdapter.endpoint()).open("backfill-generate-source");
              Connection target = CampaignConnections.resolve(CampaignConnections.TARGET, targetSecret, secretFiles,
                      System.getenv(), adapter.endpoint()).open("backfill-generate-target")) {
             SchemaCatalog targets = adapter.schemaCatalog(target);
@@ -107,7 +117,7 @@ public final class GenerateCommand implements Callable<Integer> {
             for (String table : targets.tables(toSchema)) {
                 shapes.put(table, catalog.liveShape(toSchema, table));
             }
-            pairing = SchemaPairing.of(new PostgresSourceTables(source).of(sourceSchema), shapes,
+            pairing = SchemaPairing.of(sourceAdapter.tables(source, sourceSchema), shapes,
                     targets.references(toSchema), rule, targets.names());
         }
         List<PairedTable> paired = pairing.paired();

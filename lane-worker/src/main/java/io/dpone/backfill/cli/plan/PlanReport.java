@@ -7,7 +7,8 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
-import io.dpone.backfill.source.postgres.PostgresChunkPredicate;
+import io.dpone.backfill.source.SourceAdapter;
+import io.dpone.backfill.wiring.Connectors;
 
 /** Renders a plan: one summary line, or a bounded JSON document (per-chunk detail only on request). */
 public final class PlanReport {
@@ -94,12 +95,13 @@ public final class PlanReport {
         });
         if (withChunks) {
             ArrayNode list = root.putArray("chunkList");
+            SourceAdapter reader = Connectors.source(s.getSource().getType());
             for (ChunkRange c : plan.chunks()) {
                 ObjectNode n = list.addObject();
                 n.put("id", c.id());
                 n.put("lower", plan.boundText(c.lowerInclusive()));
                 n.put("upper", plan.boundText(c.upperExclusive()));
-                n.put("predicate", plan.resolved() ? PostgresChunkPredicate.render(plan, c) : UNRESOLVED);
+                n.put("predicate", plan.resolved() ? reader.chunkCondition(plan, c) : UNRESOLVED);
             }
         }
         return PrettyJson.write(root);

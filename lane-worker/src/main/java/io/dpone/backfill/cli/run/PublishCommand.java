@@ -8,7 +8,7 @@ import io.dpone.backfill.core.ledger.PublicationApproval;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.lane.HostName;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -41,7 +41,7 @@ public final class PublishCommand implements Callable<Integer> {
         String runKey = blueprint.identity().runKey();
         String approver = by != null && !by.isBlank() ? by : System.getProperty("user.name") + "@" + HostName.local();
         try (Connection state = campaign.target(spec).open("backfill-publish")) {
-            LedgerStore ledger = TargetAdapters.of(spec.getTarget().getType()).ledger(state, spec.getState().getSchema());
+            LedgerStore ledger = Connectors.target(spec.getTarget().getType()).ledger(state, spec.getState().getSchema());
             Optional<PublicationApproval> approval = Optional.empty();
             if (ledger.peek(runKey).isPresent()) {
                 ledger.ensureSchema(); // a ledger written by an older build gains the approval columns

@@ -11,7 +11,7 @@ import io.dpone.backfill.core.target.PublishedTableWrittenException;
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.lane.HostName;
 import io.dpone.backfill.wiring.CampaignRuntime;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -41,7 +41,7 @@ public final class RollbackCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
-        TargetAdapters.of(spec.getTarget().getType());
+        Connectors.target(spec.getTarget().getType());
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         try (CampaignRuntime session = CampaignRuntime.open(blueprint, campaign.source(spec)::open, campaign.target(spec)::open,
                 timings, "backfill-rollback")) {

@@ -4,7 +4,7 @@ import io.dpone.backfill.cli.CampaignOptions;
 import io.dpone.backfill.cli.local.LaneLogDirectory;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,7 +48,7 @@ public class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec campaignSpec = blueprint.definition().spec();
-        TargetAdapters.of(campaignSpec.getTarget().getType());
+        Connectors.target(campaignSpec.getTarget().getType());
         LaneLogDirectory logs = null;
         if (logDir != null) {
             try {

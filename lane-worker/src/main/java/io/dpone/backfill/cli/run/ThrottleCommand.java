@@ -7,7 +7,7 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.ledger.ThrottleSetting;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -61,7 +61,7 @@ public final class ThrottleCommand implements Callable<Integer> {
         }
         String runKey = blueprint.identity().runKey();
         try (Connection state = campaign.target(spec).open("backfill-throttle")) {
-            LedgerStore ledger = TargetAdapters.of(spec.getTarget().getType()).ledger(state, spec.getState().getSchema());
+            LedgerStore ledger = Connectors.target(spec.getTarget().getType()).ledger(state, spec.getState().getSchema());
             if (ledger.peek(runKey).isEmpty()) {
                 System.err.println("backfill: campaign " + spec.getBackfillId() + " (run key " + runKey + ") was never"
                         + " started: nothing to throttle (set spec.throttle in the file and run it)");

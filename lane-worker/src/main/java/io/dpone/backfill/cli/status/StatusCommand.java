@@ -15,7 +15,7 @@ import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.verify.VerificationSummary;
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.target.TargetAdapter;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -40,7 +40,7 @@ public final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
-        TargetAdapter adapter = TargetAdapters.of(blueprint.definition().spec().getTarget().getType());
+        TargetAdapter adapter = Connectors.target(blueprint.definition().spec().getTarget().getType());
         ConnectionSettings target = campaign.target(blueprint.definition().spec());
         try (Connection state = target.open("backfill-status")) {
             LedgerStore ledger = adapter.ledger(state, blueprint.definition().spec().getState().getSchema());

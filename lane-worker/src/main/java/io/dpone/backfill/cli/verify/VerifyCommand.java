@@ -16,7 +16,7 @@ import io.dpone.backfill.core.verify.VerificationSummary;
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.wiring.CampaignVerifier;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -51,7 +51,7 @@ public final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
-        TargetAdapter adapter = TargetAdapters.of(spec.getTarget().getType());
+        TargetAdapter adapter = Connectors.target(spec.getTarget().getType());
         ConnectionSettings sourceSettings = campaign.source(spec);
         ConnectionSettings targetSettings = campaign.target(spec);
         try (Connection source = sourceSettings.open("backfill-verify-source");

@@ -5,7 +5,7 @@ import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
-import io.dpone.backfill.core.lane.ChunkSource;
+import io.dpone.backfill.source.ChunkReader;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.plan.HeapExtent;
@@ -35,7 +35,7 @@ import java.util.stream.Collectors;
  * into values as it streams (for a sink that writes values). A physical chunk (block range) is read inside a
  * transaction {@link PostgresHeapChunkGuard} opens and checks.
  */
-public final class PostgresChunkSource implements ChunkSource {
+public final class PostgresChunkSource implements ChunkReader {
     private final Connection source;
     private final ChunkPlan plan;
     private final String sourceSchema;
@@ -90,6 +90,7 @@ public final class PostgresChunkSource implements ChunkSource {
      * Lets {@code observer} see the canonical fields of every row digested from now on: to locate a difference the
      * read-back gate found (ADR 0036), never on a lane. Needs key columns.
      */
+    @Override
     public PostgresChunkSource observing(ContentDigester.RowObserver observer) {
         if (keyPositions == null) {
             throw new IllegalStateException("rows are observed as they are digested: this source digests nothing");

@@ -1,6 +1,10 @@
 package io.dpone.backfill.source.postgres;
 
 import io.dpone.backfill.postgres.PostgresIdentifiers;
+import io.dpone.backfill.source.KeyMatch;
+import io.dpone.backfill.source.SourceKeyProbe;
+import io.dpone.backfill.source.SourceKeyType;
+import io.dpone.backfill.source.postgres.binary.TypeFamilies;
 import io.dpone.backfill.postgres.PostgresJdbc;
 
 import java.sql.Connection;
@@ -16,28 +20,10 @@ import java.util.Set;
  * What a foreign key will find in the source table once it is loaded, asked before loading by the targets' doctors
  * (issues 27 and 36): whether any source row would reference another table, and which referencing values no source
  * row holds. Read only. Values arrive as text, so a target of any engine can send what it read from its own tables;
- * each value is compared with its source column as its {@link Match} says.
+ * each value is compared with its source column as its {@link KeyMatch} says. Tables are named either as the SPI
+ * names them (schema and table) or quoted and schema-qualified ({@link #table}), as the PostgreSQL target names them.
  */
-public final class PostgresSourceKeyProbe {
-    /** How one referencing value, as text, is compared with its source column. */
-    public enum Match {
-        /**
-         * Read as the source column's type, without its modifier (a cast to varchar(10) or numeric(12,2) would cut or
-         * round the value into a false match); integers as bigint, so a wider referencing value is simply absent.
-         */
-        TYPED,
-        /** The source value's text, exactly. */
-        TEXT,
-        /** The text with trailing spaces ignored on both sides, as SQL Server compares strings. */
-        TEXT_PADDED,
-        /**
-         * As {@link #TEXT_PADDED}, and A-Z lower-cased on both sides, as a case-insensitive collation compares them.
-         * ASCII letters only (under the "C" collation): how other letters fold depends on the locale (a Turkish one
-         * lowers I to a dotless i), so the caller decides what a non-ASCII miss means.
-         */
-        TEXT_PADDED_CASELESS
-    }
-
+public final class PostgresSourceKeyProbe implements SourceKeyProbe {
     /** Values sent in one statement. */
     static final int BATCH = 5_000;
     private static final Set<String> INTEGERS = Set.of("smallint", "integer", "bigint");
@@ -46,6 +32,23 @@ public final class PostgresSourceKeyProbe {
 
     public PostgresSourceKeyProbe(Connection source) {
         this.source = source;
+    }
+
+    @Override
+    public boolean anyRowReferencing(String schema, String table, List<String> columns) throws SQLException {
+        return anyRowReferencing(table(schema, table), columns);
+    }
+
+    @Override
+    public List<String[]> missing(String schema, String table, List<String> columns, List<KeyMatch> matches,
+                                  List<String[]> values) throws SQLException {
+        return missing(table(schema, table), columns, matches, values);
+    }
+
+    @Override
+    public SourceKeyType columnType(String schema, String table, String column) throws SQLException {
+        String name = columnType(table(schema, table), column);
+        return new SourceKeyType(name, TypeFamilies.ofTypeName(name));
     }
 
     /** Whether a row of {@code qualifiedSourceTable} has every one of {@code sourceColumns} set. */
@@ -58,21 +61,21 @@ public final class PostgresSourceKeyProbe {
     /** {@link #missing(String, List, List, List)} with every value read as its column's type. */
     public List<String[]> missing(String qualifiedSourceTable, List<String> sourceColumns, List<String[]> values)
             throws SQLException {
-        return missing(qualifiedSourceTable, sourceColumns, Collections.nCopies(sourceColumns.size(), Match.TYPED), values);
+        return missing(qualifiedSourceTable, sourceColumns, Collections.nCopies(sourceColumns.size(), KeyMatch.TYPED), values);
     }
 
     /**
      * The tuples of {@code values} (one text per source column, none null) that no row of {@code qualifiedSourceTable}
      * holds in {@code sourceColumns}, sorted, probed {@value #BATCH} at a time.
      */
-    public List<String[]> missing(String qualifiedSourceTable, List<String> sourceColumns, List<Match> matches,
+    public List<String[]> missing(String qualifiedSourceTable, List<String> sourceColumns, List<KeyMatch> matches,
                                   List<String[]> values) throws SQLException {
         if (values.isEmpty()) {
             return List.of();
         }
         List<String> types = new ArrayList<>();
         for (int i = 0; i < sourceColumns.size(); i++) {
-            types.add(matches.get(i) == Match.TYPED ? castType(columnType(qualifiedSourceTable, sourceColumns.get(i))) : null);
+            types.add(matches.get(i) == KeyMatch.TYPED ? castType(columnType(qualifiedSourceTable, sourceColumns.get(i))) : null);
         }
         String sql = missingSql(qualifiedSourceTable, sourceColumns, matches, types);
         int n = sourceColumns.size();
@@ -113,7 +116,7 @@ public final class PostgresSourceKeyProbe {
 
     /** A tuple as findings show it: {@code v}, or {@code (v1, v2)} for a composite key. */
     public static String shown(String[] tuple) {
-        return tuple.length == 1 ? tuple[0] : "(" + String.join(", ", tuple) + ")";
+        return SourceKeyProbe.shown(tuple);
     }
 
     /** Whether {@code columnType} (as {@link #columnType} names it) is one of PostgreSQL's integer types. */
@@ -125,7 +128,7 @@ public final class PostgresSourceKeyProbe {
      * One batch's statement: one text array per column, zipped by ROWS FROM (the schema-qualified unnest takes one
      * array at a time), each row kept when no source row matches it. {@code types}: the cast of each TYPED column.
      */
-    static String missingSql(String qualifiedSourceTable, List<String> sourceColumns, List<Match> matches,
+    static String missingSql(String qualifiedSourceTable, List<String> sourceColumns, List<KeyMatch> matches,
                              List<String> types) {
         List<String> arrays = new ArrayList<>();
         List<String> names = new ArrayList<>();

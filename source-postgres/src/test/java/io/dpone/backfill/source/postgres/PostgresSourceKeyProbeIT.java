@@ -1,7 +1,7 @@
 package io.dpone.backfill.source.postgres;
 
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
-import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe.Match;
+import io.dpone.backfill.source.KeyMatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,13 +85,13 @@ class PostgresSourceKeyProbeIT {
     void textComparisonsIgnoreTrailingSpacesAndCaseOnlyWhenAsked() throws SQLException {
         List<String[]> texts = values("Label 5", "Label 5   ", "LABEL 5");
 
-        assertThat(probe.missing(TABLE, List.of("label"), List.of(Match.TEXT), texts))
+        assertThat(probe.missing(TABLE, List.of("label"), List.of(KeyMatch.TEXT), texts))
                 .extracting(PostgresSourceKeyProbe::shown).containsExactly("LABEL 5", "Label 5   ");
-        assertThat(probe.missing(TABLE, List.of("label"), List.of(Match.TEXT_PADDED), texts))
+        assertThat(probe.missing(TABLE, List.of("label"), List.of(KeyMatch.TEXT_PADDED), texts))
                 .extracting(PostgresSourceKeyProbe::shown).containsExactly("LABEL 5");
-        assertThat(probe.missing(TABLE, List.of("label"), List.of(Match.TEXT_PADDED_CASELESS), texts)).isEmpty();
+        assertThat(probe.missing(TABLE, List.of("label"), List.of(KeyMatch.TEXT_PADDED_CASELESS), texts)).isEmpty();
         // Only A-Z fold: how other letters do depends on the locale.
-        assertThat(probe.missing(TABLE, List.of("label"), List.of(Match.TEXT_PADDED_CASELESS), values("LABEL 5", "ÉTIQUETTE")))
+        assertThat(probe.missing(TABLE, List.of("label"), List.of(KeyMatch.TEXT_PADDED_CASELESS), values("LABEL 5", "ÉTIQUETTE")))
                 .extracting(PostgresSourceKeyProbe::shown).containsExactly("ÉTIQUETTE");
     }
 

@@ -1,6 +1,6 @@
 package io.dpone.backfill.source.postgres;
 
-import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe.Match;
+import io.dpone.backfill.source.KeyMatch;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PostgresSourceKeyProbeTest {
     @Test
     void aTypedColumnIsComparedAfterCastingTheTextToItsType() {
-        assertThat(PostgresSourceKeyProbe.missingSql("\"s\".\"orders\"", List.of("id"), List.of(Match.TYPED),
+        assertThat(PostgresSourceKeyProbe.missingSql("\"s\".\"orders\"", List.of("id"), List.of(KeyMatch.TYPED),
                 Arrays.asList("bigint")))
                 .isEqualTo("SELECT probe.v0 FROM ROWS FROM (pg_catalog.unnest(?::text[])) AS probe(v0)"
                         + " WHERE NOT EXISTS (SELECT 1 FROM \"s\".\"orders\" s WHERE s.\"id\" = probe.v0::bigint) ORDER BY 1");
@@ -21,7 +21,7 @@ class PostgresSourceKeyProbeTest {
     @Test
     void eachColumnOfACompositeKeyHasItsOwnArrayAndComparison() {
         String sql = PostgresSourceKeyProbe.missingSql("\"s\".\"t\"", List.of("a", "b", "c", "d"),
-                List.of(Match.TYPED, Match.TEXT, Match.TEXT_PADDED, Match.TEXT_PADDED_CASELESS),
+                List.of(KeyMatch.TYPED, KeyMatch.TEXT, KeyMatch.TEXT_PADDED, KeyMatch.TEXT_PADDED_CASELESS),
                 Arrays.asList("uuid", null, null, null));
 
         assertThat(sql).startsWith("SELECT probe.v0, probe.v1, probe.v2, probe.v3 FROM ROWS FROM ("
@@ -36,7 +36,7 @@ class PostgresSourceKeyProbeTest {
 
     @Test
     void aSourceColumnNameIsQuotedAsWritten() {
-        assertThat(PostgresSourceKeyProbe.missingSql("\"s\".\"t\"", List.of("Order Id"), List.of(Match.TEXT),
+        assertThat(PostgresSourceKeyProbe.missingSql("\"s\".\"t\"", List.of("Order Id"), List.of(KeyMatch.TEXT),
                 Arrays.asList((String) null))).contains("s.\"Order Id\"::text = probe.v0");
     }
 

@@ -3,8 +3,8 @@ package io.dpone.backfill.target.mssql;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
 import io.dpone.backfill.core.lane.ChunkRows;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
-import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
+import io.dpone.backfill.source.SourceColumn;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.mssql.publish.MssqlLoadShape;
 import io.dpone.backfill.target.mssql.types.MssqlColumn;
 import io.dpone.backfill.target.mssql.types.MssqlColumnBinding;
@@ -43,20 +43,18 @@ public final class MssqlBulkLoad {
     }
 
     /** Reads both catalogs once and pairs {@code columns} (loaded in this order) source to target. */
-    public static MssqlBulkLoad bind(Connection source, String sourceSchema, String sourceTable, Connection target,
-                                     String targetSchema, String targetTable, List<String> columns,
-                                     List<String> keyColumns) throws SQLException {
-        return bind(source, sourceSchema, sourceTable, columns, target, targetSchema, targetTable, columns, keyColumns);
+    public static MssqlBulkLoad bind(SourceTable source, Connection target, String targetSchema, String targetTable,
+                                     List<String> columns, List<String> keyColumns) throws SQLException {
+        return bind(source, columns, target, targetSchema, targetTable, columns, keyColumns);
     }
 
     /**
      * The same, {@code sourceColumns} loading {@code columns} pair by pair (issue 27); {@code keyColumns} are target
      * names.
      */
-    public static MssqlBulkLoad bind(Connection source, String sourceSchema, String sourceTable, List<String> sourceColumns,
-                                     Connection target, String targetSchema, String targetTable, List<String> columns,
-                                     List<String> keyColumns) throws SQLException {
-        List<SourceColumn> sources = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, sourceColumns).columns();
+    public static MssqlBulkLoad bind(SourceTable source, List<String> sourceColumns, Connection target, String targetSchema,
+                                     String targetTable, List<String> columns, List<String> keyColumns) throws SQLException {
+        List<SourceColumn> sources = source.columns(sourceColumns);
         List<MssqlColumn> targets = MssqlTableColumns.of(target, targetSchema, targetTable, columns);
         List<MssqlColumnBinding> paired = new ArrayList<>();
         for (int i = 0; i < sources.size(); i++) {

@@ -78,7 +78,7 @@ public final class MssqlChunkSink implements ChunkSink {
         // Session settings, set once for the lane's sink connection: a zombie lane's uncommitted receipt for a chunk
         // blocks ours at most one lease (then 1222), and any error aborts the whole chunk transaction.
         receipts.configureSession(load.receiptWait());
-        bulkLoad = MssqlBulkLoad.bind(load.source(), load.sourceSchema(), load.sourceTable(), load.sourceColumns(), sink,
+        bulkLoad = MssqlBulkLoad.bind(load.source(), load.sourceColumns(), sink,
                 load.loadSchema(), load.loadTable(), load.columns(), load.keyColumns());
     }
 

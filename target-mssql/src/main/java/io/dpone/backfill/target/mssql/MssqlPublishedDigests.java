@@ -7,9 +7,9 @@ import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.UuidKeys;
 import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.core.verify.TablePart;
-import io.dpone.backfill.source.postgres.binary.PgType;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
-import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
+import io.dpone.backfill.source.SourceColumn;
+import io.dpone.backfill.source.SourceTable;
+import io.dpone.backfill.source.TypeFamily;
 
 import java.math.BigInteger;
 import io.dpone.backfill.core.campaign.LoadColumns;
@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
 /**
  * The published SQL Server table's digests for {@code verify} (ADR 0018): one forward-only {@code SELECT} of the
  * loaded columns, each value read back as the Java value the lane's decoder produced for the source column
- * (the source's column plan, the same one the lanes decode with), so the same canonical encoding applies; which
+ * (the source's description of its columns, the same one the lanes decode with), so the same canonical encoding applies; which
  * getter reads it depends on the published column's type too ({@link MssqlPublishedRead}). Rows are
  * placed in their chunk by their chunk key in Java.
  * <p>
@@ -45,23 +45,18 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
             + " WHERE p.object_id = OBJECT_ID(?, N'U') AND p.index_id IN (0, 1)";
 
     private final Connection target;
-    private final Connection source;
-    private final String sourceSchema;
-    private final String sourceTable;
+    private final SourceTable source;
     private final LoadColumns loaded;
     private long rowsPerPart = ROWS_PER_PART;
 
-    public MssqlPublishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable) {
-        this(target, source, sourceSchema, sourceTable, null);
+    public MssqlPublishedDigests(Connection target, SourceTable source) {
+        this(target, source, null);
     }
 
     /** @param loaded each read column's source column (issue 27); null: named the same */
-    public MssqlPublishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable,
-                                 LoadColumns loaded) {
+    public MssqlPublishedDigests(Connection target, SourceTable source, LoadColumns loaded) {
         this.target = target;
         this.source = source;
-        this.sourceSchema = sourceSchema;
-        this.sourceTable = sourceTable;
         this.loaded = loaded;
     }
 
@@ -111,8 +106,7 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
     private DigestTable read(String schema, String table, List<String> columns, List<String> keyColumns, ChunkPlan plan,
                              ContentDigester.RowObserver observer, int observedSlot, TablePart part) throws Exception {
         List<String> sourceColumns = LoadColumns.sourcesOf(loaded, columns);
-        List<SourceColumn> plannedColumns = new SourceColumnPlanner(source).plan(sourceSchema, sourceTable, sourceColumns).columns();
-        PgType[] types = plannedColumns.stream().map(SourceColumn::arrivingType).toArray(PgType[]::new);
+        TypeFamily[] types = source.columns(sourceColumns).stream().map(SourceColumn::family).toArray(TypeFamily[]::new);
         boolean keyed = plan.kind().keyed();
         // The plan's column is a source column: its place among the loaded columns is the same on both sides.
         int keyColumn = keyed ? sourceColumns.indexOf(plan.column()) : -1;
@@ -162,7 +156,7 @@ public final class MssqlPublishedDigests implements PublishedTableDigests {
     }
 
     /** Each column's read, from its source type and the published column's SQL Server type. */
-    static MssqlPublishedRead[] reads(ResultSetMetaData published, PgType[] types) throws SQLException {
+    static MssqlPublishedRead[] reads(ResultSetMetaData published, TypeFamily[] types) throws SQLException {
         MssqlPublishedRead[] reads = new MssqlPublishedRead[types.length];
         for (int c = 0; c < types.length; c++) {
             reads[c] = MssqlPublishedRead.of(types[c], published.getColumnTypeName(c + 1));

@@ -1,6 +1,6 @@
 package io.dpone.backfill.target.mssql;
 
-import io.dpone.backfill.source.postgres.binary.PgType;
+import io.dpone.backfill.source.TypeFamily;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -45,23 +45,24 @@ public enum MssqlPublishedRead {
     }
 
     /**
-     * The read for a source column's arriving type and the published column's SQL Server type name (as
+     * The read for a source column's type family and the published column's SQL Server type name (as
      * ResultSetMetaData.getColumnTypeName gives it, e.g. {@code datetime2}).
      */
-    public static MssqlPublishedRead of(PgType source, String targetTypeName) {
+    public static MssqlPublishedRead of(TypeFamily source, String targetTypeName) {
         return switch (source) {
-            case INT2, INT4, INT8 -> INTEGER;
-            case NUMERIC -> DECIMAL;
-            case FLOAT4 -> FLOAT4;
-            case FLOAT8 -> FLOAT8;
-            case BOOL -> BOOLEAN;
+            case INT16, INT32, INT64 -> INTEGER;
+            case DECIMAL -> DECIMAL;
+            case FLOAT32 -> FLOAT4;
+            case FLOAT64 -> FLOAT8;
+            case BOOLEAN -> BOOLEAN;
             case UUID -> UUID_TEXT;
             case DATE -> DATE;
             case TIME -> TIME;
             case TIMESTAMP -> TIMESTAMP;
-            case TIMESTAMPTZ -> "datetime2".equalsIgnoreCase(targetTypeName) ? UTC_TIMESTAMP_AS_TIMESTAMPTZ : TIMESTAMPTZ;
-            case BYTEA -> BYTES;
-            case TEXT, VARCHAR, BPCHAR, NAME, JSON, JSONB -> TEXT;
+            case TIMESTAMP_TZ -> "datetime2".equalsIgnoreCase(targetTypeName) ? UTC_TIMESTAMP_AS_TIMESTAMPTZ : TIMESTAMPTZ;
+            case BINARY -> BYTES;
+            case TEXT, FIXED_TEXT, JSON -> TEXT;
+            case OTHER -> throw new IllegalArgumentException("a source column of no known type family was never loaded");
         };
     }
 

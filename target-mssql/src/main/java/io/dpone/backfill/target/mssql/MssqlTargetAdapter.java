@@ -10,6 +10,7 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TargetCatalog;
 import io.dpone.backfill.core.verify.PublishedTableDigests;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.target.TargetDoctor;
@@ -71,8 +72,8 @@ public final class MssqlTargetAdapter implements TargetAdapter {
     }
 
     @Override
-    public RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target,
-                                   String loadSchema, String loadTable, LoadColumns columns) {
+    public RowEncoding rowEncoding(SourceTable source, Connection target, String loadSchema, String loadTable,
+                                   LoadColumns columns) {
         return RowEncoding.VALUES;
     }
 
@@ -82,8 +83,7 @@ public final class MssqlTargetAdapter implements TargetAdapter {
     }
 
     @Override
-    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable,
-                                                  LoadColumns columns) {
-        return new MssqlPublishedDigests(target, source, sourceSchema, sourceTable, columns);
+    public PublishedTableDigests publishedDigests(Connection target, SourceTable source, LoadColumns columns) {
+        return new MssqlPublishedDigests(target, source, columns);
     }
 }

@@ -1,5 +1,7 @@
 package io.dpone.backfill.target.mssql;
 
+import io.dpone.backfill.source.SourceTable;
+import io.dpone.backfill.source.postgres.PostgresSourceAdapter;
 import io.dpone.backfill.core.lane.ChunkSink;
 import io.dpone.backfill.core.lane.ChunkSinkContract;
 import io.dpone.backfill.core.ledger.LedgerStore;
@@ -76,7 +78,7 @@ class MssqlChunkSinkIT extends ChunkSinkContract {
     @Override
     protected ChunkSink sink(Duration receiptWait) {
         return new MssqlChunkSink(open(), new ChunkLoad(STATE_SCHEMA, "dbo", "load_rows", List.of("id", "code"),
-                List.of("id"), receiptWait, source, "public", "load_source", null));
+                List.of("id"), receiptWait, new SourceTable(new PostgresSourceAdapter(), source, "public", "load_source"), null));
     }
 
     @Override

@@ -7,6 +7,8 @@ import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.verify.TablePart;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
+import io.dpone.backfill.source.SourceTable;
+import io.dpone.backfill.source.postgres.PostgresSourceAdapter;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,7 +69,7 @@ class MssqlPublishedDigestsPartsIT {
     @Test
     void keyHashPartsOfATableSumToTheWholeTableSlotBySlot() throws Exception {
         try (Connection c = engine.connect(database); Connection src = source()) {
-            List<TablePart> split = new MssqlPublishedDigests(c, src, "public", "items").splittingEvery(1000)
+            List<TablePart> split = new MssqlPublishedDigests(c, items(src)).splittingEvery(1000)
                     .split("dbo", "items", 3);
             List<TablePart> parts = List.of(new TablePart(0, 3, 0, -1), new TablePart(1, 3, 0, -1), new TablePart(2, 3, 0, -1));
             if (engine.kind().isSqlServer()) {
@@ -80,13 +82,13 @@ class MssqlPublishedDigestsPartsIT {
             }
 
             for (ChunkPlan plan : List.of(PLAN, PHYSICAL)) {
-                DigestTable whole = new MssqlPublishedDigests(c, src, "public", "items")
+                DigestTable whole = new MssqlPublishedDigests(c, items(src))
                         .read("dbo", "items", COLUMNS, List.of("id"), plan, RowEncoding.VALUES);
                 DigestTable summed = new DigestTable(whole.size());
                 long smallest = Long.MAX_VALUE;
                 for (TablePart part : parts) {
                     try (Connection session = engine.connect(database)) {
-                        DigestTable read = new MssqlPublishedDigests(session, src, "public", "items")
+                        DigestTable read = new MssqlPublishedDigests(session, items(src))
                                 .read("dbo", "items", COLUMNS, List.of("id"), plan, RowEncoding.VALUES, part);
                         smallest = Math.min(smallest, read.total().rows());
                         summed.plus(read);
@@ -104,14 +106,19 @@ class MssqlPublishedDigestsPartsIT {
     @Test
     void aTableSmallerThanTwoPartsIsReadWhole() throws Exception {
         try (Connection c = engine.connect(database); Connection src = source()) {
-            assertThat(new MssqlPublishedDigests(c, src, "public", "items").split("dbo", "items", 4))
+            assertThat(new MssqlPublishedDigests(c, items(src)).split("dbo", "items", 4))
                     .as("6,000 rows are fewer than two parts of 100,000").containsExactly(TablePart.WHOLE);
-            assertThat(new MssqlPublishedDigests(c, src, "public", "items").splittingEvery(1000).split("dbo", "items", 1))
+            assertThat(new MssqlPublishedDigests(c, items(src)).splittingEvery(1000).split("dbo", "items", 1))
                     .containsExactly(TablePart.WHOLE);
         }
     }
 
     private static Connection source() throws Exception {
         return SharedEmbeddedPostgres.get().connect(sourceDatabase);
+    }
+
+    /** The source table public.items over {@code source}, read by the PostgreSQL source. */
+    private static SourceTable items(Connection source) {
+        return new SourceTable(new PostgresSourceAdapter(), source, "public", "items");
     }
 }

@@ -2,7 +2,7 @@ package io.dpone.backfill.target.mssql;
 
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.digest.ContentDigester;
-import io.dpone.backfill.source.postgres.binary.PgType;
+import io.dpone.backfill.source.TypeFamily;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +29,7 @@ class MssqlPublishedReadTest {
     void aTimestamptzPublishedAsDatetime2IsReadAsItsUtcWallTimeAndDigestsLikeTheSource() throws Exception {
         ResultSet rs = datetime2Column(DECODED.toLocalDateTime());
 
-        MssqlPublishedRead[] reads = MssqlPublishedDigests.reads(rs.getMetaData(), new PgType[]{PgType.TIMESTAMPTZ});
+        MssqlPublishedRead[] reads = MssqlPublishedDigests.reads(rs.getMetaData(), new TypeFamily[]{TypeFamily.TIMESTAMP_TZ});
         Object read = reads[0].read(rs, 1);
 
         assertThat(reads[0]).isEqualTo(MssqlPublishedRead.UTC_TIMESTAMP_AS_TIMESTAMPTZ);
@@ -39,8 +39,8 @@ class MssqlPublishedReadTest {
 
     @Test
     void aTimestamptzPublishedAsDatetimeoffsetKeepsTheOffsetRead() {
-        assertThat(MssqlPublishedRead.of(PgType.TIMESTAMPTZ, "datetimeoffset")).isEqualTo(MssqlPublishedRead.TIMESTAMPTZ);
-        assertThat(MssqlPublishedRead.of(PgType.TIMESTAMP, "datetime2")).isEqualTo(MssqlPublishedRead.TIMESTAMP);
+        assertThat(MssqlPublishedRead.of(TypeFamily.TIMESTAMP_TZ, "datetimeoffset")).isEqualTo(MssqlPublishedRead.TIMESTAMPTZ);
+        assertThat(MssqlPublishedRead.of(TypeFamily.TIMESTAMP, "datetime2")).isEqualTo(MssqlPublishedRead.TIMESTAMP);
     }
 
     @Test
@@ -95,7 +95,7 @@ class MssqlPublishedReadTest {
     void aTableIsSplitByTheCatalogsRowCountIntoPartsOfAtLeastTheGivenSize() throws Exception {
         RecordingConnection catalog = new RecordingConnection()
                 .answer("FROM sys.partitions", List.of(java.util.Map.of("rows", 250_000L)));
-        MssqlPublishedDigests reader = new MssqlPublishedDigests(catalog.connection(), null, "public", "items");
+        MssqlPublishedDigests reader = new MssqlPublishedDigests(catalog.connection(), null);
         assertThat(reader.split("dbo", "items", 4)).hasSize(2);
         assertThat(reader.split("dbo", "items", 1)).containsExactly(io.dpone.backfill.core.verify.TablePart.WHOLE);
         assertThat(reader.splittingEvery(50_000).split("dbo", "items", 4)).hasSize(4)

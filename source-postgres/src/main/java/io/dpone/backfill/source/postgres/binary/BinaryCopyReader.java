@@ -21,7 +21,7 @@ public final class BinaryCopyReader implements AutoCloseable {
     private static final int INITIAL_BUFFER = 256;
 
     private final InputStream in;
-    private final List<SourceColumn> columns;
+    private final List<PlannedColumn> columns;
     private final ColumnDecoder[] decoders;
     private final Object[] row;
     private final byte[] word = new byte[4];
@@ -34,7 +34,7 @@ public final class BinaryCopyReader implements AutoCloseable {
     public BinaryCopyReader(InputStream in, SourceColumnPlan plan) {
         this.in = in;
         this.columns = plan.columns();
-        this.decoders = columns.stream().map(SourceColumn::decoder).toArray(ColumnDecoder[]::new);
+        this.decoders = columns.stream().map(PlannedColumn::decoder).toArray(ColumnDecoder[]::new);
         this.row = new Object[decoders.length];
     }
 

@@ -1,5 +1,7 @@
 package io.dpone.backfill.source.postgres.binary;
 
+import io.dpone.backfill.source.SpecialValue;
+
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -18,10 +20,10 @@ final class DateTimeDecoders {
         FixedWidthDecoders.expectLength("date", 4, len);
         int days = FixedWidthDecoders.int32(b, off);
         if (days == Integer.MAX_VALUE) {
-            return PgSpecialValue.POSITIVE_INFINITY;
+            return SpecialValue.POSITIVE_INFINITY;
         }
         if (days == Integer.MIN_VALUE) {
-            return PgSpecialValue.NEGATIVE_INFINITY;
+            return SpecialValue.NEGATIVE_INFINITY;
         }
         return LocalDate.ofEpochDay(PG_EPOCH_DAY + days);
     };
@@ -30,7 +32,7 @@ final class DateTimeDecoders {
         FixedWidthDecoders.expectLength("time", 8, len);
         long micros = FixedWidthDecoders.int64(b, off);
         if (micros == MICROS_PER_DAY) {
-            return PgSpecialValue.END_OF_DAY;
+            return SpecialValue.END_OF_DAY;
         }
         if (micros < 0 || micros > MICROS_PER_DAY) {
             throw new BinaryCopyFormatException("time field of " + micros + " microseconds is outside one day");
@@ -58,10 +60,10 @@ final class DateTimeDecoders {
 
     private static Object infinity(long micros) {
         if (micros == Long.MAX_VALUE) {
-            return PgSpecialValue.POSITIVE_INFINITY;
+            return SpecialValue.POSITIVE_INFINITY;
         }
         if (micros == Long.MIN_VALUE) {
-            return PgSpecialValue.NEGATIVE_INFINITY;
+            return SpecialValue.NEGATIVE_INFINITY;
         }
         return null;
     }

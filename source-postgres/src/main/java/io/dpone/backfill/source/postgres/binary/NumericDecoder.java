@@ -1,5 +1,7 @@
 package io.dpone.backfill.source.postgres.binary;
 
+import io.dpone.backfill.source.SpecialValue;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -32,11 +34,11 @@ final class NumericDecoder implements ColumnDecoder {
         int dscale = FixedWidthDecoders.int16(b, off + 6) & 0xffff;
         switch (sign) {
             case NAN:
-                return PgSpecialValue.NAN;
+                return SpecialValue.NAN;
             case PLUS_INFINITY:
-                return PgSpecialValue.POSITIVE_INFINITY;
+                return SpecialValue.POSITIVE_INFINITY;
             case MINUS_INFINITY:
-                return PgSpecialValue.NEGATIVE_INFINITY;
+                return SpecialValue.NEGATIVE_INFINITY;
             case POSITIVE:
             case NEGATIVE:
                 break;

@@ -1,5 +1,7 @@
 package io.dpone.backfill.source.postgres.binary;
 
+import io.dpone.backfill.source.SpecialValue;
+
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -35,18 +37,18 @@ public final class PgTextRendering {
             // bpchar::text drops the padding spaces (and only spaces) that the binary value keeps.
             case BPCHAR -> stripTrailingSpaces(as(String.class, type, value));
             case UUID -> as(UUID.class, type, value).toString();
-            case DATE -> value instanceof PgSpecialValue special ? infinity(type, special) : date(as(LocalDate.class, type, value));
-            case TIME -> value == PgSpecialValue.END_OF_DAY ? "24:00:00" : time(as(LocalTime.class, type, value));
-            case TIMESTAMP -> value instanceof PgSpecialValue special ? infinity(type, special)
+            case DATE -> value instanceof SpecialValue special ? infinity(type, special) : date(as(LocalDate.class, type, value));
+            case TIME -> value == SpecialValue.END_OF_DAY ? "24:00:00" : time(as(LocalTime.class, type, value));
+            case TIMESTAMP -> value instanceof SpecialValue special ? infinity(type, special)
                     : timestamp(as(LocalDateTime.class, type, value), "");
-            case TIMESTAMPTZ -> value instanceof PgSpecialValue special ? infinity(type, special)
+            case TIMESTAMPTZ -> value instanceof SpecialValue special ? infinity(type, special)
                     : timestamp(as(OffsetDateTime.class, type, value).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime(), "+00");
             case BYTEA -> hex(as(byte[].class, type, value));
         };
     }
 
     private static String numeric(Object value) {
-        if (value instanceof PgSpecialValue special) {
+        if (value instanceof SpecialValue special) {
             return switch (special) {
                 case NAN -> "NaN";
                 case POSITIVE_INFINITY -> "Infinity";
@@ -57,7 +59,7 @@ public final class PgTextRendering {
         return as(BigDecimal.class, PgType.NUMERIC, value).toPlainString();
     }
 
-    private static String infinity(PgType type, PgSpecialValue special) {
+    private static String infinity(PgType type, SpecialValue special) {
         return switch (special) {
             case POSITIVE_INFINITY -> "infinity";
             case NEGATIVE_INFINITY -> "-infinity";

@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 public final class SourceColumnPlan {
     private final String schema;
     private final String table;
-    private final List<SourceColumn> columns;
+    private final List<PlannedColumn> columns;
 
-    SourceColumnPlan(String schema, String table, List<SourceColumn> columns) {
+    SourceColumnPlan(String schema, String table, List<PlannedColumn> columns) {
         if (columns.isEmpty()) {
             throw new IllegalArgumentException("a source plan needs at least one column");
         }
@@ -29,12 +29,12 @@ public final class SourceColumnPlan {
         return table;
     }
 
-    public List<SourceColumn> columns() {
+    public List<PlannedColumn> columns() {
         return columns;
     }
 
     public String selectList() {
-        return columns.stream().map(SourceColumn::projection).collect(Collectors.joining(", "));
+        return columns.stream().map(PlannedColumn::projection).collect(Collectors.joining(", "));
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.dpone.backfill.source.postgres.binary;
 
+import io.dpone.backfill.source.UnsupportedSourceTypeException;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,7 +24,7 @@ public final class SourceColumnPlanner {
     private static final String TABLE_OID = "SELECT c.oid FROM pg_catalog.pg_class c "
             + "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ?";
     private static final String ATTRIBUTES = "SELECT a.attname, a.atttypid, a.atttypmod, "
-            + "pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a "
+            + "pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull FROM pg_catalog.pg_attribute a "
             + "WHERE a.attrelid = ?::pg_catalog.oid AND a.attnum > 0 AND NOT a.attisdropped";
     private static final String TYPE = "SELECT t.typname, t.typtype, t.typbasetype, t.typtypmod, t.typcategory, "
             + "t.typelem, pg_catalog.format_type(t.oid, NULL) FROM pg_catalog.pg_type t WHERE t.oid = ?::pg_catalog.oid";
@@ -49,7 +51,7 @@ public final class SourceColumnPlanner {
         }
         requireUtf8();
         Map<String, Attribute> attributes = attributes(schema, table);
-        List<SourceColumn> planned = new ArrayList<>(columns.size());
+        List<PlannedColumn> planned = new ArrayList<>(columns.size());
         for (String column : columns) {
             Attribute attribute = attributes.get(column);
             if (attribute == null) {
@@ -93,14 +95,15 @@ public final class SourceColumnPlanner {
             s.setLong(1, tableOid);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    attributes.put(rs.getString(1), new Attribute(rs.getString(1), rs.getLong(2), rs.getInt(3), rs.getString(4)));
+                    attributes.put(rs.getString(1), new Attribute(rs.getString(1), rs.getLong(2), rs.getInt(3), rs.getString(4),
+                            !rs.getBoolean(5)));
                 }
             }
         }
         return attributes;
     }
 
-    private SourceColumn resolve(Attribute attribute) throws SQLException {
+    private PlannedColumn resolve(Attribute attribute) throws SQLException {
         String column = SqlIdentifier.quote(attribute.name);
         TypeRow type = type(attribute.typeOid);
         int typmod = attribute.typmod;
@@ -114,22 +117,26 @@ public final class SourceColumnPlanner {
             chain = chain + " over " + type.formatted;
         }
         if (type.typtype == 'e' || (type.typcategory == 'A' && type.typelem != 0)) {
-            SourceColumn.Kind kind = domain ? SourceColumn.Kind.DOMAIN
-                    : type.typtype == 'e' ? SourceColumn.Kind.ENUM : SourceColumn.Kind.ARRAY;
-            return new SourceColumn(attribute.name, attribute.declaredType, kind, PgType.TEXT, -1, column + CAST_TO_TEXT);
+            PlannedColumn.Kind kind = domain ? PlannedColumn.Kind.DOMAIN
+                    : type.typtype == 'e' ? PlannedColumn.Kind.ENUM : PlannedColumn.Kind.ARRAY;
+            return new PlannedColumn(attribute.name, attribute.declaredType, kind, PgType.TEXT, -1, column + CAST_TO_TEXT,
+                    attribute.nullable);
         }
         PgType arriving = type.typtype == 'b' ? PgType.byOid(type.oid) : null;
         if (arriving == null) {
-            throw new UnsupportedSourceTypeException(attribute.name, chain, "accepted are "
+            throw new UnsupportedSourceTypeException(attribute.name, chain, "column \"" + attribute.name + "\" has type "
+                    + chain + ", which the PostgreSQL binary loader does not support: accepted are "
                     + Arrays.stream(PgType.values()).map(PgType::typname).collect(Collectors.joining(", "))
                     + ", enums, arrays and domains over these");
         }
         if (domain) {
             // Cast to the bare base type: the value already satisfies the domain's modifier, so none is needed.
             String projection = column + "::pg_catalog." + SqlIdentifier.quote(type.typname);
-            return new SourceColumn(attribute.name, attribute.declaredType, SourceColumn.Kind.DOMAIN, arriving, typmod, projection);
+            return new PlannedColumn(attribute.name, attribute.declaredType, PlannedColumn.Kind.DOMAIN, arriving, typmod, projection,
+                    attribute.nullable);
         }
-        return new SourceColumn(attribute.name, attribute.declaredType, SourceColumn.Kind.BASE, arriving, typmod, column);
+        return new PlannedColumn(attribute.name, attribute.declaredType, PlannedColumn.Kind.BASE, arriving, typmod, column,
+                attribute.nullable);
     }
 
     private TypeRow type(long oid) throws SQLException {
@@ -145,7 +152,7 @@ public final class SourceColumnPlanner {
         }
     }
 
-    private record Attribute(String name, long typeOid, int typmod, String declaredType) {
+    private record Attribute(String name, long typeOid, int typmod, String declaredType, boolean nullable) {
     }
 
     private record TypeRow(long oid, String typname, char typtype, long typbasetype, int typtypmod, char typcategory,

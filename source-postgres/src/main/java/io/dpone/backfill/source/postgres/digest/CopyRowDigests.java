@@ -4,7 +4,7 @@ import io.dpone.backfill.core.digest.ContentDigester;
 import io.dpone.backfill.core.digest.DigestTable;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.source.postgres.binary.BinaryCopyFormatException;
-import io.dpone.backfill.source.postgres.binary.PgSpecialValue;
+import io.dpone.backfill.source.SpecialValue;
 import io.dpone.backfill.source.postgres.binary.PgType;
 
 import io.dpone.backfill.core.plan.UuidKeys;
@@ -344,8 +344,8 @@ public final class CopyRowDigests {
             return local.atOffset(offset).withOffsetSameInstant(ZoneOffset.UTC);
         }
 
-        private static PgSpecialValue special(String name) {
-            return PgSpecialValue.valueOf(name);
+        private static SpecialValue special(String name) {
+            return SpecialValue.valueOf(name);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dpone.backfill.source.postgres.binary;
 
+import io.dpone.backfill.source.SpecialValue;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -17,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The binary COPY framing, from hand-built byte streams: no server, every malformed shape refused by name. */
 class PgBinaryCopyReaderTest {
     private static final SourceColumnPlan PLAN = new SourceColumnPlan("s", "t", List.of(
-            new SourceColumn("id", "integer", SourceColumn.Kind.BASE, PgType.INT4, -1, "\"id\""),
-            new SourceColumn("name", "text", SourceColumn.Kind.BASE, PgType.TEXT, -1, "\"name\"")));
+            new PlannedColumn("id", "integer", PlannedColumn.Kind.BASE, PgType.INT4, -1, "\"id\""),
+            new PlannedColumn("name", "text", PlannedColumn.Kind.BASE, PgType.TEXT, -1, "\"name\"")));
 
     @Test
     void tuplesSplitAtEveryByteBoundaryDecodeIntoTheReusedRow() throws IOException {
@@ -162,7 +163,7 @@ class PgBinaryCopyReaderTest {
     void renderingRefusesAValueOfTheWrongJavaType() {
         assertThatThrownBy(() -> PgTextRendering.render(PgType.INT4, "1"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("int4 value cannot be a String");
-        assertThatThrownBy(() -> PgTextRendering.render(PgType.NUMERIC, PgSpecialValue.END_OF_DAY))
+        assertThatThrownBy(() -> PgTextRendering.render(PgType.NUMERIC, SpecialValue.END_OF_DAY))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(PgTextRendering.render(PgType.TEXT, null)).isNull();
     }

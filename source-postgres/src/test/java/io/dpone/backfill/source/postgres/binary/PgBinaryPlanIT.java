@@ -1,5 +1,6 @@
 package io.dpone.backfill.source.postgres.binary;
 
+import io.dpone.backfill.source.UnsupportedSourceTypeException;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,15 +48,15 @@ class PgBinaryPlanIT {
     void enumsAndArraysAreCastToTextDomainsToTheirBaseAndOtherColumnsProjectedPlain() throws SQLException {
         SourceColumnPlan plan = planner.plan("public", "shapes", List.of("id", "m", "tags", "a", "pa", "mo", "n", "v", "c", "ts"));
 
-        assertThat(plan.columns()).extracting(SourceColumn::projection).containsExactly("\"id\"", "\"m\"::pg_catalog.text",
+        assertThat(plan.columns()).extracting(PlannedColumn::projection).containsExactly("\"id\"", "\"m\"::pg_catalog.text",
                 "\"tags\"::pg_catalog.text", "\"a\"::pg_catalog.\"numeric\"", "\"pa\"::pg_catalog.\"numeric\"",
                 "\"mo\"::pg_catalog.text", "\"n\"", "\"v\"", "\"c\"", "\"ts\"");
-        assertThat(plan.columns()).extracting(SourceColumn::kind).containsExactly(SourceColumn.Kind.BASE, SourceColumn.Kind.ENUM,
-                SourceColumn.Kind.ARRAY, SourceColumn.Kind.DOMAIN, SourceColumn.Kind.DOMAIN, SourceColumn.Kind.DOMAIN,
-                SourceColumn.Kind.BASE, SourceColumn.Kind.BASE, SourceColumn.Kind.BASE, SourceColumn.Kind.BASE);
-        assertThat(plan.columns()).extracting(SourceColumn::arrivingType).containsExactly(PgType.INT4, PgType.TEXT, PgType.TEXT,
+        assertThat(plan.columns()).extracting(PlannedColumn::kind).containsExactly(PlannedColumn.Kind.BASE, PlannedColumn.Kind.ENUM,
+                PlannedColumn.Kind.ARRAY, PlannedColumn.Kind.DOMAIN, PlannedColumn.Kind.DOMAIN, PlannedColumn.Kind.DOMAIN,
+                PlannedColumn.Kind.BASE, PlannedColumn.Kind.BASE, PlannedColumn.Kind.BASE, PlannedColumn.Kind.BASE);
+        assertThat(plan.columns()).extracting(PlannedColumn::arrivingType).containsExactly(PgType.INT4, PgType.TEXT, PgType.TEXT,
                 PgType.NUMERIC, PgType.NUMERIC, PgType.TEXT, PgType.NUMERIC, PgType.VARCHAR, PgType.BPCHAR, PgType.TIMESTAMP);
-        assertThat(plan.columns()).extracting(SourceColumn::declaredType).containsExactly("integer", "mood", "text[]", "amount",
+        assertThat(plan.columns()).extracting(PlannedColumn::declaredType).containsExactly("integer", "mood", "text[]", "amount",
                 "positive_amount", "moody", "numeric(12,3)", "character varying(10)", "character(4)", "timestamp(3) without time zone");
     }
 
@@ -64,7 +65,7 @@ class PgBinaryPlanIT {
         SourceColumnPlan plan = planner.plan("public", "shapes", List.of("a", "pa", "n", "v", "c", "ts", "m", "id"));
 
         int numeric12dot2 = ((12 << 16) | 2) + 4;
-        assertThat(plan.columns()).extracting(SourceColumn::typmod)
+        assertThat(plan.columns()).extracting(PlannedColumn::typmod)
                 .containsExactly(numeric12dot2, numeric12dot2, ((12 << 16) | 3) + 4, 10 + 4, 4 + 4, 3, -1, -1);
     }
 

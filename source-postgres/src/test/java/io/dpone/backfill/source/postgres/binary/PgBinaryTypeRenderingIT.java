@@ -1,5 +1,6 @@
 package io.dpone.backfill.source.postgres.binary;
 
+import io.dpone.backfill.source.SpecialValue;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,8 +72,8 @@ class PgBinaryTypeRenderingIT {
         assertThat((BigDecimal) values.get(1)).hasToString("0.00");
         assertThat((BigDecimal) values.get(2)).isEqualTo(new BigDecimal("-0.001"));
         assertThat((BigDecimal) values.get(3)).isEqualTo(new BigDecimal("-" + wide));
-        assertThat(values.subList(4, 8)).containsExactly(PgSpecialValue.NAN, PgSpecialValue.POSITIVE_INFINITY,
-                PgSpecialValue.NEGATIVE_INFINITY, null);
+        assertThat(values.subList(4, 8)).containsExactly(SpecialValue.NAN, SpecialValue.POSITIVE_INFINITY,
+                SpecialValue.NEGATIVE_INFINITY, null);
         assertThat(((BigDecimal) values.get(9)).toPlainString()).isEqualTo("99990000");
         assertThat((BigDecimal) values.get(11)).isEqualTo(new BigDecimal(tiny));
         assertThat((BigDecimal) values.get(14)).isEqualTo(new BigDecimal("-1.10"));
@@ -184,13 +185,13 @@ class PgBinaryTypeRenderingIT {
 
         assertThat(values.subList(0, 4)).containsExactly(LocalDate.of(-4712, 11, 24), LocalDate.of(5_874_897, 12, 31),
                 LocalDate.of(1, 1, 1), LocalDate.of(0, 12, 31));
-        assertThat(values.subList(9, 12)).containsExactly(PgSpecialValue.POSITIVE_INFINITY, PgSpecialValue.NEGATIVE_INFINITY, null);
+        assertThat(values.subList(9, 12)).containsExactly(SpecialValue.POSITIVE_INFINITY, SpecialValue.NEGATIVE_INFINITY, null);
     }
 
     @Test
     void timeKeepsMicrosecondsAndTwentyFourOClockArrivesAsEndOfDay() throws Exception {
         assertThat(roundTrip("time", "'00:00:00'", "'23:59:59.999999'", "'24:00:00'", "'12:34:56.789'", "'00:00:00.000001'", "NULL"))
-                .containsExactly(LocalTime.MIDNIGHT, LocalTime.of(23, 59, 59, 999_999_000), PgSpecialValue.END_OF_DAY,
+                .containsExactly(LocalTime.MIDNIGHT, LocalTime.of(23, 59, 59, 999_999_000), SpecialValue.END_OF_DAY,
                         LocalTime.of(12, 34, 56, 789_000_000), LocalTime.of(0, 0, 0, 1_000), null);
         assertThat(roundTrip("time(3)", "'12:34:56.78951'", "NULL")).containsExactly(LocalTime.of(12, 34, 56, 790_000_000), null);
     }
@@ -204,7 +205,7 @@ class PgBinaryTypeRenderingIT {
         assertThat(values.subList(0, 4)).containsExactly(LocalDateTime.of(-4712, 11, 24, 0, 0),
                 LocalDateTime.of(294_276, 12, 31, 23, 59, 59, 999_999_000), LocalDateTime.of(2000, 1, 1, 0, 0),
                 LocalDateTime.of(1999, 12, 31, 23, 59, 59, 999_999_000));
-        assertThat(values.subList(6, 9)).containsExactly(PgSpecialValue.POSITIVE_INFINITY, PgSpecialValue.NEGATIVE_INFINITY, null);
+        assertThat(values.subList(6, 9)).containsExactly(SpecialValue.POSITIVE_INFINITY, SpecialValue.NEGATIVE_INFINITY, null);
     }
 
     @Test
@@ -222,7 +223,7 @@ class PgBinaryTypeRenderingIT {
                 // 02:30 does not exist in Prague that night (clocks jump 02:00 -> 03:00); PostgreSQL reads it at +01.
                 OffsetDateTime.of(2024, 3, 31, 1, 30, 0, 0, ZoneOffset.UTC), OffsetDateTime.of(-4712, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
                 OffsetDateTime.of(294_276, 12, 31, 23, 59, 59, 999_999_000, ZoneOffset.UTC));
-        assertThat(values.subList(4, 7)).containsExactly(PgSpecialValue.POSITIVE_INFINITY, PgSpecialValue.NEGATIVE_INFINITY, null);
+        assertThat(values.subList(4, 7)).containsExactly(SpecialValue.POSITIVE_INFINITY, SpecialValue.NEGATIVE_INFINITY, null);
     }
 
     @Test

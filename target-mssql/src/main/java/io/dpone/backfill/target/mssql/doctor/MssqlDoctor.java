@@ -4,8 +4,8 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.naming.ArtifactNames;
-import io.dpone.backfill.source.postgres.PostgresDoctorConnectivity;
-import io.dpone.backfill.source.postgres.PostgresDoctorSource;
+import io.dpone.backfill.source.SourceDoctor;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.TargetDoctor;
 import io.dpone.backfill.target.mssql.doctor.MssqlDoctorTarget.LiveTarget;
 
@@ -15,11 +15,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Preflight for a PostgreSQL-to-SQL Server campaign: reads the PostgreSQL catalog and the target's sys.* catalog
+ * Preflight for a campaign into SQL Server: reads the source (through its adapter) and the target's sys.* catalog
  * views, creates and changes nothing, and reports every problem it can find at once. The source checks are the
- * PostgreSQL source's own ({@link PostgresDoctorSource}). Stable finding codes:
+ * source's own ({@link SourceDoctor}). Stable finding codes:
  * <ul>
- * <li>{@code source.*} as the PostgreSQL doctor reports them; {@code source.column.type-unsupported};</li>
+ * <li>{@code source.*} as the source's doctor reports them; {@code source.column.type-unsupported};</li>
  * <li>{@code target.connection.ok|failed};</li>
  * <li>{@code target.table.missing|not-a-table}, {@code target.unique-key.missing}, refused shapes
  * {@code target.table.temporal|memory-optimized|ledger|graph|external|filetable|sparse-column-set}, and features
@@ -47,17 +47,18 @@ import java.util.Optional;
  * </ul>
  */
 public final class MssqlDoctor implements TargetDoctor {
-    private static final String PG_CATALOG = "pg_catalog";
     private static final String SYS_CATALOG = "the sys.* catalog views";
 
     @Override
-    public DoctorReport check(BackfillCampaignSpec normalisedSpec, ArtifactNames names, Connection source,
+    public DoctorReport check(BackfillCampaignSpec normalisedSpec, ArtifactNames names, SourceTable source,
                               Connection target, String runKey) {
         List<Finding> findings = new ArrayList<>();
         boolean sourceTable = false;
-        if (PostgresDoctorConnectivity.check(source, "source", findings)) {
-            sourceTable = MssqlDoctorGuard.guarded("source", PG_CATALOG, findings,
-                    () -> new PostgresDoctorSource(source, normalisedSpec, findings).check().isPresent()).orElse(false);
+        SourceDoctor sourceDoctor = source.adapter().doctor();
+        String sourceCatalog = sourceDoctor.catalogName();
+        if (sourceDoctor.connected(source.connection(), findings)) {
+            sourceTable = MssqlDoctorGuard.guarded("source", sourceCatalog, findings,
+                    () -> sourceDoctor.checkTable(source.connection(), normalisedSpec, findings)).orElse(false);
         }
         if (!MssqlDoctorConnectivity.check(target, findings)) {
             return new DoctorReport(findings);
@@ -68,14 +69,14 @@ public final class MssqlDoctor implements TargetDoctor {
                 () -> new MssqlDoctorPrivileges(target, normalisedSpec, findings).check(live.orElse(null)));
         if (live.isPresent()) {
             if (sourceTable) {
-                MssqlDoctorGuard.guarded("target.columns", PG_CATALOG + " and " + SYS_CATALOG, findings, () -> {
+                MssqlDoctorGuard.guarded("target.columns", sourceCatalog + " and " + SYS_CATALOG, findings, () -> {
                     new MssqlDoctorColumns(source, target, normalisedSpec, findings).check(live.get());
                     return Boolean.TRUE;
                 });
             }
             new MssqlDoctorBindings(target, findings).check(live.get());
             if (sourceTable) {
-                MssqlDoctorGuard.guarded("target.foreign-keys", PG_CATALOG + " and " + SYS_CATALOG, findings, () -> {
+                MssqlDoctorGuard.guarded("target.foreign-keys", sourceCatalog + " and " + SYS_CATALOG, findings, () -> {
                     MssqlDoctorForeignKeys.of(source, target, normalisedSpec, findings).check(live.get());
                     return Boolean.TRUE;
                 });

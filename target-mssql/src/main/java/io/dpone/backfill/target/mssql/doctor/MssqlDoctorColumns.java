@@ -7,10 +7,9 @@ import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.target.ColumnShape;
 import io.dpone.backfill.core.target.TableShape;
-import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
-import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
-import io.dpone.backfill.source.postgres.binary.UnsupportedSourceTypeException;
+import io.dpone.backfill.source.SourceColumn;
+import io.dpone.backfill.source.SourceTable;
+import io.dpone.backfill.source.UnsupportedSourceTypeException;
 import io.dpone.backfill.target.mssql.MssqlTableColumns;
 import io.dpone.backfill.target.mssql.doctor.MssqlDoctorTarget.LiveTarget;
 import io.dpone.backfill.target.mssql.doctor.MssqlDoctorTarget.TargetColumn;
@@ -34,12 +33,12 @@ import java.util.Optional;
  * distinct in PostgreSQL collide.
  */
 final class MssqlDoctorColumns {
-    private final Connection source;
+    private final SourceTable source;
     private final Connection target;
     private final BackfillCampaignSpec spec;
     private final List<Finding> findings;
 
-    MssqlDoctorColumns(Connection source, Connection target, BackfillCampaignSpec spec, List<Finding> findings) {
+    MssqlDoctorColumns(SourceTable source, Connection target, BackfillCampaignSpec spec, List<Finding> findings) {
         this.source = source;
         this.target = target;
         this.spec = spec;
@@ -47,8 +46,7 @@ final class MssqlDoctorColumns {
     }
 
     void check(LiveTarget live) throws SQLException {
-        TableShape sourceShape = new PostgresSourceCatalog(source).shape(spec.getSource().getSchema(),
-                spec.getSource().getTable());
+        TableShape sourceShape = source.adapter().catalog(source.connection()).shape(source.schema(), source.table());
         // Target columns are matched as this database compares names (issue 36): InvoiceId is invoiceid under _CI.
         ColumnMapping mapping = spec.columnMapping().under(MssqlIdentifierNames.of(target));
         List<String> sourceNames = sourceShape.columnNames();
@@ -101,24 +99,21 @@ final class MssqlDoctorColumns {
     }
 
     /**
-     * The decoding plan of each loaded column, as the chunk source will make it. The planner stops at the first
-     * unsupported type, so after a refusal each column is planned alone and every unsupported one is reported.
+     * Each loaded column as the source will hand it over. The source stops at the first unsupported type, so after
+     * a refusal each column is asked for alone and every unsupported one is reported.
      */
     private Map<String, SourceColumn> plan(List<String> columns) throws SQLException {
         Map<String, SourceColumn> planned = new HashMap<>();
         if (columns.isEmpty()) {
             return planned;
         }
-        SourceColumnPlanner planner = new SourceColumnPlanner(source);
-        String schema = spec.getSource().getSchema();
-        String table = spec.getSource().getTable();
         try {
-            planner.plan(schema, table, columns).columns().forEach(c -> planned.put(c.name(), c));
+            source.columns(columns).forEach(c -> planned.put(c.name(), c));
             return planned;
         } catch (UnsupportedSourceTypeException first) {
             for (String column : columns) {
                 try {
-                    planned.put(column, planner.plan(schema, table, List.of(column)).columns().get(0));
+                    planned.put(column, source.columns(List.of(column)).get(0));
                 } catch (UnsupportedSourceTypeException e) {
                     findings.add(Finding.error("source.column.type-unsupported", "source column " + e.column()
                             + " has type " + e.type() + ", which the loader cannot read: " + e.getMessage(),

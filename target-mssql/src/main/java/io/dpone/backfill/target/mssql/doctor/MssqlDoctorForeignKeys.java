@@ -6,8 +6,8 @@ import io.dpone.backfill.core.campaign.IdentifierComparison;
 import io.dpone.backfill.core.campaign.PublicationGroup;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.ForeignKeyFindings;
-import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
-import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe;
+import io.dpone.backfill.source.SourceKeyProbe;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.mssql.MssqlIdentifierNames;
 import io.dpone.backfill.target.mssql.doctor.MssqlDoctorKeyValues.NotComparable;
 import io.dpone.backfill.target.mssql.doctor.MssqlDoctorKeyValues.Outcome;
@@ -37,27 +37,24 @@ final class MssqlDoctorForeignKeys {
 
     private final Connection target;
     private final List<Finding> findings;
-    private final String sourceTable;
-    private final String sourceShown;
+    private final SourceTable sourceTable;
     private final UnaryOperator<String> sourceColumn;
     private final IdentifierComparison names;
     private final Set<String> groupTables;
-    private final PostgresSourceKeyProbe probe;
+    private final SourceKeyProbe probe;
     private final MssqlDoctorKeyValues values;
     private final MssqlDoctorSql sql;
 
-    private MssqlDoctorForeignKeys(Connection source, Connection target, List<Finding> findings, String sourceSchema,
-                                   String sourceName, UnaryOperator<String> sourceColumn, IdentifierComparison names,
-                                   Set<String> groupTables) {
+    private MssqlDoctorForeignKeys(SourceTable source, Connection target, List<Finding> findings,
+                                   UnaryOperator<String> sourceColumn, IdentifierComparison names, Set<String> groupTables) {
         this.target = target;
         this.findings = findings;
-        this.sourceTable = PostgresSourceKeyProbe.table(sourceSchema, sourceName);
-        this.sourceShown = sourceSchema + "." + sourceName;
+        this.sourceTable = source;
         this.sourceColumn = sourceColumn;
         this.names = names;
         this.groupTables = groupTables;
-        this.probe = new PostgresSourceKeyProbe(source);
-        this.values = new MssqlDoctorKeyValues(target, source, sourceTable);
+        this.probe = source.keyProbe();
+        this.values = new MssqlDoctorKeyValues(target, source);
         this.sql = new MssqlDoctorSql(target);
     }
 
@@ -66,13 +63,12 @@ final class MssqlDoctorForeignKeys {
      * and names compare as the target database compares identifiers (a group member spelled {@code Orders} is the
      * table {@code orders} under a {@code _CI} collation).
      */
-    static MssqlDoctorForeignKeys of(Connection source, Connection target, BackfillCampaignSpec spec,
+    static MssqlDoctorForeignKeys of(SourceTable source, Connection target, BackfillCampaignSpec spec,
                                      List<Finding> findings) throws SQLException {
         IdentifierComparison names = MssqlIdentifierNames.of(target);
         ColumnMapping mapping = spec.columnMapping().under(names);
-        String schema = spec.getSource().getSchema();
-        String table = spec.getSource().getTable();
-        List<String> sourceNames = new PostgresSourceCatalog(source).shape(schema, table).columnNames();
+        List<String> sourceNames = source.adapter().catalog(source.connection()).shape(source.schema(), source.table())
+                .columnNames();
         UnaryOperator<String> sourceColumn = column -> {
             try {
                 return mapping.sourceOf(column, sourceNames).orElse(null);
@@ -81,7 +77,7 @@ final class MssqlDoctorForeignKeys {
             }
         };
         Set<String> group = PublicationGroup.of(spec).map(g -> g.othersThan(spec.getTarget().getTable())).orElse(Set.of());
-        return new MssqlDoctorForeignKeys(source, target, findings, schema, table, sourceColumn, names, group);
+        return new MssqlDoctorForeignKeys(source, target, findings, sourceColumn, names, group);
     }
 
     void check(LiveTarget live) throws SQLException {
@@ -130,7 +126,7 @@ final class MssqlDoctorForeignKeys {
         List<String> loadedFrom = key.columns().stream().map(Column::name).map(sourceColumn).toList();
         boolean referencedEmpty = sql.integer("SELECT TOP (1) 1 FROM " + key.qualifiedReferenced()) == null;
         String referenced = key.referencedSchema() + "." + key.referencedTable();
-        if (referencedEmpty && !loadedFrom.contains(null) && probe.anyRowReferencing(sourceTable, loadedFrom)) {
+        if (referencedEmpty && !loadedFrom.contains(null) && probe.anyRowReferencing(sourceTable.schema(), sourceTable.table(), loadedFrom)) {
             findings.add(ForeignKeyFindings.referencedEmpty(key.describe(), referenced));
             return;
         }
@@ -160,10 +156,10 @@ final class MssqlDoctorForeignKeys {
     private void probed(Key key, String subject, Probed p) {
         String referencing = key.schema() + "." + key.table();
         if (!p.missing().isEmpty()) {
-            findings.add(ForeignKeyFindings.valuesMissingInSource(subject, p.missing(), p.distinct(), sourceShown, referencing));
+            findings.add(ForeignKeyFindings.valuesMissingInSource(subject, p.missing(), p.distinct(), sourceTable.shown(), referencing));
         } else if (!p.unsure().isEmpty()) {
             findings.add(Finding.warning("target.binding.inbound-foreign-key", subject + ": " + p.unsure().size()
-                    + " of its " + p.distinct() + " distinct values are not in the source table " + sourceShown
+                    + " of its " + p.distinct() + " distinct values are not in the source table " + sourceTable.shown()
                     + " as written (e.g. " + sample(p.unsure()) + "); SQL Server may still match them under the"
                     + " column's collation (accents, width, kana or the case of letters beyond A-Z), which doctor does"
                     + " not imitate; the swap re-points the key at the published table and checks it there",

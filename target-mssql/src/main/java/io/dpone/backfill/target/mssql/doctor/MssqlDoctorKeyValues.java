@@ -1,7 +1,9 @@
 package io.dpone.backfill.target.mssql.doctor;
 
-import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe;
-import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe.Match;
+import io.dpone.backfill.source.KeyMatch;
+import io.dpone.backfill.source.SourceKeyProbe;
+import io.dpone.backfill.source.SourceKeyType;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.mssql.MssqlIdentifiers;
 import io.dpone.backfill.target.mssql.doctor.MssqlDoctorKeys.Column;
 import io.dpone.backfill.target.mssql.doctor.MssqlDoctorKeys.Key;
@@ -18,7 +20,7 @@ import java.util.Optional;
 /**
  * An inbound key's referencing values against the source table (issue 36): its distinct values (tuples, for a
  * composite key) whose every column is set, since SQL Server checks no row with a NULL in the key, read as text on
- * the target and probed in the source through {@link PostgresSourceKeyProbe}, each column compared as its
+ * the target and probed in the source through its {@link SourceKeyProbe}, each column compared as its
  * {@link MssqlKeyComparison} says. A miss the comparison cannot be sure of is kept apart: it must never become an
  * ERROR.
  */
@@ -42,13 +44,12 @@ final class MssqlDoctorKeyValues {
     }
 
     private final Connection target;
-    private final PostgresSourceKeyProbe probe;
-    private final String sourceTable;
+    private final SourceKeyProbe probe;
+    private final SourceTable sourceTable;
 
-    /** @param sourceTable the source table as {@link PostgresSourceKeyProbe#table} names it */
-    MssqlDoctorKeyValues(Connection target, Connection source, String sourceTable) {
+    MssqlDoctorKeyValues(Connection target, SourceTable sourceTable) {
         this.target = target;
-        this.probe = new PostgresSourceKeyProbe(source);
+        this.probe = sourceTable.keyProbe();
         this.sourceTable = sourceTable;
     }
 
@@ -57,10 +58,10 @@ final class MssqlDoctorKeyValues {
         List<MssqlKeyComparison> comparisons = new ArrayList<>();
         for (int i = 0; i < key.columns().size(); i++) {
             Column column = key.columns().get(i);
-            String sourceType = probe.columnType(sourceTable, sourceColumns.get(i));
+            SourceKeyType sourceType = probe.columnType(sourceTable.schema(), sourceTable.table(), sourceColumns.get(i));
             Optional<MssqlKeyComparison> comparison = MssqlKeyComparison.of(column.type(), column.collation(), sourceType);
             if (comparison.isEmpty()) {
-                return new NotComparable(column.name(), column.type(), sourceType);
+                return new NotComparable(column.name(), column.type(), sourceType.name());
             }
             comparisons.add(comparison.get());
         }
@@ -73,17 +74,17 @@ final class MssqlDoctorKeyValues {
         for (String[] tuple : values) {
             String[] asSource = asSource(tuple, comparisons);
             if (asSource == null) {
-                missing.add(PostgresSourceKeyProbe.shown(tuple));
+                missing.add(SourceKeyProbe.shown(tuple));
             } else {
                 asked.add(asSource);
             }
         }
         // Exactly first, which an index on the source column serves; only what that misses as SQL Server compares.
-        List<String[]> left = probe.missing(sourceTable, sourceColumns, comparisons.stream().map(MssqlKeyComparison::exact)
-                .toList(), asked);
-        List<Match> loose = comparisons.stream().map(MssqlKeyComparison::loose).toList();
+        List<String[]> left = probe.missing(sourceTable.schema(), sourceTable.table(), sourceColumns,
+                comparisons.stream().map(MssqlKeyComparison::exact).toList(), asked);
+        List<KeyMatch> loose = comparisons.stream().map(MssqlKeyComparison::loose).toList();
         if (!left.isEmpty() && comparisons.stream().anyMatch(c -> c.loose() != c.exact())) {
-            left = probe.missing(sourceTable, sourceColumns, loose, left);
+            left = probe.missing(sourceTable.schema(), sourceTable.table(), sourceColumns, loose, left);
         }
         List<String> unsure = new ArrayList<>();
         for (String[] tuple : left) {
@@ -91,7 +92,7 @@ final class MssqlDoctorKeyValues {
             for (int i = 0; i < tuple.length; i++) {
                 sure &= comparisons.get(i).surelyMissing(tuple[i]);
             }
-            (sure ? missing : unsure).add(PostgresSourceKeyProbe.shown(tuple));
+            (sure ? missing : unsure).add(SourceKeyProbe.shown(tuple));
         }
         Collections.sort(missing);
         return new Probed(values.size(), missing, unsure);

@@ -1,7 +1,8 @@
 package io.dpone.backfill.target.mssql.doctor;
 
-import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe;
-import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe.Match;
+import io.dpone.backfill.source.KeyMatch;
+import io.dpone.backfill.source.SourceKeyType;
+import io.dpone.backfill.source.TypeFamily;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -28,7 +29,7 @@ import java.util.Set;
  * style and precision, float and real round in text, money, bit and binary have no pair with a source key type.</li>
  * </ul>
  */
-record MssqlKeyComparison(Match exact, Match loose, Sureness sureness, boolean integral) {
+record MssqlKeyComparison(KeyMatch exact, KeyMatch loose, Sureness sureness, boolean integral) {
     /** When a value still missing after {@link #loose} is surely missing for SQL Server. */
     enum Sureness { ALWAYS, PRINTABLE_ASCII, NEVER }
 
@@ -38,28 +39,28 @@ record MssqlKeyComparison(Match exact, Match loose, Sureness sureness, boolean i
     /**
      * The comparison for a referencing column of SQL Server system type {@code type} (and collation, for a string)
      * whose referenced column the source column of type {@code sourceType} loads ({@link
-     * PostgresSourceKeyProbe#columnType}); empty when the values cannot be compared exactly.
+     * io.dpone.backfill.source.SourceKeyProbe#columnType}); empty when the values cannot be compared exactly.
      */
-    static Optional<MssqlKeyComparison> of(String type, String collation, String sourceType) {
+    static Optional<MssqlKeyComparison> of(String type, String collation, SourceKeyType sourceType) {
         String t = type.toLowerCase(Locale.ROOT);
-        boolean integerSource = PostgresSourceKeyProbe.integer(sourceType);
+        boolean integerSource = sourceType.family().integer();
         boolean decimal = t.equals("decimal") || t.equals("numeric");
-        if (INTEGERS.contains(t) && integerSource || decimal && sourceType.equals("numeric")
-                || t.equals("uniqueidentifier") && sourceType.equals("uuid")) {
-            return Optional.of(new MssqlKeyComparison(Match.TYPED, Match.TYPED, Sureness.ALWAYS, false));
+        if (INTEGERS.contains(t) && integerSource || decimal && sourceType.family() == TypeFamily.DECIMAL
+                || t.equals("uniqueidentifier") && sourceType.family() == TypeFamily.UUID) {
+            return Optional.of(new MssqlKeyComparison(KeyMatch.TYPED, KeyMatch.TYPED, Sureness.ALWAYS, false));
         }
         if (decimal && integerSource) {
-            return Optional.of(new MssqlKeyComparison(Match.TYPED, Match.TYPED, Sureness.ALWAYS, true));
+            return Optional.of(new MssqlKeyComparison(KeyMatch.TYPED, KeyMatch.TYPED, Sureness.ALWAYS, true));
         }
         if (!STRINGS.contains(t) || collation == null) {
             return Optional.empty();
         }
         List<String> parts = List.of(collation.toUpperCase(Locale.ROOT).split("_"));
         if (parts.contains("BIN") || parts.contains("BIN2")) {
-            return Optional.of(new MssqlKeyComparison(Match.TEXT, Match.TEXT_PADDED, Sureness.ALWAYS, false));
+            return Optional.of(new MssqlKeyComparison(KeyMatch.TEXT, KeyMatch.TEXT_PADDED, Sureness.ALWAYS, false));
         }
-        return Optional.of(new MssqlKeyComparison(Match.TEXT, parts.contains("CI") ? Match.TEXT_PADDED_CASELESS
-                : Match.TEXT_PADDED, parts.contains("AI") ? Sureness.NEVER : Sureness.PRINTABLE_ASCII, false));
+        return Optional.of(new MssqlKeyComparison(KeyMatch.TEXT, parts.contains("CI") ? KeyMatch.TEXT_PADDED_CASELESS
+                : KeyMatch.TEXT_PADDED, parts.contains("AI") ? Sureness.NEVER : Sureness.PRINTABLE_ASCII, false));
     }
 
     /** {@code text} as the source compares it; empty when no source value can equal it. */

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql.types;
 
-import io.dpone.backfill.source.postgres.binary.PgType;
+import io.dpone.backfill.source.SourceColumn;
+import io.dpone.backfill.source.TypeFamily;
 
 /** Pairs of integer, numeric and floating-point sources with SQL Server's exact and approximate number types. */
 final class NumberPairs {
@@ -8,21 +9,22 @@ final class NumberPairs {
     }
 
     static MssqlTypeCheck integer(TypePair pair) {
-        PgType type = pair.sourceType();
+        TypeFamily type = pair.family();
+        String typeName = pair.source().arrivingType();
         int digits = switch (type) {
-            case INT2 -> 5;
-            case INT4 -> 10;
+            case INT16 -> 5;
+            case INT32 -> 10;
             default -> 19;
         };
         MssqlColumn target = pair.target();
         switch (pair.targetType()) {
             case SMALLINT:
-                if (type == PgType.INT2) {
+                if (type == TypeFamily.INT16) {
                     return pair.accept(BulkValueConverters.TO_SHORT);
                 }
                 break;
             case INT:
-                if (type != PgType.INT8) {
+                if (type != TypeFamily.INT64) {
                     return pair.accept(BulkValueConverters.TO_INTEGER);
                 }
                 break;
@@ -34,17 +36,17 @@ final class NumberPairs {
                 if (integerDigits >= digits) {
                     return pair.accept(BulkValueConverters.toDecimal(target.scale()));
                 }
-                return pair.refuse(type.typname() + " values have up to " + digits + " digits; "
+                return pair.refuse(typeName + " values have up to " + digits + " digits; "
                         + target.declaration() + " holds " + integerDigits + " integer digits");
             default:
                 break;
         }
         String wider = switch (type) {
-            case INT2 -> "smallint, int, bigint";
-            case INT4 -> "int, bigint";
+            case INT16 -> "smallint, int, bigint";
+            case INT32 -> "int, bigint";
             default -> "bigint";
         };
-        return pair.refuse("a " + type.typname() + " column loads into " + wider + " or decimal/numeric with at least "
+        return pair.refuse("a " + typeName + " column loads into " + wider + " or decimal/numeric with at least "
                 + digits + " integer digits (precision - scale)");
     }
 
@@ -60,14 +62,14 @@ final class NumberPairs {
         int targetScale = target.scale();
         int targetIntegerDigits = target.precision() - targetScale;
         BulkValueConverter converter = BulkValueConverters.toDecimal(targetScale);
-        int typmod = pair.sourceTypmod();
-        if (!SourceModifiers.isConstrainedNumeric(typmod)) {
+        SourceColumn source = pair.source();
+        if (!source.constrainedDecimal()) {
             return pair.accept(converter, NumberGuards.FINITE_NUMERIC,
                     NumberGuards.integerDigits(target.precision(), targetScale),
                     NumberGuards.decimalPlaces(target.precision(), targetScale));
         }
-        int precision = SourceModifiers.numericPrecision(typmod);
-        int scale = SourceModifiers.numericScale(typmod);
+        int precision = source.precision();
+        int scale = source.scale();
         int integerDigits = precision - scale;
         int places = Math.max(0, scale);
         if (targetIntegerDigits < integerDigits) {
@@ -82,7 +84,7 @@ final class NumberPairs {
     }
 
     static MssqlTypeCheck floating(TypePair pair) {
-        boolean single = pair.sourceType() == PgType.FLOAT4;
+        boolean single = pair.family() == TypeFamily.FLOAT32;
         switch (pair.targetType()) {
             case REAL:
                 if (single) {

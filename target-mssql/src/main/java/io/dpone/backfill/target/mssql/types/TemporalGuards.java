@@ -1,6 +1,6 @@
 package io.dpone.backfill.target.mssql.types;
 
-import io.dpone.backfill.source.postgres.binary.PgSpecialValue;
+import io.dpone.backfill.source.SpecialValue;
 
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -24,7 +24,7 @@ final class TemporalGuards {
     static final int MAX_OFFSET_SECONDS = 14 * 3600;
 
     static final ValueGuard FINITE = new ValueGuard("SQL Server has no -infinity or infinity date or time",
-            value -> value != PgSpecialValue.POSITIVE_INFINITY && value != PgSpecialValue.NEGATIVE_INFINITY);
+            value -> value != SpecialValue.POSITIVE_INFINITY && value != SpecialValue.NEGATIVE_INFINITY);
 
     static final ValueGuard DATE_RANGE = new ValueGuard("date must lie within 0001-01-01..9999-12-31",
             value -> value instanceof LocalDate date && !date.isBefore(FIRST_DATE) && !date.isAfter(LAST_DATE));

@@ -1,9 +1,9 @@
 package io.dpone.backfill.target.mssql.types;
 
-import io.dpone.backfill.source.postgres.binary.PgType;
+import io.dpone.backfill.source.TypeFamily;
 
 /**
- * Pairs of date, time, timestamp and timestamptz with SQL Server's temporal types. A target must keep at least the
+ * Pairs of date, time, timestamp and timestamp with time zone with SQL Server's temporal types. A target must keep at least the
  * source's fractional-second digits (6 unless declared fewer), so no value is rounded; the range guards catch what
  * PostgreSQL holds and SQL Server does not.
  */
@@ -12,16 +12,16 @@ final class TemporalPairs {
     }
 
     static MssqlTypeCheck temporal(TypePair pair) {
-        PgType type = pair.sourceType();
+        TypeFamily type = pair.family();
         MssqlTargetType target = pair.targetType();
-        if (type == PgType.DATE) {
+        if (type == TypeFamily.DATE) {
             return target == MssqlTargetType.DATE
                     ? pair.accept(BulkValueConverters.DATE, TemporalGuards.FINITE, TemporalGuards.DATE_RANGE)
                     : pair.refuse("a date column loads into date only");
         }
-        int sourceDigits = SourceModifiers.fractionDigits(pair.sourceTypmod());
+        int sourceDigits = pair.source().precision();
         int scale = pair.target().scale();
-        if (type == PgType.TIME) {
+        if (type == TypeFamily.TIME) {
             if (target != MssqlTargetType.TIME) {
                 return pair.refuse("a time column loads into time(p) only");
             }
@@ -29,7 +29,7 @@ final class TemporalPairs {
                     fractionChecked(scale, TemporalGuards.BEFORE_END_OF_DAY))
                     : refuseFraction(pair, sourceDigits);
         }
-        if (type == PgType.TIMESTAMP) {
+        if (type == TypeFamily.TIMESTAMP) {
             if (target == MssqlTargetType.DATETIME) {
                 return pair.accept(BulkValueConverters.DATETIME, TemporalGuards.FINITE, TemporalGuards.DATETIME_RANGE,
                         TemporalGuards.DATETIME_TICKS);
@@ -58,11 +58,11 @@ final class TemporalPairs {
     }
 
     /**
-     * The guards, plus the fraction guard when the target keeps fewer digits than PostgreSQL's microseconds: only
+     * The guards, plus the fraction guard when the target keeps fewer digits than a source's microseconds: only
      * then could a value (of a source declaring more digits than it holds) carry a digit the text would drop.
      */
     private static ValueGuard[] fractionChecked(int scale, ValueGuard... guards) {
-        if (scale >= SourceModifiers.DEFAULT_FRACTION_DIGITS) {
+        if (scale >= TypeFamily.MAX_FRACTION_DIGITS) {
             return guards;
         }
         ValueGuard[] checked = java.util.Arrays.copyOf(guards, guards.length + 1);

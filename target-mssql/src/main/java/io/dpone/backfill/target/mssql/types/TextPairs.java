@@ -1,22 +1,19 @@
 package io.dpone.backfill.target.mssql.types;
 
-import io.dpone.backfill.source.postgres.binary.PgType;
+import io.dpone.backfill.source.TypeFamily;
 
 /**
- * Pairs of text-like sources (text, varchar, bpchar, name, json, jsonb, and enums and arrays cast to text) with
+ * Pairs of text-like sources (varying and fixed-length text, JSON, and whatever a source hands over as text) with
  * nvarchar and varchar, of character(n) with nchar(n) and char(n), and of bytea with varbinary. A source with a
  * declared length needs a target at least that long; within it, values are still measured, since SQL Server counts
- * differently from PostgreSQL (PostgreSQL counts characters, nvarchar UTF-16 code units, varchar bytes).
+ * differently from the source (the source counts characters, nvarchar UTF-16 code units, varchar bytes).
  */
 final class TextPairs {
-    /** name is at most NAMEDATALEN - 1 = 63 bytes, hence at most 63 characters. */
-    private static final int NAME_LENGTH = 63;
-
     private TextPairs() {
     }
 
     static MssqlTypeCheck text(TypePair pair) {
-        int sourceLength = sourceLength(pair);
+        int sourceLength = pair.source().length();
         MssqlColumn target = pair.target();
         switch (pair.targetType()) {
             case NVARCHAR:
@@ -55,15 +52,15 @@ final class TextPairs {
     }
 
     /**
-     * character(n) into nchar(n) or char(n), the same n. PostgreSQL pads character(n) values with spaces to n
-     * characters and sends them padded; SQL Server pads nchar(n) to n UTF-16 code units and char(n) to n bytes. Only
+     * Fixed-length text (PostgreSQL's character(n)) into nchar(n) or char(n), the same n. The source pads its values
+     * with spaces to n characters and sends them padded; SQL Server pads nchar(n) to n UTF-16 code units and char(n) to n bytes. Only
      * when both paddings end at the same place do the stored texts (and so the row digests, ADR 0018) agree: the same
      * n, and each value within n code units (nchar) or n bytes (char). A longer target would pad further, a text
      * source would be padded where PostgreSQL has none: both are refused.
      */
     private static MssqlTypeCheck fixedLength(TypePair pair, int sourceLength) {
         MssqlColumn target = pair.target();
-        if (pair.sourceType() != PgType.BPCHAR || sourceLength < 0) {
+        if (pair.family() != TypeFamily.FIXED_TEXT || sourceLength < 0) {
             return pair.refuse("only a character(n) column loads into " + target.typeName()
                     + "(n): SQL Server pads every value to n, PostgreSQL pads only character(n)");
         }
@@ -90,17 +87,6 @@ final class TextPairs {
             return pair.accept(BulkValueConverters.AS_IS);
         }
         return pair.accept(BulkValueConverters.AS_IS, LengthGuards.bytes(target.declaredLength()));
-    }
-
-    /** The declared length in characters, or -1 for an unbounded source. */
-    private static int sourceLength(TypePair pair) {
-        if (pair.sourceType() == PgType.NAME) {
-            return NAME_LENGTH;
-        }
-        if (pair.sourceType() == PgType.VARCHAR || pair.sourceType() == PgType.BPCHAR) {
-            return SourceModifiers.characterLength(pair.sourceTypmod());
-        }
-        return -1;
     }
 
     private static boolean tooShort(int sourceLength, MssqlColumn target) {

@@ -1,7 +1,7 @@
 package io.dpone.backfill.target.mssql.types;
 
-import io.dpone.backfill.source.postgres.binary.PgType;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.SourceColumn;
+import io.dpone.backfill.source.TypeFamily;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -18,13 +18,12 @@ final class TypePair {
         this.targetType = targetType;
     }
 
-    PgType sourceType() {
-        return source.arrivingType();
+    TypeFamily family() {
+        return source.family();
     }
 
-    /** The source's type modifier (pg_attribute.atttypmod): -1 when unconstrained. */
-    int sourceTypmod() {
-        return source.typmod();
+    SourceColumn source() {
+        return source;
     }
 
     MssqlColumn target() {

@@ -11,6 +11,8 @@ import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
+import io.dpone.backfill.source.SourceTable;
+import io.dpone.backfill.source.postgres.PostgresSourceAdapter;
 import io.dpone.backfill.target.mssql.MssqlIdentifierNames;
 import io.dpone.backfill.target.mssql.ledger.MssqlLedgerConnection;
 import io.dpone.backfill.target.mssql.publish.MssqlShadowPublishers;
@@ -110,7 +112,7 @@ class MssqlDoctorIT {
         Connection closed = engine.connect(targetDb);
         closed.close();
 
-        DoctorReport report = doctor.check(spec(), names(spec()), source, closed, RUN_KEY);
+        DoctorReport report = doctor.check(spec(), names(spec()), from(spec()), closed, RUN_KEY);
 
         assertError(report, "target.connection.failed", "cannot query the target");
         assertThat(codes(report)).contains("source.table.readable").doesNotContain("target.table.ok");
@@ -204,7 +206,7 @@ class MssqlDoctorIT {
     void theLowPrivilegeUserIsToldWhichGrantToRun() throws SQLException {
         String[] login = weakUser();
         try (Connection weak = connectAs(targetDb, login[0], login[1])) {
-            DoctorReport report = doctor.check(spec(), names(spec()), source, weak, RUN_KEY);
+            DoctorReport report = doctor.check(spec(), names(spec()), from(spec()), weak, RUN_KEY);
 
             assertError(report, "target.database.create-table-denied", login[0]);
             assertError(report, "target.schema.alter-denied", "dbo");
@@ -220,7 +222,7 @@ class MssqlDoctorIT {
                     .doesNotContain("target.table.select-denied", "target.privileges.ok");
 
             exec(target, "CREATE SCHEMA " + STATE);
-            DoctorReport stateExists = doctor.check(spec(), names(spec()), source, weak, RUN_KEY);
+            DoctorReport stateExists = doctor.check(spec(), names(spec()), from(spec()), weak, RUN_KEY);
             assertError(stateExists, "state.schema.alter-denied", STATE);
             assertThat(codes(stateExists)).doesNotContain("state.database.create-schema-denied");
         }
@@ -232,7 +234,7 @@ class MssqlDoctorIT {
         String[] login = weakUser();
         exec(target, "CREATE SCHEMA " + STATE);
         try (Connection weak = connectAs(targetDb, login[0], login[1])) {
-            DoctorReport denied = doctor.check(spec(), names(spec()), source, weak, RUN_KEY);
+            DoctorReport denied = doctor.check(spec(), names(spec()), from(spec()), weak, RUN_KEY);
             assertThat(denied.withSeverity(Severity.ERROR)).as(denied.toString()).extracting(Finding::code)
                     .containsExactlyInAnyOrder("target.database.create-table-denied", "target.schema.alter-denied",
                             "target.shadow.load-denied", "target.table.alter-denied", "target.table.insert-denied",
@@ -245,7 +247,7 @@ class MssqlDoctorIT {
                 }
             }
 
-            DoctorReport granted = doctor.check(spec(), names(spec()), source, weak, RUN_KEY);
+            DoctorReport granted = doctor.check(spec(), names(spec()), from(spec()), weak, RUN_KEY);
             assertThat(granted.withSeverity(Severity.ERROR)).as(granted.toString()).isEmpty();
             assertThat(codes(granted)).contains("target.privileges.ok");
         }
@@ -521,7 +523,7 @@ class MssqlDoctorIT {
 
         assertThat(codes(check(spec()))).contains("target.shadow.owned").doesNotContain("target.shadow.foreign",
                 "target.shadow.unstamped");
-        DoctorReport other = doctor.check(spec(), names(spec()), source, target, "another-run-key");
+        DoctorReport other = doctor.check(spec(), names(spec()), from(spec()), target, "another-run-key");
         assertError(other, "target.shadow.foreign", RUN_KEY);
     }
 
@@ -530,7 +532,7 @@ class MssqlDoctorIT {
         exec(target, "CREATE TRIGGER dbo.orders_touch ON dbo.orders AFTER INSERT AS BEGIN SET NOCOUNT ON; END");
         Connection failing = failingOn(target, "sys.foreign_keys");
 
-        DoctorReport report = doctor.check(spec(), names(spec()), source, failing, RUN_KEY);
+        DoctorReport report = doctor.check(spec(), names(spec()), from(spec()), failing, RUN_KEY);
 
         assertError(report, "target.foreign-keys.check-failed", "sys.foreign_keys is unreadable");
         assertWarning(report, "target.binding.trigger", "orders_touch");
@@ -549,8 +551,13 @@ class MssqlDoctorIT {
 
     // ---- helpers ----
 
+    /** The campaign's source table over the PostgreSQL source connection, as a driver hands it to the doctor. */
+    private SourceTable from(BackfillCampaignSpec spec) {
+        return new SourceTable(new PostgresSourceAdapter(), source, spec.getSource().getSchema(), spec.getSource().getTable());
+    }
+
     private DoctorReport check(BackfillCampaignSpec spec) {
-        return doctor.check(spec, names(spec), source, target, RUN_KEY);
+        return doctor.check(spec, names(spec), from(spec), target, RUN_KEY);
     }
 
     private static ArtifactNames names(BackfillCampaignSpec spec) {

@@ -1,6 +1,8 @@
 package io.dpone.backfill.target.mssql.doctor;
 
-import io.dpone.backfill.source.postgres.PostgresSourceKeyProbe.Match;
+import io.dpone.backfill.source.KeyMatch;
+import io.dpone.backfill.source.SourceKeyType;
+import io.dpone.backfill.source.postgres.binary.TypeFamilies;
 import io.dpone.backfill.target.mssql.doctor.MssqlKeyComparison.Sureness;
 import org.junit.jupiter.api.Test;
 
@@ -15,9 +17,9 @@ class MssqlKeyComparisonTest {
         for (List<String> pair : List.of(List.of("int", "integer"), List.of("bigint", "bigint"),
                 List.of("smallint", "smallint"), List.of("decimal", "numeric"), List.of("numeric", "numeric"),
                 List.of("uniqueidentifier", "uuid"))) {
-            MssqlKeyComparison comparison = MssqlKeyComparison.of(pair.get(0), null, pair.get(1)).orElseThrow();
-            assertThat(comparison.exact()).as(pair.toString()).isEqualTo(Match.TYPED);
-            assertThat(comparison.loose()).isEqualTo(Match.TYPED);
+            MssqlKeyComparison comparison = MssqlKeyComparison.of(pair.get(0), null, source(pair.get(1))).orElseThrow();
+            assertThat(comparison.exact()).as(pair.toString()).isEqualTo(KeyMatch.TYPED);
+            assertThat(comparison.loose()).isEqualTo(KeyMatch.TYPED);
             assertThat(comparison.surelyMissing("42")).isTrue();
             assertThat(comparison.asSource("12.50")).contains("12.50");
         }
@@ -25,7 +27,7 @@ class MssqlKeyComparisonTest {
 
     @Test
     void aDecimalLoadedFromAnIntegerIsSentAsTheIntegerItEqualsOrIsMissingWithoutAsking() {
-        MssqlKeyComparison comparison = MssqlKeyComparison.of("decimal", null, "bigint").orElseThrow();
+        MssqlKeyComparison comparison = MssqlKeyComparison.of("decimal", null, source("bigint")).orElseThrow();
 
         assertThat(comparison.asSource("42.00")).contains("42");
         assertThat(comparison.asSource("-7")).contains("-7");
@@ -39,24 +41,24 @@ class MssqlKeyComparisonTest {
                 List.of("datetime", "timestamp without time zone"), List.of("float", "double precision"),
                 List.of("money", "numeric"), List.of("bit", "boolean"), List.of("varbinary", "bytea"),
                 List.of("uniqueidentifier", "text"), List.of("int", "numeric"))) {
-            assertThat(MssqlKeyComparison.of(pair.get(0), null, pair.get(1))).as(pair.toString()).isEmpty();
+            assertThat(MssqlKeyComparison.of(pair.get(0), null, source(pair.get(1)))).as(pair.toString()).isEmpty();
         }
     }
 
     @Test
     void aStringUnderABinaryCollationIgnoresOnlyTrailingSpacesAndAMissIsSure() {
-        MssqlKeyComparison comparison = MssqlKeyComparison.of("nvarchar", "Latin1_General_100_BIN2", "text").orElseThrow();
+        MssqlKeyComparison comparison = MssqlKeyComparison.of("nvarchar", "Latin1_General_100_BIN2", source("text")).orElseThrow();
 
-        assertThat(comparison).isEqualTo(new MssqlKeyComparison(Match.TEXT, Match.TEXT_PADDED, Sureness.ALWAYS, false));
+        assertThat(comparison).isEqualTo(new MssqlKeyComparison(KeyMatch.TEXT, KeyMatch.TEXT_PADDED, Sureness.ALWAYS, false));
         assertThat(comparison.surelyMissing("Été")).isTrue();
     }
 
     @Test
     void aStringUnderACaseInsensitiveCollationIgnoresCaseAndIsSureOfPrintableAsciiOnly() {
-        MssqlKeyComparison comparison = MssqlKeyComparison.of("varchar", "SQL_Latin1_General_CP1_CI_AS", "text").orElseThrow();
+        MssqlKeyComparison comparison = MssqlKeyComparison.of("varchar", "SQL_Latin1_General_CP1_CI_AS", source("text")).orElseThrow();
 
-        assertThat(comparison.exact()).isEqualTo(Match.TEXT);
-        assertThat(comparison.loose()).isEqualTo(Match.TEXT_PADDED_CASELESS);
+        assertThat(comparison.exact()).isEqualTo(KeyMatch.TEXT);
+        assertThat(comparison.loose()).isEqualTo(KeyMatch.TEXT_PADDED_CASELESS);
         assertThat(comparison.surelyMissing("ABC-12")).isTrue();
         // Width, kana, other letters' case and ignorable characters are folded by SQL Server, not by the probe.
         assertThat(comparison.surelyMissing("Été")).isFalse();
@@ -66,15 +68,20 @@ class MssqlKeyComparisonTest {
 
     @Test
     void aCaseSensitiveCollationKeepsCase() {
-        assertThat(MssqlKeyComparison.of("nchar", "Latin1_General_CS_AS", "character").orElseThrow())
-                .isEqualTo(new MssqlKeyComparison(Match.TEXT, Match.TEXT_PADDED, Sureness.PRINTABLE_ASCII, false));
+        assertThat(MssqlKeyComparison.of("nchar", "Latin1_General_CS_AS", source("character")).orElseThrow())
+                .isEqualTo(new MssqlKeyComparison(KeyMatch.TEXT, KeyMatch.TEXT_PADDED, Sureness.PRINTABLE_ASCII, false));
     }
 
     @Test
     void underAnAccentInsensitiveCollationNoMissIsSure() {
-        MssqlKeyComparison comparison = MssqlKeyComparison.of("nvarchar", "Latin1_General_100_CI_AI", "text").orElseThrow();
+        MssqlKeyComparison comparison = MssqlKeyComparison.of("nvarchar", "Latin1_General_100_CI_AI", source("text")).orElseThrow();
 
-        assertThat(comparison.loose()).isEqualTo(Match.TEXT_PADDED_CASELESS);
+        assertThat(comparison.loose()).isEqualTo(KeyMatch.TEXT_PADDED_CASELESS);
         assertThat(comparison.surelyMissing("Jose")).as("the source may hold José").isFalse();
+    }
+
+    /** A source column of PostgreSQL type {@code name} as the PostgreSQL source's key probe describes it. */
+    private static SourceKeyType source(String name) {
+        return new SourceKeyType(name, TypeFamilies.ofTypeName(name));
     }
 }

@@ -1,7 +1,9 @@
 package io.dpone.backfill.target.mssql.types;
 
+import io.dpone.backfill.source.SourceColumn;
 import io.dpone.backfill.source.postgres.binary.PgType;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.postgres.binary.PlannedColumn;
+import io.dpone.backfill.source.postgres.binary.TypeFamilies;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -9,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * Test columns written as people write them: a source as its PostgreSQL declaration, a target as its T-SQL
- * declaration, turned into the catalog values (typmod, max_length, precision, scale) the real readers produce.
+ * declaration, turned into what the real readers produce: the PostgreSQL source's description of a planned column
+ * (from its typmod), and the catalog values (max_length, precision, scale) of sys.columns.
  */
 final class Columns {
     private static final Pattern DECLARATION = Pattern.compile("(\\w+)(?:\\((\\w+)(?:,\\s*(-?\\d+))?\\))?(\\[\\])?");
@@ -30,12 +33,14 @@ final class Columns {
                 default -> first;
             };
         }
-        return new SourceColumn(name, declaration, SourceColumn.Kind.BASE, type, typmod, "\"" + name + "\"");
+        return TypeFamilies.describe(new PlannedColumn(name, declaration, PlannedColumn.Kind.BASE, type, typmod,
+                "\"" + name + "\""));
     }
 
     /** An enum or array, which arrives cast to text. */
-    static SourceColumn castToText(String name, String declaration, SourceColumn.Kind kind) {
-        return new SourceColumn(name, declaration, kind, PgType.TEXT, -1, "\"" + name + "\"::pg_catalog.text");
+    static SourceColumn castToText(String name, String declaration, PlannedColumn.Kind kind) {
+        return TypeFamilies.describe(new PlannedColumn(name, declaration, kind, PgType.TEXT, -1,
+                "\"" + name + "\"::pg_catalog.text"));
     }
 
     /** e.g. {@code target("n", "decimal(5,2)")}; nullable, no collation. */

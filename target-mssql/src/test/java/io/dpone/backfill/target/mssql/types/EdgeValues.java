@@ -1,7 +1,7 @@
 package io.dpone.backfill.target.mssql.types;
 
-import io.dpone.backfill.source.postgres.binary.PgSpecialValue;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.SpecialValue;
+import io.dpone.backfill.source.SourceColumn;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -17,7 +17,7 @@ import java.util.UUID;
 /**
  * The decoded values a source column can deliver at the edges of its type, in the Java forms the binary COPY decoder
  * produces (Short/Integer/Long, BigDecimal at the column's scale, java.time values, timestamptz at offset zero,
- * character(n) padded to n, PgSpecialValue for infinities, NaN and 24:00). Values the target cannot hold are included
+ * character(n) padded to n, SpecialValue for infinities, NaN and 24:00). Values the target cannot hold are included
  * on purpose: the guards must stop them before the driver sees them.
  */
 final class EdgeValues {
@@ -30,30 +30,31 @@ final class EdgeValues {
     }
 
     static List<Object> of(SourceColumn source) {
-        int typmod = source.typmod();
-        return switch (source.arrivingType()) {
-            case INT2 -> List.of(Short.MIN_VALUE, Short.MAX_VALUE, (short) 0);
-            case INT4 -> List.of(Integer.MIN_VALUE, Integer.MAX_VALUE, 0);
-            case INT8 -> List.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L);
-            case NUMERIC -> numeric(typmod);
-            case FLOAT4 -> List.of(Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, Float.MIN_NORMAL, -0f, 1.1f,
+        return switch (source.family()) {
+            case INT16 -> List.of(Short.MIN_VALUE, Short.MAX_VALUE, (short) 0);
+            case INT32 -> List.of(Integer.MIN_VALUE, Integer.MAX_VALUE, 0);
+            case INT64 -> List.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L);
+            case DECIMAL -> numeric(source);
+            case FLOAT32 -> List.of(Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, Float.MIN_NORMAL, -0f, 1.1f,
                     Float.NaN, Float.POSITIVE_INFINITY);
-            case FLOAT8 -> List.of(Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, Double.MIN_NORMAL, -0d,
+            case FLOAT64 -> List.of(Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, Double.MIN_NORMAL, -0d,
                     Math.PI, Double.NaN, Double.NEGATIVE_INFINITY);
-            case BOOL -> List.of(true, false);
+            case BOOLEAN -> List.of(true, false);
             case UUID -> List.of(new UUID(0, 0), new UUID(-1, -1), UUID.fromString("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"));
-            case TEXT, JSON, JSONB -> text(-1, false);
-            case VARCHAR -> text(SourceModifiers.characterLength(typmod), false);
-            case BPCHAR -> text(SourceModifiers.characterLength(typmod), true);
-            case NAME -> text(63, false).stream().filter(v -> ((String) v).getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 63).toList();
-            case BYTEA -> List.of(new byte[0], new byte[1], new byte[15], new byte[16], new byte[17], new byte[8000],
+            // PostgreSQL's name holds 63 bytes, not characters.
+            case TEXT, JSON -> "name".equals(source.arrivingType())
+                    ? text(63, false).stream().filter(v -> ((String) v).getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 63).toList()
+                    : text(source.length(), false);
+            case FIXED_TEXT -> text(source.length(), true);
+            case BINARY -> List.of(new byte[0], new byte[1], new byte[15], new byte[16], new byte[17], new byte[8000],
                     new byte[8001], new byte[9000]);
             case DATE -> List.of(LocalDate.of(1, 1, 1), LocalDate.of(9999, 12, 31), LocalDate.of(2024, 2, 29),
-                    LocalDate.of(-4712, 1, 1), LocalDate.of(10000, 1, 1), PgSpecialValue.POSITIVE_INFINITY,
-                    PgSpecialValue.NEGATIVE_INFINITY);
-            case TIME -> time(SourceModifiers.fractionDigits(typmod));
-            case TIMESTAMP -> timestamps(SourceModifiers.fractionDigits(typmod));
-            case TIMESTAMPTZ -> timestamptz(SourceModifiers.fractionDigits(typmod));
+                    LocalDate.of(-4712, 1, 1), LocalDate.of(10000, 1, 1), SpecialValue.POSITIVE_INFINITY,
+                    SpecialValue.NEGATIVE_INFINITY);
+            case TIME -> time(source.precision());
+            case TIMESTAMP -> timestamps(source.precision());
+            case TIMESTAMP_TZ -> timestamptz(source.precision());
+            case OTHER -> throw new IllegalArgumentException("no source hands over a value of no family: " + source);
         };
     }
 
@@ -63,11 +64,11 @@ final class EdgeValues {
         return 999_999_999 - 999_999_999 % unit;
     }
 
-    private static List<Object> numeric(int typmod) {
+    private static List<Object> numeric(SourceColumn source) {
         List<Object> values = new ArrayList<>();
-        if (SourceModifiers.isConstrainedNumeric(typmod)) {
-            int p = SourceModifiers.numericPrecision(typmod);
-            int s = SourceModifiers.numericScale(typmod);
+        if (source.constrainedDecimal()) {
+            int p = source.precision();
+            int s = source.scale();
             BigDecimal max = new BigDecimal(BigInteger.TEN.pow(p).subtract(BigInteger.ONE), s);
             values.add(max);
             values.add(max.negate());
@@ -85,7 +86,7 @@ final class EdgeValues {
             values.add(new BigDecimal("4294967296.00"));
             values.add(BigDecimal.ZERO);
             values.add(new BigDecimal(BigInteger.TEN.pow(38)));
-            values.add(PgSpecialValue.NAN);
+            values.add(SpecialValue.NAN);
         }
         return values;
     }
@@ -117,7 +118,7 @@ final class EdgeValues {
 
     private static List<Object> time(int digits) {
         return List.of(LocalTime.MIDNIGHT, LocalTime.of(23, 59, 59, maxFraction(digits)), LocalTime.of(12, 34, 56),
-                LocalTime.of(12, 34, 56, 123_456_000), PgSpecialValue.END_OF_DAY);
+                LocalTime.of(12, 34, 56, 123_456_000), SpecialValue.END_OF_DAY);
     }
 
     private static List<Object> timestamps(int digits) {
@@ -125,8 +126,8 @@ final class EdgeValues {
         for (LocalDateTime at : localTimestamps(digits)) {
             values.add(at);
         }
-        values.add(PgSpecialValue.POSITIVE_INFINITY);
-        values.add(PgSpecialValue.NEGATIVE_INFINITY);
+        values.add(SpecialValue.POSITIVE_INFINITY);
+        values.add(SpecialValue.NEGATIVE_INFINITY);
         return values;
     }
 
@@ -139,8 +140,8 @@ final class EdgeValues {
             values.add(at.atOffset(ZoneOffset.ofHoursMinutes(-3, -30)));
             values.add(at.atOffset(ZoneOffset.ofHours(14)));
         }
-        values.add(PgSpecialValue.POSITIVE_INFINITY);
-        values.add(PgSpecialValue.NEGATIVE_INFINITY);
+        values.add(SpecialValue.POSITIVE_INFINITY);
+        values.add(SpecialValue.NEGATIVE_INFINITY);
         return values;
     }
 

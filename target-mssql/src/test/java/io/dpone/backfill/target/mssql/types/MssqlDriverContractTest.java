@@ -1,6 +1,6 @@
 package io.dpone.backfill.target.mssql.types;
 
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.SourceColumn;
 import io.dpone.backfill.target.mssql.MssqlPublishedRead;
 import org.junit.jupiter.api.Test;
 
@@ -135,7 +135,7 @@ class MssqlDriverContractTest {
     void everyAcceptedTargetIsReadBackThroughAGetterTheDriverAllows() throws Exception {
         List<String> refused = new ArrayList<>();
         for (Accepted pair : acceptedPairs()) {
-            MssqlPublishedRead read = MssqlPublishedRead.of(pair.source().arrivingType(), pair.target().typeName());
+            MssqlPublishedRead read = MssqlPublishedRead.of(pair.source().family(), pair.target().typeName());
             String ssType = DriverGetterConversions.ssType(pair.target());
             if (!DriverGetterConversions.converts(ssType, read.driverJdbcType())) {
                 refused.add(pair.pair() + ": " + read + " asks " + read.driverJdbcType() + " of " + ssType);

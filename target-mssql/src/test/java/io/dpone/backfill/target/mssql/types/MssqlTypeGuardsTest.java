@@ -1,6 +1,6 @@
 package io.dpone.backfill.target.mssql.types;
 
-import io.dpone.backfill.source.postgres.binary.PgSpecialValue;
+import io.dpone.backfill.source.SpecialValue;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -46,8 +46,8 @@ class MssqlTypeGuardsTest {
         admitted(date, LocalDate.of(9999, 12, 31));
         assertThat(refused(date, LocalDate.of(0, 12, 31)).rule()).isEqualTo("date must lie within 0001-01-01..9999-12-31");
         refused(date, LocalDate.of(10000, 1, 1));
-        assertThat(refused(date, PgSpecialValue.POSITIVE_INFINITY).rule()).contains("no -infinity or infinity");
-        refused(date, PgSpecialValue.NEGATIVE_INFINITY);
+        assertThat(refused(date, SpecialValue.POSITIVE_INFINITY).rule()).contains("no -infinity or infinity");
+        refused(date, SpecialValue.NEGATIVE_INFINITY);
     }
 
     @Test
@@ -58,8 +58,8 @@ class MssqlTypeGuardsTest {
         refused(datetime2, LocalDateTime.of(1, 1, 1, 0, 0).minusNanos(1000));
         admitted(datetime2, LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000));
         refused(datetime2, LocalDateTime.of(10000, 1, 1, 0, 0));
-        refused(datetime2, PgSpecialValue.POSITIVE_INFINITY);
-        refused(datetime2, PgSpecialValue.NEGATIVE_INFINITY);
+        refused(datetime2, SpecialValue.POSITIVE_INFINITY);
+        refused(datetime2, SpecialValue.NEGATIVE_INFINITY);
     }
 
     @Test
@@ -101,7 +101,7 @@ class MssqlTypeGuardsTest {
         refused(offset, LocalDateTime.of(10000, 1, 1, 0, 0).atOffset(ZoneOffset.UTC));
         // Local time in range, UTC before year one.
         refused(offset, LocalDateTime.of(1, 1, 1, 0, 30).atOffset(ZoneOffset.ofHours(1)));
-        refused(offset, PgSpecialValue.NEGATIVE_INFINITY);
+        refused(offset, SpecialValue.NEGATIVE_INFINITY);
     }
 
     @Test
@@ -110,7 +110,7 @@ class MssqlTypeGuardsTest {
 
         admitted(utc, LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000).atOffset(ZoneOffset.UTC));
         refused(utc, LocalDateTime.of(10000, 1, 1, 0, 0).atOffset(ZoneOffset.UTC));
-        refused(utc, PgSpecialValue.POSITIVE_INFINITY);
+        refused(utc, SpecialValue.POSITIVE_INFINITY);
     }
 
     @Test
@@ -119,7 +119,7 @@ class MssqlTypeGuardsTest {
 
         admitted(time, LocalTime.of(23, 59, 59, 999_999_000));
         admitted(time, LocalTime.MIDNIGHT);
-        assertThat(refused(time, PgSpecialValue.END_OF_DAY).rule()).contains("24:00:00 has no counterpart");
+        assertThat(refused(time, SpecialValue.END_OF_DAY).rule()).contains("24:00:00 has no counterpart");
     }
 
     @Test
@@ -180,9 +180,9 @@ class MssqlTypeGuardsTest {
     void numericRefusesNanAndInfinitiesEvenWhenConstrained() {
         for (MssqlColumnBinding binding : new MssqlColumnBinding[] {binding("numeric", "decimal(38,10)"),
                 binding("numeric(5,2)", "decimal(5,2)")}) {
-            assertThat(refused(binding, PgSpecialValue.NAN).rule()).isEqualTo("SQL Server decimal has no NaN, -Infinity or Infinity");
-            refused(binding, PgSpecialValue.POSITIVE_INFINITY);
-            refused(binding, PgSpecialValue.NEGATIVE_INFINITY);
+            assertThat(refused(binding, SpecialValue.NAN).rule()).isEqualTo("SQL Server decimal has no NaN, -Infinity or Infinity");
+            refused(binding, SpecialValue.POSITIVE_INFINITY);
+            refused(binding, SpecialValue.NEGATIVE_INFINITY);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.dpone.backfill.target.mssql.types;
 
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.SourceColumn;
+import io.dpone.backfill.source.postgres.binary.PlannedColumn;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -135,8 +136,8 @@ class MssqlTypeMapTest {
 
     @Test
     void enumsAndArraysArriveAsTextAndLoadLikeText() {
-        SourceColumn mood = Columns.castToText("mood", "mood", SourceColumn.Kind.ENUM);
-        SourceColumn tags = Columns.castToText("tags", "text[]", SourceColumn.Kind.ARRAY);
+        SourceColumn mood = Columns.castToText("mood", "mood", PlannedColumn.Kind.ENUM);
+        SourceColumn tags = Columns.castToText("tags", "text[]", PlannedColumn.Kind.ARRAY);
 
         assertThat(MssqlTypeMap.check(mood, target("mood", "nvarchar(10)")).isCompatible()).isTrue();
         assertThat(MssqlTypeMap.check(tags, target("tags", "nvarchar(max)")).isCompatible()).isTrue();

@@ -1,7 +1,7 @@
 package io.dpone.backfill.target.mssql.types;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.SourceColumn;
 import io.dpone.backfill.target.mssql.MssqlTableColumns;
 import io.dpone.backfill.testsupport.mssql.EngineKind;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;

@@ -3,9 +3,10 @@ package io.dpone.backfill.target.mssql.types;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
 import io.dpone.backfill.source.postgres.binary.BinaryCopyReader;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.postgres.binary.PlannedColumn;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlan;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
+import io.dpone.backfill.source.postgres.binary.TypeFamilies;
 import io.dpone.backfill.target.mssql.MssqlTableColumns;
 import io.dpone.backfill.testsupport.mssql.EngineKind;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
@@ -125,8 +126,8 @@ class MssqlTypeStreamIT {
         List<MssqlColumn> targetColumns = MssqlTableColumns.of(target, "dbo", table, names);
         List<MssqlColumnBinding> bindings = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
-            SourceColumn source = plan.columns().get(i);
-            MssqlTypeCheck check = MssqlTypeMap.check(source, targetColumns.get(i));
+            PlannedColumn source = plan.columns().get(i);
+            MssqlTypeCheck check = MssqlTypeMap.check(TypeFamilies.describe(source), targetColumns.get(i));
             assertThat(check.isCompatible()).as(check.message()).isTrue();
             bindings.add(check.binding());
         }

@@ -1,5 +1,7 @@
 package io.dpone.backfill.source.postgres.digest;
 
+import io.dpone.backfill.source.TypeFamily;
+import io.dpone.backfill.source.postgres.binary.TypeFamilies;
 import io.dpone.backfill.core.campaign.ChunkKind;
 import io.dpone.backfill.core.digest.ChunkDigest;
 import io.dpone.backfill.core.digest.ContentDigester;
@@ -8,8 +10,7 @@ import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
-import io.dpone.backfill.source.postgres.binary.PgType;
-import io.dpone.backfill.source.postgres.binary.SourceColumn;
+import io.dpone.backfill.source.postgres.binary.PlannedColumn;
 import io.dpone.backfill.source.postgres.binary.SourceColumnPlanner;
 import io.dpone.backfill.target.mssql.MssqlPublishedRead;
 import io.dpone.backfill.target.postgres.PostgresPublishedDigests;
@@ -115,8 +116,8 @@ class CanonicalEncodingIT {
 
     @Test
     void jdbcValuesDigestLikeTheDecodedValuesTheLaneLoaded() throws Exception {
-        List<SourceColumn> planned = new SourceColumnPlanner(connection).plan("public", "items", FAMILY_COLUMNS).columns();
-        PgType[] types = planned.stream().map(SourceColumn::arrivingType).toArray(PgType[]::new);
+        List<PlannedColumn> planned = new SourceColumnPlanner(connection).plan("public", "items", FAMILY_COLUMNS).columns();
+        TypeFamily[] types = planned.stream().map(c -> TypeFamilies.of(c.arrivingType())).toArray(TypeFamily[]::new);
         ContentDigester digester = new ContentDigester(FAMILY_COLUMNS.size(), new int[]{0});
         try (Statement s = connection.createStatement();
              ResultSet rs = s.executeQuery("SELECT " + String.join(", ", FAMILY_COLUMNS.stream().map(c -> "\"" + c + "\"").toList())

@@ -48,7 +48,7 @@ class PostgresChunkSinkIT extends ChunkSinkContract {
     @Override
     protected ChunkSink sink(Duration receiptWait) {
         return adapter.chunkSink(open(), new ChunkLoad(STATE_SCHEMA, "public", "load_rows", List.of("id", "code"), List.of("id"),
-                receiptWait, null, "public", "unused", encoding()));
+                receiptWait, null, encoding()));
     }
 
     /** The encoding preparation recorded: none (the sink's default, COPY text) here. */

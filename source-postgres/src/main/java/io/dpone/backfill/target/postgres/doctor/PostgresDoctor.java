@@ -8,6 +8,7 @@ import io.dpone.backfill.postgres.PostgresCatalog.Column;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.source.postgres.PostgresDoctorConnectivity;
 import io.dpone.backfill.source.postgres.PostgresDoctorSource;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.TargetDoctor;
 import io.dpone.backfill.target.postgres.doctor.PostgresDoctorTarget.LiveTarget;
 
@@ -46,8 +47,10 @@ import java.util.Optional;
  */
 public final class PostgresDoctor implements TargetDoctor {
     @Override
-    public DoctorReport check(BackfillCampaignSpec normalisedSpec, ArtifactNames names, Connection source,
+    public DoctorReport check(BackfillCampaignSpec normalisedSpec, ArtifactNames names, SourceTable from,
                               Connection target, String runKey) {
+        // The PostgreSQL source and this target are one connector (ADR 0051): its checks share the catalog reader.
+        Connection source = from.connection();
         List<Finding> findings = new ArrayList<>();
         Optional<List<Column>> sourceColumns = Optional.empty();
         if (PostgresDoctorConnectivity.check(source, "source", findings)) {

@@ -9,6 +9,8 @@ import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.pgembedded.SharedEmbeddedPostgres;
+import io.dpone.backfill.source.SourceTable;
+import io.dpone.backfill.source.postgres.PostgresSourceAdapter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -96,8 +98,8 @@ public class PostgresDoctorIT {
         Connection closed = SharedEmbeddedPostgres.get().connect(sourceDb);
         closed.close();
 
-        DoctorReport sourceDown = doctor.check(spec(), names(spec()), closed, target, RUN_KEY);
-        DoctorReport targetDown = doctor.check(spec(), names(spec()), source, closed, RUN_KEY);
+        DoctorReport sourceDown = doctor.check(spec(), names(spec()), from(closed, spec()), target, RUN_KEY);
+        DoctorReport targetDown = doctor.check(spec(), names(spec()), from(source, spec()), closed, RUN_KEY);
 
         assertError(sourceDown, "source.connection.failed", "source");
         assertThat(codes(sourceDown)).contains("target.table.ok").doesNotContain("source.table.readable");
@@ -112,7 +114,7 @@ public class PostgresDoctorIT {
         exec(source, "GRANT USAGE ON SCHEMA " + sourceSchema + " TO " + role);
         exec(target, "GRANT USAGE ON SCHEMA " + targetSchema + " TO " + role);
         try (Connection weakSource = connectAs(sourceDb, role); Connection weakTarget = connectAs(targetDb, role)) {
-            DoctorReport report = doctor.check(spec(), names(spec()), weakSource, weakTarget, RUN_KEY);
+            DoctorReport report = doctor.check(spec(), names(spec()), from(weakSource, spec()), weakTarget, RUN_KEY);
 
             assertError(report, "source.table.select-denied", sourceSchema + ".events");
             assertError(report, "target.schema.create-denied", targetSchema);
@@ -120,14 +122,14 @@ public class PostgresDoctorIT {
             assertError(report, "state.database.create-denied", stateSchema);
 
             exec(target, "CREATE SCHEMA " + stateSchema);
-            DoctorReport stateExists = doctor.check(spec(), names(spec()), weakSource, weakTarget, RUN_KEY);
+            DoctorReport stateExists = doctor.check(spec(), names(spec()), from(weakSource, spec()), weakTarget, RUN_KEY);
             assertError(stateExists, "state.schema.create-denied", stateSchema);
             assertThat(codes(stateExists)).doesNotContain("state.database.create-denied");
 
             exec(source, "GRANT SELECT ON " + sourceSchema + ".events TO " + role);
             exec(target, "GRANT USAGE, CREATE ON SCHEMA " + targetSchema + ", " + stateSchema + " TO " + role);
             exec(target, "ALTER TABLE " + targetSchema + ".events OWNER TO " + role);
-            DoctorReport granted = doctor.check(spec(), names(spec()), weakSource, weakTarget, RUN_KEY);
+            DoctorReport granted = doctor.check(spec(), names(spec()), from(weakSource, spec()), weakTarget, RUN_KEY);
             assertThat(granted.withSeverity(Severity.ERROR)).isEmpty();
             assertThat(codes(granted)).contains("target.privileges.ok", "source.table.readable");
         }
@@ -275,8 +277,14 @@ public class PostgresDoctorIT {
 
     // ---- helpers ----
 
+    /** The campaign's source table over {@code connection}, as a driver hands it to the doctor. */
+    private static SourceTable from(Connection connection, BackfillCampaignSpec spec) {
+        return new SourceTable(new PostgresSourceAdapter(), connection, spec.getSource().getSchema(),
+                spec.getSource().getTable());
+    }
+
     private DoctorReport check(BackfillCampaignSpec spec) {
-        return doctor.check(spec, names(spec), source, target, RUN_KEY);
+        return doctor.check(spec, names(spec), from(source, spec), target, RUN_KEY);
     }
 
     private static ArtifactNames names(BackfillCampaignSpec spec) {

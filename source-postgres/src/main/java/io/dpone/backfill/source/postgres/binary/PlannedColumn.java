@@ -3,7 +3,7 @@ package io.dpone.backfill.source.postgres.binary;
 import java.util.Objects;
 
 /**
- * One column of a source plan.
+ * One column of a source plan, as the decoder sees it; {@link TypeFamilies} tells a target what it holds.
  *
  * @param name         the column name as in the catalog
  * @param declaredType the column's declared type as PostgreSQL formats it (e.g. {@code numeric(12,3)}, {@code mood[]})
@@ -12,8 +12,10 @@ import java.util.Objects;
  * @param typmod       the arriving type's modifier (length, precision/scale) or -1: what a target needs to size the
  *                     column; -1 when an enum or array is cast to text
  * @param projection   the SELECT-list expression that yields {@code arrivingType}
+ * @param nullable     whether the column allows NULL (pg_attribute.attnotnull is false)
  */
-public record SourceColumn(String name, String declaredType, Kind kind, PgType arrivingType, int typmod, String projection) {
+public record PlannedColumn(String name, String declaredType, Kind kind, PgType arrivingType, int typmod, String projection,
+                            boolean nullable) {
     /** How a declared type becomes an accepted arriving type. */
     public enum Kind {
         /** an accepted built-in type, projected as the plain column */
@@ -26,12 +28,17 @@ public record SourceColumn(String name, String declaredType, Kind kind, PgType a
         DOMAIN
     }
 
-    public SourceColumn {
+    public PlannedColumn {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(declaredType, "declaredType");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(arrivingType, "arrivingType");
         Objects.requireNonNull(projection, "projection");
+    }
+
+    /** A column that allows NULL. */
+    public PlannedColumn(String name, String declaredType, Kind kind, PgType arrivingType, int typmod, String projection) {
+        this(name, declaredType, kind, arrivingType, typmod, projection, true);
     }
 
     public ColumnDecoder decoder() {

@@ -11,6 +11,7 @@ import io.dpone.backfill.core.target.ShadowPublisher;
 import io.dpone.backfill.core.target.TargetCatalog;
 import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.postgres.PostgresEndpoint;
+import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.target.ChunkLoad;
 import io.dpone.backfill.target.TargetAdapter;
 import io.dpone.backfill.target.TargetDoctor;
@@ -82,9 +83,11 @@ public final class PostgresTargetAdapter implements TargetAdapter {
     }
 
     @Override
-    public RowEncoding rowEncoding(Connection source, String sourceSchema, String sourceTable, Connection target,
-                                   String loadSchema, String loadTable, LoadColumns columns) {
-        return PostgresPassThrough.identicalTypes(source, sourceSchema, sourceTable, target, loadSchema, loadTable, columns)
+    public RowEncoding rowEncoding(SourceTable source, Connection target, String loadSchema, String loadTable,
+                                   LoadColumns columns) {
+        // The PostgreSQL source and this target are one connector: it compares both PostgreSQL catalogs (ADR 0051).
+        return PostgresPassThrough.identicalTypes(source.connection(), source.schema(), source.table(), target, loadSchema,
+                loadTable, columns)
                 ? RowEncoding.POSTGRES_COPY_BINARY : RowEncoding.POSTGRES_COPY_TEXT;
     }
 
@@ -94,8 +97,7 @@ public final class PostgresTargetAdapter implements TargetAdapter {
     }
 
     @Override
-    public PublishedTableDigests publishedDigests(Connection target, Connection source, String sourceSchema, String sourceTable,
-                                                  LoadColumns columns) {
-        return new PostgresPublishedDigests(target, source, sourceSchema, sourceTable, columns);
+    public PublishedTableDigests publishedDigests(Connection target, SourceTable source, LoadColumns columns) {
+        return new PostgresPublishedDigests(target, source.connection(), source.schema(), source.table(), columns);
     }
 }
