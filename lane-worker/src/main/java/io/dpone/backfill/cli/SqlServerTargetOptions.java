@@ -1,7 +1,9 @@
 package io.dpone.backfill.cli;
 
 import io.dpone.backfill.connect.ConnectionSettings;
-import io.dpone.backfill.target.mssql.MssqlEndpoint;
+import io.dpone.backfill.connect.DatabaseEndpoint;
+import io.dpone.backfill.core.campaign.TargetType;
+import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -36,10 +38,11 @@ public final class SqlServerTargetOptions {
         if (url == null || url.isBlank()) {
             return null;
         }
-        require(url.startsWith(MssqlEndpoint.INSTANCE.urlPrefix()), (targetUrl != null ? "--target-url" : "BACKFILL_MSSQL_URL")
-                + " must be a SQL Server JDBC URL starting with " + MssqlEndpoint.INSTANCE.urlPrefix());
+        DatabaseEndpoint sqlServer = Connectors.target(TargetType.MSSQL).endpoint();
+        require(url.startsWith(sqlServer.urlPrefix()), (targetUrl != null ? "--target-url" : "BACKFILL_MSSQL_URL")
+                + " must be a SQL Server JDBC URL starting with " + sqlServer.urlPrefix());
         return new ConnectionSettings(url, System.getenv("BACKFILL_MSSQL_USER"), System.getenv("BACKFILL_MSSQL_PASSWORD"),
-                MssqlEndpoint.INSTANCE);
+                sqlServer);
     }
 
     /** The given name, checked, or backfill_<command>_<UTC time>, so two runs never share a schema. */
