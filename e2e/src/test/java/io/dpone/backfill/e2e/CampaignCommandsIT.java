@@ -40,6 +40,10 @@ class CampaignCommandsIT {
     void statusBeforeAndAfterARunAndRollbackWithItsReceipt() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "status_rollback", 3000, 8, 2);
         assertThat(f.cli(0, withCampaign(f, "status"))).contains("not started");
+        assertThat(f.cli(1, withCampaign(f, "rollback", "--reason", "too early"))).as("issue 40: not a SQL error")
+                .contains("was never started: nothing was published, so there is nothing to roll back")
+                .doesNotContain("does not exist");
+        assertThat(f.target.hasSchema("backfill_state")).as("nothing created").isFalse();
 
         String run = f.cli(0, f.runArgs("run"));
         assertThat(run).as("lanes start before preparation, their process start overlapping it")
