@@ -1,16 +1,17 @@
 package io.dpone.backfill.cli.run;
 
-import io.dpone.backfill.cli.local.LaneBudgetExceededException;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.cli.plan.PreflightReport;
 import io.dpone.backfill.cli.status.StatusReader;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
-import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
-import io.dpone.backfill.core.engine.CampaignEngine;
+import io.dpone.backfill.core.driver.DriverLoop;
+import io.dpone.backfill.core.driver.Healing;
+import io.dpone.backfill.core.driver.HeldCampaign;
+import io.dpone.backfill.core.driver.PendingActions;
+import io.dpone.backfill.core.driver.UntilSettled;
 import io.dpone.backfill.core.engine.DatabaseFailureException;
-import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.NextAction;
@@ -20,9 +21,6 @@ import io.dpone.backfill.core.heal.HealingTimings;
 import io.dpone.backfill.core.heal.ReconnectBackoff;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
-import io.dpone.backfill.core.ledger.CampaignRecord;
-import io.dpone.backfill.core.ledger.ThrottleRecorder;
-import io.dpone.backfill.core.engine.ClaimGate;
 import io.dpone.backfill.core.ledger.LeaseHeartbeat;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
@@ -30,8 +28,8 @@ import io.dpone.backfill.lane.HostName;
 import io.dpone.backfill.wiring.CampaignRuntime;
 import io.dpone.backfill.wiring.StaleSessionIds;
 
-import java.io.IOException;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -42,11 +40,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * Drives one campaign locally: claims the campaign (its driver lock and lease, ADR 0016; the lease renewed from its
- * own thread), steps the engine until the campaign settles, and carries out the engine's lane actions with local
- * processes. It re-implements no phase. A lost connection (server restart, failover, a half-open connection its
- * deadline aborted) is healed here (ADR 0020): a new session, the old one's server sessions ended, the campaign
- * taken back under a new epoch, and stepping goes on; lanes heal by themselves meanwhile.
+ * Hosts the driver loop ({@link DriverLoop}, ADR 0050) for `backfill run`: lanes as local process groups, news as
+ * log lines and a progress line, stepping until the campaign settles. What is the CLI's own: its connections, the
+ * campaign lease renewed from its own thread (ADR 0016), and healing within the run (ADR 0020): a lost connection
+ * gets a new session, the old one's server sessions ended, the campaign taken back under a new epoch, and stepping
+ * goes on; lanes heal by themselves meanwhile.
  */
 public final class LocalDriver implements AutoCloseable {
 
@@ -76,6 +74,8 @@ public final class LocalDriver implements AutoCloseable {
     private final AtomicBoolean leaseLost = new AtomicBoolean();
     private volatile boolean reconnecting;
     private PreflightResult refusal;
+    /** The loop of this run: a reconnect opens and claims the campaign again through it. */
+    private DriverLoop loop;
 
     /** @param driverWait how long to wait for another driver's live session to let go of the campaign */
     LocalDriver(CampaignBlueprint blueprint, SessionOpener opener, EngineTimings timings, HealingTimings healing,
@@ -97,20 +97,18 @@ public final class LocalDriver implements AutoCloseable {
      */
     int run(boolean resume, String skipPreflightBy) throws Exception {
         session = opener.open();
-        CampaignEngine engine = session.engine();
-        var preflight = session.preflight(blueprint, skipPreflightBy);
-        if (preflight.isSkipped()) {
-            log.accept("pre-flight skipped (" + preflight.skipReason() + "): the evidence records it");
-        }
-        try {
-            engine.open(preflight);
-        } catch (PreflightRefusedException e) {
-            refusal = e.result();
+        loop = new DriverLoop(blueprint.definition().spec(), new ProcessLaneFleet(lanes, timings.drainTimeout()),
+                new TerminalStatus(progress, log, this::status), new Reconnect(skipPreflightBy),
+                new UntilSettled(lanes::awaitLaneExit), Clock.systemUTC());
+        RuntimeSession opened = session(session, skipPreflightBy);
+        Optional<PreflightResult> refused = loop.open(opened);
+        if (refused.isPresent()) {
+            refusal = refused.get();
             log.accept("pre-flight refused the campaign: nothing was created (no ledger, lock, shadow or lane)");
-            PreflightReport.print(e.result(), log);
+            PreflightReport.print(refusal, log);
             return ExitCodes.PREFLIGHT_ERRORS;
         }
-        CampaignClaim claim = new CampaignClaimWait(session.ledger(), driverWait, log).claim(engine.runKey(), owner, timings.leaseTtl());
+        CampaignClaim claim = loop.claim(opened, driverWait);
         if (claim instanceof CampaignClaim.Held held) {
             log.accept("another driver holds the campaign lease: " + held.owner() + " until " + held.leaseExpires()
                     + "; its database session still holds the campaign, so it is not taken over, whatever the lease says."
@@ -126,15 +124,7 @@ public final class LocalDriver implements AutoCloseable {
         long check = Math.max(100, Math.min(1000, every));
         deadline.scheduleWithFixedDelay(this::checkDeadline, check, check, TimeUnit.MILLISECONDS);
         try {
-            // The file's ceiling at each start; `backfill throttle` changes it in the ledger while this runs.
-            ThrottleRecorder.apply(session.ledger(), lease.runKey(), blueprint.definition().spec())
-                    .ifPresent(t -> log.accept("rate ceiling: " + t.describe()));
-            startLanesDuringPreparation();
-            if (resume) {
-                int requeued = session.engine().resume(lease);
-                log.accept("resume: " + requeued + " failed chunk(s) re-queued");
-            }
-            StepResult result = stepUntilSettled(skipPreflightBy);
+            StepResult result = loop.drive(new HeldCampaign(opened, lease), resume ? this::resume : PendingActions.NONE);
             progress.finish();
             log.accept(result.phase() + ": " + result.message());
             String next = NextActionText.of(result.next());
@@ -163,86 +153,49 @@ public final class LocalDriver implements AutoCloseable {
         }
     }
 
-    /**
-     * A campaign still to be prepared gets its lanes now: each process starts (a JVM, its connections) while the
-     * driver prepares, then waits for Loading (LoadingGate), instead of starting only once preparation is done.
-     */
-    private void startLanesDuringPreparation() throws IOException {
-        if (Boolean.TRUE.equals(blueprint.definition().spec().getSuspend())) {
-            return; // a suspended campaign parks before Loading: its lanes would only start and stop
-        }
-        CampaignPhase phase = session.ledger().findByRunKey(lease.runKey()).map(CampaignRecord::phase).orElse(null);
-        if (phase != null && phase.preparing()) {
-            int count = Math.min(blueprint.definition().spec().getParallelWorkers(),
-                    session.ledger().throttle(lease.runKey()).lanes());
-            lanes.ensure(count);
-            log.accept(count + " lane(s) started while the campaign is " + phase + "; they wait for Loading");
-        }
+    private RuntimeSession session(CampaignRuntime runtime, String skipPreflightBy) {
+        return new RuntimeSession(runtime, blueprint, skipPreflightBy, owner, timings.leaseTtl(), leaseLost::get);
     }
 
-    /** The last publication-window wait told to the user, so each is said once. */
-    private String lastWait = "";
+    /** `backfill resume`: failed chunks go back to pending with a fresh attempt budget. */
+    private void resume(io.dpone.backfill.core.engine.CampaignEngine engine, CampaignLease held) {
+        int requeued = engine.resume(held);
+        log.accept("resume: " + requeued + " failed chunk(s) re-queued");
+    }
 
-    private StepResult stepUntilSettled(String skipPreflightBy) throws Exception {
-        ReconnectBackoff backoff = healing.backoff();
-        while (true) {
-            try {
-                if (leaseLost.get()) {
-                    throw new LeaseLostException("campaign lease lost: another driver took over; stopping without further changes");
+    /**
+     * Healing within the run: a lock timeout, deadlock or serialization failure on a live connection repeats the
+     * step after a pause; a lost connection gets a new session and the campaign claimed again; anything else ends it.
+     */
+    private final class Reconnect implements Healing {
+        private final String skipPreflightBy;
+        private final ReconnectBackoff backoff = healing.backoff();
+
+        Reconnect(String skipPreflightBy) {
+            this.skipPreflightBy = skipPreflightBy;
+        }
+
+        @Override
+        public HeldCampaign heal(HeldCampaign failed, RuntimeException failure) throws Exception {
+            if (ConnectionLoss.is(failure)) {
+                reconnecting = true;
+                try {
+                    reconnectOnce(backoff, failure, skipPreflightBy);
+                } finally {
+                    reconnecting = false;
                 }
-                StepResult result = session.engine().step(lease);
-                if (result.wantsLanes()) {
-                    try {
-                        // The lane count in force (issue 28) as the ledger holds it: `backfill throttle --lanes` changes it.
-                        lanes.ensure(Math.min(session.ledger().throttle(lease.runKey()).lanes(), result.actions().stream()
-                                .filter(a -> a instanceof EngineAction.RunLanes)
-                                .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(1)));
-                    } catch (LaneBudgetExceededException e) {
-                        result = session.engine().lanesExhausted(lease, e.getMessage());
-                    }
-                }
-                if (result.stopsLanes()) {
-                    lanes.stop(timings.drainTimeout());
-                }
-                if (result.phase() == CampaignPhase.Loading) {
-                    // One look at the windows and the source a step: the lanes read the pause from the ledger before
-                    // each claim.
-                    ClaimGate.apply(session.sourceLoad(), java.time.Instant.now(), session.ledger(), lease.runKey(),
-                                    blueprint.definition().spec())
-                            .ifPresent(c -> log.accept(c.paused() ? "claims paused (" + c.pause().reason() + "): "
-                                    + c.pause().message() : "claims resume: the lanes claim chunks again"));
-                }
-                progress.update(status());
-                backoff.healed();
-                if (result.settled()) {
-                    return result;
-                }
-                if (result.next() instanceof NextAction.AwaitGroup) {
-                    // The other members load in their own runs: this one parks, validated, and lets go of its lease.
-                    return result;
-                }
-                if ((result.next() instanceof NextAction.AwaitWindow || result.next() instanceof NextAction.AwaitApproval)
-                        && !result.message().equals(lastWait)) {
-                    // Said once per wait: the progress line alone would show a campaign stuck in Publishing.
-                    log.accept(result.message() + "; " + NextActionText.of(result.next()));
-                    lastWait = result.message();
-                }
-                lanes.awaitLaneExit(result.requeueAfter());
-            } catch (DatabaseFailureException e) {
-                if (ConnectionLoss.is(e)) {
-                    reconnect(backoff, e, skipPreflightBy);
-                } else if (e.isTransient() && RETRIED_IN_PLACE.contains(e.reason())) {
-                    // A lock timeout, deadlock or serialization failure on a live connection: the step is repeatable.
-                    retryLater(backoff, e);
-                } else {
-                    throw e;
-                }
-            } catch (RuntimeException e) {
-                if (!ConnectionLoss.is(e)) {
-                    throw e;
-                }
-                reconnect(backoff, e, skipPreflightBy);
+                return new HeldCampaign(session(session, skipPreflightBy), lease);
             }
+            if (failure instanceof DatabaseFailureException e && e.isTransient() && RETRIED_IN_PLACE.contains(e.reason())) {
+                retryLater(backoff, e);
+                return failed;
+            }
+            throw failure;
+        }
+
+        @Override
+        public void healed() {
+            backoff.healed();
         }
     }
 
@@ -261,15 +214,6 @@ public final class LocalDriver implements AutoCloseable {
      * A new session after a lost connection: the old session's server sessions are ended first (a half-open state
      * session would keep the driver lock), then the campaign is claimed again, which gives this driver a new epoch.
      */
-    private void reconnect(ReconnectBackoff backoff, RuntimeException cause, String skipPreflightBy) throws Exception {
-        reconnecting = true;
-        try {
-            reconnectOnce(backoff, cause, skipPreflightBy);
-        } finally {
-            reconnecting = false;
-        }
-    }
-
     private void reconnectOnce(ReconnectBackoff backoff, RuntimeException cause, String skipPreflightBy) throws Exception {
         CampaignRuntime lost = session;
         StaleSessionIds stale = lost.sessionIds();
@@ -291,9 +235,12 @@ public final class LocalDriver implements AutoCloseable {
             try {
                 int ended = fresh.endStale(stale);
                 // The new engine has not seen pre-flight: a campaign still Planned is checked again before preparing.
-                fresh.engine().open(fresh.preflight(blueprint, skipPreflightBy));
-                CampaignClaim claim = new CampaignClaimWait(fresh.ledger(), backoff.remaining(), log)
-                        .claim(fresh.engine().runKey(), owner, timings.leaseTtl());
+                RuntimeSession reopened = session(fresh, skipPreflightBy);
+                Optional<PreflightResult> refused = loop.open(reopened);
+                if (refused.isPresent()) {
+                    throw new PreflightRefusedException(refused.get());
+                }
+                CampaignClaim claim = loop.claim(reopened, backoff.remaining());
                 if (claim instanceof CampaignClaim.Held held) {
                     throw new LeaseLostException("after reconnecting, the campaign is held by " + held.summary()
                             + "; stopping without further changes");
