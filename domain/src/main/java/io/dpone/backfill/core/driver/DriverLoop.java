@@ -2,26 +2,21 @@ package io.dpone.backfill.core.driver;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignPhase;
-import io.dpone.backfill.core.doctor.Preflight;
-import io.dpone.backfill.core.doctor.PreflightRefusedException;
-import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.engine.ClaimGate;
 import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.StepResult;
-import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.ledger.ThrottleRecorder;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The driver protocol of ADR 0007, written once for both hosts (ADR 0050): open with pre-flight, claim or take over
- * the campaign, carry out what a person asked, record the throttle, start lanes early, then rounds of engine steps,
+ * The driver protocol of ADR 0007, written once for both hosts (ADR 0050): once a {@link CampaignOpener} opened and
+ * claimed the campaign, carry out what a person asked, record the throttle, start lanes early, then rounds of steps,
  * each followed by the lane actions of the step it ended on (with the failure budget's verdict), the claim gate and
  * the status. It decides no phase: every decision about the campaign is the engine's. What differs between the
  * CLI and the operator is behind its ports: the {@link LaneFleet}, the {@link StatusSink}, how a failed round
@@ -47,28 +42,6 @@ public final class DriverLoop {
         this.healing = healing;
         this.passEnd = passEnd;
         this.clock = clock;
-    }
-
-    /**
-     * Opens the campaign on {@code session}'s engine: a campaign never prepared is gated by pre-flight first. Returns
-     * the refusing verdict, nothing created (no ledger, lock, shadow or lane); empty when the campaign is open.
-     */
-    public Optional<PreflightResult> open(DriverSession session) {
-        Preflight preflight = session.preflight();
-        if (preflight.isSkipped()) {
-            status.preflightSkipped(preflight.skipReason());
-        }
-        try {
-            session.engine().open(preflight);
-            return Optional.empty();
-        } catch (PreflightRefusedException e) {
-            return Optional.of(e.result());
-        }
-    }
-
-    /** Claims the campaign, waiting up to {@code wait} for another driver's live session to let go of it. */
-    public CampaignClaim claim(DriverSession session, Duration wait) throws InterruptedException {
-        return new ClaimWait(status).claim(session::claim, wait);
     }
 
     /** Drives a claimed campaign until the pass ends; returns the step it ended on. */

@@ -1,6 +1,7 @@
 package io.dpone.backfill.core.driver;
 
 import io.dpone.backfill.core.campaign.CampaignPhase;
+import io.dpone.backfill.core.doctor.PreflightRefusedException;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.FakeTarget;
@@ -44,6 +45,7 @@ class DriverLoopTest {
     private FakeTarget target;
     private final FakeFleet fleet = new FakeFleet(1);
     private final FakeStatus status = new FakeStatus();
+    private final CampaignOpener opener = new CampaignOpener(status);
 
     @BeforeEach
     void setUp() {
@@ -78,9 +80,9 @@ class DriverLoopTest {
     }
 
     /** Opens and claims as every host does first. */
-    private HeldCampaign openAndClaim(DriverLoop loop, FakeSession session) throws InterruptedException {
-        assertThat(loop.open(session)).isEmpty();
-        return new HeldCampaign(session, ((CampaignClaim.Taken) loop.claim(session, Duration.ZERO)).lease());
+    private HeldCampaign openAndClaim(FakeSession session) throws InterruptedException {
+        assertThat(opener.open(session)).isEmpty();
+        return new HeldCampaign(session, ((CampaignClaim.Taken) opener.claim(session, Duration.ZERO)).lease());
     }
 
     /** What lanes do between two rounds of the CLI: commit every chunk they can claim. */
@@ -103,7 +105,7 @@ class DriverLoopTest {
         FakeSession session = session(b);
         session.preflight = FakeSession.refusing();
 
-        Optional<PreflightResult> refused = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND).open(session);
+        Optional<PreflightResult> refused = opener.open(session);
 
         assertThat(refused).hasValueSatisfying(r -> assertThat(r.refuses()).isTrue());
         assertThat(ledger.peek(b.identity().runKey())).isEmpty();
@@ -116,7 +118,7 @@ class DriverLoopTest {
         FakeSession session = session(b);
         session.preflight = io.dpone.backfill.core.doctor.Preflight.skipped("--skip-preflight");
 
-        assertThat(loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND).open(session)).isEmpty();
+        assertThat(opener.open(session)).isEmpty();
 
         assertThat(status.said).containsExactly("pre-flight skipped: --skip-preflight");
         assertThat(ledger.peek(b.identity().runKey())).isPresent();
@@ -128,7 +130,7 @@ class DriverLoopTest {
         String runKey = b.identity().runKey();
         DriverLoop loop = loop(b, Healing.NEXT_PASS, untilSettled(() -> lanesCommitEverything(runKey)));
 
-        StepResult last = loop.drive(openAndClaim(loop, session(b)), PendingActions.NONE);
+        StepResult last = loop.drive(openAndClaim(session(b)), PendingActions.NONE);
 
         assertThat(last.phase()).isEqualTo(CampaignPhase.HandoffCommitted);
         // Every step is told, the one that committed the handoff and the one that found the campaign settled.
@@ -143,7 +145,7 @@ class DriverLoopTest {
         CampaignBlueprint b = blueprint("");
         DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
 
-        StepResult last = loop.drive(openAndClaim(loop, session(b)), PendingActions.NONE);
+        StepResult last = loop.drive(openAndClaim(session(b)), PendingActions.NONE);
 
         assertThat(last.wantsLanes()).isTrue();
         assertThat(status.phases()).containsExactly(CampaignPhase.Prepared, CampaignPhase.Loading, CampaignPhase.Loading);
@@ -155,7 +157,7 @@ class DriverLoopTest {
         CampaignBlueprint b = blueprint("");
         DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
 
-        loop.drive(openAndClaim(loop, session(b)), PendingActions.NONE);
+        loop.drive(openAndClaim(session(b)), PendingActions.NONE);
 
         assertThat(status.said.get(0)).isEqualTo("2 lanes started early while Planned");
         assertThat(status.said.get(1)).isEqualTo("step Prepared");
@@ -166,7 +168,7 @@ class DriverLoopTest {
         CampaignBlueprint b = blueprint("  suspend: true\n");
         DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
 
-        StepResult last = loop.drive(openAndClaim(loop, session(b)), PendingActions.NONE);
+        StepResult last = loop.drive(openAndClaim(session(b)), PendingActions.NONE);
 
         assertThat(last.phase()).isEqualTo(CampaignPhase.Suspended);
         assertThat(fleet.calls).containsExactly("drain");
@@ -179,7 +181,7 @@ class DriverLoopTest {
         // Every lane crashes between rounds: two failures spend a budget of one.
         DriverLoop loop = loop(b, Healing.NEXT_PASS, untilSettled(fleet::lanesFail));
 
-        StepResult last = loop.drive(openAndClaim(loop, session(b)), PendingActions.NONE);
+        StepResult last = loop.drive(openAndClaim(session(b)), PendingActions.NONE);
 
         assertThat(last.phase()).isEqualTo(CampaignPhase.Recoverable);
         assertThat(last.next()).isEqualTo(new NextAction.FixThenResume("lanes failed 2 times (budget 1)"));
@@ -204,7 +206,7 @@ class DriverLoopTest {
             }
         }));
 
-        loop.drive(openAndClaim(loop, session(b)), PendingActions.NONE);
+        loop.drive(openAndClaim(session(b)), PendingActions.NONE);
 
         assertThat(fleet.calls).startsWith("keep 2", "keep 2", "keep 1");
     }
@@ -214,7 +216,7 @@ class DriverLoopTest {
         CampaignBlueprint b = blueprint("  throttle: {rowsPerSecond: 50}\n");
         DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
         FakeSession session = session(b);
-        HeldCampaign held = openAndClaim(loop, session);
+        HeldCampaign held = openAndClaim(session);
 
         loop.drive(held, PendingActions.NONE);
         loop.drive(held, PendingActions.NONE);
@@ -228,7 +230,7 @@ class DriverLoopTest {
         CampaignBlueprint b = blueprint("  throttle: {windows: [{from: '22:00', to: '06:00', timeZone: UTC}]}\n");
         DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
 
-        loop.drive(openAndClaim(loop, session(b)), PendingActions.NONE);
+        loop.drive(openAndClaim(session(b)), PendingActions.NONE);
 
         assertThat(status.said).containsSubsequence("step Loading", "claims paused: OutsideLoadWindow", "step Loading");
         assertThat(ledger.claimPause(b.identity().runKey())).isPresent();
@@ -238,7 +240,7 @@ class DriverLoopTest {
     void whatAPersonAskedIsCarriedOutUnderTheLeaseBeforeAnyStep() throws Exception {
         CampaignBlueprint b = blueprint("");
         DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
-        HeldCampaign held = openAndClaim(loop, session(b));
+        HeldCampaign held = openAndClaim(session(b));
         List<String> seen = new ArrayList<>();
 
         loop.drive(held, (engine, lease) -> seen.add(lease.equals(held.lease()) + " " + status.steps.size()));
@@ -251,7 +253,7 @@ class DriverLoopTest {
         CampaignBlueprint b = blueprint("");
         DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
         FakeSession session = session(b);
-        HeldCampaign held = openAndClaim(loop, session);
+        HeldCampaign held = openAndClaim(session);
         session.leaseLost = true;
 
         assertThatThrownBy(() -> loop.drive(held, PendingActions.NONE)).isInstanceOf(LeaseLostException.class);
@@ -270,8 +272,11 @@ class DriverLoopTest {
             public HeldCampaign heal(HeldCampaign failed, RuntimeException failure) {
                 healing.add("heal: " + failure.getMessage());
                 // A new session opens the campaign again (its engine has not seen pre-flight) and claims it.
-                second.engine().open(second.preflight());
-                return new HeldCampaign(second, ((CampaignClaim.Taken) second.claim()).lease());
+                try {
+                    return opener.reopen(second, Duration.ZERO);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
             }
 
             @Override
@@ -280,7 +285,7 @@ class DriverLoopTest {
             }
         };
         DriverLoop loop = loop(b, reconnect, untilSettled(() -> lanesCommitEverything(runKey)));
-        HeldCampaign held = openAndClaim(loop, first);
+        HeldCampaign held = openAndClaim(first);
         first.leaseLost = false;
         FailingOnce failing = new FailingOnce(first);
 
@@ -296,7 +301,7 @@ class DriverLoopTest {
     void theOperatorsHealingEndsThePassWithTheFailure() throws InterruptedException {
         CampaignBlueprint b = blueprint("");
         DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
-        HeldCampaign held = openAndClaim(loop, session(b));
+        HeldCampaign held = openAndClaim(session(b));
 
         assertThatThrownBy(() -> loop.drive(new HeldCampaign(new FailingOnce(held.session()), held.lease()), PendingActions.NONE))
                 .hasMessage("connection reset");
@@ -305,12 +310,11 @@ class DriverLoopTest {
     @Test
     void aClaimOfACampaignAnotherLiveSessionHoldsReturnsTheHolderWithoutWaitingWhenTheBoundIsZero() throws Exception {
         CampaignBlueprint b = blueprint("");
-        DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
-        openAndClaim(loop, session(b));
+        openAndClaim(session(b));
         FakeSession other = new FakeSession(new CampaignEngine(b, memory.connect(), target.publisher(), target.source()),
                 memory.connect(), "driver-b");
 
-        CampaignClaim claim = loop.claim(other, Duration.ZERO);
+        CampaignClaim claim = opener.claim(other, Duration.ZERO);
 
         assertThat(claim).isInstanceOfSatisfying(CampaignClaim.Held.class, h -> assertThat(h.owner()).isEqualTo("driver-a"));
         assertThat(other.claims).isEqualTo(1);
@@ -320,8 +324,7 @@ class DriverLoopTest {
     @Test
     void aClaimWaitsForALiveDriverSayingWhoHoldsItAndTakesTheCampaignOverOnceItsSessionEnds() throws Exception {
         CampaignBlueprint b = blueprint("");
-        DriverLoop loop = loop(b, Healing.NEXT_PASS, PassEnd.ONE_ROUND);
-        openAndClaim(loop, session(b));
+        openAndClaim(session(b));
         LedgerStore otherStore = memory.connect();
         FakeSession other = new FakeSession(new CampaignEngine(b, otherStore, target.publisher(), target.source()),
                 otherStore, "driver-b") {
@@ -334,10 +337,44 @@ class DriverLoopTest {
             }
         };
 
-        CampaignClaim claim = loop.claim(other, Duration.ofSeconds(10));
+        CampaignClaim claim = opener.claim(other, Duration.ofSeconds(10));
 
         assertThat(claim).isInstanceOf(CampaignClaim.Taken.class);
         assertThat(status.said).containsExactly("waiting for driver-a", "took over from driver-a with epoch 2");
+    }
+
+    @Test
+    void aSessionOpenedAgainAfterAReconnectGetsTheCampaignBackUnderANewEpoch() throws Exception {
+        CampaignBlueprint b = blueprint("");
+        HeldCampaign first = openAndClaim(session(b));
+        LedgerStore fresh = memory.connect();
+        memory.endSession((InMemoryLedger.Store) ledger); // the lost connection's session is ended first
+
+        HeldCampaign again = opener.reopen(new FakeSession(new CampaignEngine(b, fresh, target.publisher(), target.source()),
+                fresh, "driver-a"), Duration.ZERO);
+
+        assertThat(again.lease().epoch()).isGreaterThan(first.lease().epoch());
+    }
+
+    @Test
+    void aSessionOpenedAgainStopsWhenAnotherDriverHoldsTheCampaignNow() throws Exception {
+        CampaignBlueprint b = blueprint("");
+        openAndClaim(session(b));
+        LedgerStore fresh = memory.connect();
+
+        assertThatThrownBy(() -> opener.reopen(new FakeSession(new CampaignEngine(b, fresh, target.publisher(), target.source()),
+                fresh, "driver-b"), Duration.ZERO))
+                .isInstanceOf(LeaseLostException.class).hasMessageContaining("held by driver-a");
+    }
+
+    @Test
+    void aSessionOpenedAgainStopsWhenPreflightNowRefusesTheCampaignStillToBePrepared() {
+        CampaignBlueprint b = blueprint("");
+        FakeSession fresh = session(b);
+        fresh.preflight = FakeSession.refusing();
+
+        assertThatThrownBy(() -> opener.reopen(fresh, Duration.ZERO)).isInstanceOf(PreflightRefusedException.class);
+        assertThat(ledger.peek(b.identity().runKey())).isEmpty();
     }
 
     /** A session whose first step finds its connection reset; every later one is the real session's. */

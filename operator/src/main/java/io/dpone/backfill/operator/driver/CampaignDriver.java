@@ -5,6 +5,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.doctor.PreflightResult;
+import io.dpone.backfill.core.driver.CampaignOpener;
 import io.dpone.backfill.core.driver.DriverLoop;
 import io.dpone.backfill.core.driver.Healing;
 import io.dpone.backfill.core.driver.HeldCampaign;
@@ -94,8 +95,8 @@ public final class CampaignDriver {
             PassNotes notes = new PassNotes();
             PodFleet pods = new PodFleet(lanes, client, campaign, spec, runKey, observed, source.secret(), target.secret(),
                     clock, notes);
-            DriverLoop loop = new DriverLoop(spec, pods, notes, Healing.NEXT_PASS, PassEnd.ONE_ROUND, clock);
-            Optional<PreflightResult> refused = loop.open(session);
+            CampaignOpener campaigns = new CampaignOpener(notes);
+            Optional<PreflightResult> refused = campaigns.open(session);
             if (refused.isPresent()) {
                 holds.release(key); // nothing was created: no lease, no connection held for a refused start
                 OperatorActions.markRetriesHandled(client, campaign);
@@ -103,7 +104,7 @@ public final class CampaignDriver {
             }
             OperatorActions.markRetriesHandled(client, campaign);
             // One claim a pass: while another driver's session holds the campaign, the pass waits, not the thread.
-            CampaignClaim claim = loop.claim(session, Duration.ZERO);
+            CampaignClaim claim = campaigns.claim(session, Duration.ZERO);
             if (claim instanceof CampaignClaim.Held held) {
                 holds.release(key); // no connections held while another driver owns the campaign
                 return new DriveOutcome.Waiting("LeaseHeldElsewhere", "the campaign is held by " + held.summary()
@@ -111,6 +112,7 @@ public final class CampaignDriver {
                         + " takes over as soon as that session ends", settings.timings().leaseTtl().dividedBy(3));
             }
             CampaignLease lease = ((CampaignClaim.Taken) claim).lease();
+            DriverLoop loop = new DriverLoop(spec, pods, notes, Healing.NEXT_PASS, PassEnd.ONE_ROUND, clock);
             StepResult step = loop.drive(new HeldCampaign(session, lease), (engine, held) -> {
                 requeueFailed(client, campaign, engine, held, pods, notes);
                 approve(client, campaign, hold, engine.runKey(), notes);
