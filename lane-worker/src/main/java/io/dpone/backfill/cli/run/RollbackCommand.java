@@ -2,6 +2,7 @@ package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.cli.CampaignOptions;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.driver.ClaimWait;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -55,8 +56,9 @@ public final class RollbackCommand implements Callable<Integer> {
             }
             String owner = "rollback@" + HostName.local() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
             // Like a driver (ADR 0016): a dead driver's campaign is taken over at once, a live one is waited for.
-            CampaignClaim claim = new CampaignClaimWait(session.ledger(), driverWait.bound(), line -> System.err.println("backfill: " + line))
-                    .claim(blueprint.identity().runKey(), owner, timings.leaseTtl());
+            CampaignClaim claim = new ClaimWait(new ClaimLines(line -> System.err.println("backfill: " + line)))
+                    .claim(() -> session.ledger().claimCampaign(blueprint.identity().runKey(), owner, timings.leaseTtl()),
+                            driverWait.bound());
             if (claim instanceof CampaignClaim.Held held) {
                 System.err.println("backfill: another driver holds the campaign lease (" + held.summary() + "); stop it first");
                 return ExitCodes.LEASE_HELD;
