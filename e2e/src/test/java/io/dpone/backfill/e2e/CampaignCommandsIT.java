@@ -36,10 +36,25 @@ class CampaignCommandsIT {
         assertThat(out).contains("ERROR").contains("source.chunk-column").contains("->");
     }
 
+    /** Issue 40: a Secret name the files do not hold is a pre-flight ERROR (exit 6) that lists what they hold. */
+    @Test
+    void doctorReportsASecretTheFilesDoNotHoldAsAnErrorListingTheSecretsTheyHold() throws Exception {
+        CampaignFixture f = new CampaignFixture(dir, "doctor_secret", 100, 4, 1);
+        String yaml = java.nio.file.Files.readString(f.campaignFile);
+        java.nio.file.Files.writeString(f.campaignFile, yaml.replaceFirst("name: tgt-db", "name: tgt-dbb"));
+        String out = f.cli(6, withCampaign(f, "doctor"));
+        assertThat(out).contains("ERROR").contains("target.secret.unresolved").contains("'tgt-dbb'")
+                .contains("[src-db, tgt-db]").contains("doctor: 1 error(s)");
+    }
+
     @Test
     void statusBeforeAndAfterARunAndRollbackWithItsReceipt() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "status_rollback", 3000, 8, 2);
         assertThat(f.cli(0, withCampaign(f, "status"))).contains("not started");
+        assertThat(f.cli(1, withCampaign(f, "rollback", "--reason", "too early"))).as("issue 40: not a SQL error")
+                .contains("was never started: nothing was published, so there is nothing to roll back")
+                .doesNotContain("does not exist");
+        assertThat(f.target.hasSchema("backfill_state")).as("nothing created").isFalse();
 
         String run = f.cli(0, f.runArgs("run"));
         assertThat(run).as("lanes start before preparation, their process start overlapping it")

@@ -189,6 +189,15 @@ class SchemaMigrationCliIT {
         for (Path campaign : campaigns.subList(0, campaigns.size() - 1)) {
             assertThat(runCampaign(files, campaign, 0)).as("handed off").contains("HandoffCommitted");
         }
+
+        // Issue 40: rolling back one member swaps the whole group back, and says so, naming every table.
+        String rolledBack = files.cli(env(), Duration.ofSeconds(120), 0, "rollback", artist.toString(), "--secrets",
+                files.secretsFile().toString(), "--reason", "group rollback check");
+        assertThat(rolledBack).contains("rolled back: public.Artist is the previous table again, and so are the other"
+                + " members of its publication group in the same transaction: public.Album, public.Customer,"
+                + " public.Employee, public.Genre, public.Invoice, public.InvoiceLine, public.Playlist,"
+                + " public.PlaylistTrack, public.Track");
+        assertThat(target.queryForLong("SELECT count(*) FROM public.\"Track\"")).as("the whole group is back").isZero();
     }
 
     private String runCampaign(CampaignFiles files, Path campaign, int exit) throws Exception {

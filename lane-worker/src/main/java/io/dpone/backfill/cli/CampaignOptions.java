@@ -24,6 +24,11 @@ public final class CampaignOptions {
                     + "Without it: BACKFILL_SOURCE_JDBC_URL/_USER/_PASSWORD and BACKFILL_TARGET_... from the environment.")
     List<Path> secretFiles = new ArrayList<>();
 
+    /** The Secret manifest files given with --secrets (empty: the environment is read). */
+    public List<Path> secretFiles() {
+        return List.copyOf(secretFiles);
+    }
+
     public CampaignBlueprint blueprint() {
         return CampaignBlueprint.of(CampaignReader.read(campaignFile));
     }

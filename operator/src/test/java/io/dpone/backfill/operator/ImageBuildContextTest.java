@@ -24,13 +24,61 @@ class ImageBuildContextTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern COPY = Pattern.compile("(?m)^COPY\\s+((?:--\\S+\\s+)*)(.+)$");
 
+    private static final Pattern DOCKER_BUILD = Pattern.compile("(?m)^docker build -f (\\S+)[ \\t][^\\n]*[ \\t](\\S+)$");
+    private static final Pattern PACKAGE = Pattern.compile("(?m)^\\./mvnw .*-pl (\\S+) .*package.*$");
+
+    /** The Dockerfiles the README's {@code docker build} lines build, each from the repository root. */
+    static List<String> readmeDockerfiles() throws IOException {
+        Matcher m = DOCKER_BUILD.matcher(Files.readString(ROOT.resolve("README.md")));
+        List<String> dockerfiles = new ArrayList<>();
+        while (m.find()) {
+            assertThat(m.group(2)).as("the README builds " + m.group(1) + " with the repository root as context").isEqualTo(".");
+            dockerfiles.add(m.group(1));
+        }
+        assertThat(dockerfiles).as("README docker build lines").hasSize(2);
+        return dockerfiles;
+    }
+
+    /**
+     * Issue 37: a COPY source must also be something the README's package command builds: a path under a module it
+     * names ({@code -pl}), a jar whose name that module's pom gives its build, or a Quarkus application.
+     */
+    @Test
+    void everyPathTheImagesCopyIsBuiltByTheReadmesPackageCommand() throws IOException {
+        Matcher pkg = PACKAGE.matcher(Files.readString(ROOT.resolve("README.md")));
+        assertThat(pkg.find()).as("the README's ./mvnw ... -pl ... package line").isTrue();
+        List<String> modules = List.of(pkg.group(1).split(","));
+        for (String path : copiedPaths()) {
+            String module = modules.stream().filter(mod -> path.startsWith(mod + "/target/")).findFirst()
+                    .orElseThrow(() -> new AssertionError(path + " is under no module the README packages " + modules));
+            String pom = Files.readString(ROOT.resolve(module).resolve("pom.xml"));
+            String built = path.substring((module + "/target/").length());
+            if (built.startsWith("quarkus-app")) {
+                assertThat(pom).as(module + "/pom.xml builds a Quarkus application").contains("quarkus-maven-plugin");
+            } else {
+                assertThat(built).as(path).endsWith(".jar");
+                assertThat(pom).as(module + "/pom.xml builds " + built)
+                        .contains("<finalName>" + built.substring(0, built.length() - ".jar".length()) + "</finalName>");
+            }
+        }
+    }
+
     @Test
     void everyPathTheImagesCopyFromTheContextIsAdmittedByDockerignore() throws IOException {
         List<String> patterns = Files.readAllLines(ROOT.resolve(".dockerignore")).stream().map(String::strip)
                 .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        List<String> copied = copiedPaths();
+        assertThat(copied).contains("lane/target/backfill-lane.jar", "operator/target/quarkus-app/lib")
+                .allSatisfy(path -> assertThat(admitted(patterns, path)).as(path + " in the build context").isTrue());
+        assertThat(admitted(patterns, "lane-worker/target/backfill.jar")).as("nothing else is sent").isFalse();
+        assertThat(admitted(patterns, "README.md")).isFalse();
+    }
+
+    /** Every path the README's Dockerfiles COPY from the build context (stages' own copies left out). */
+    private static List<String> copiedPaths() throws IOException {
         List<String> copied = new ArrayList<>();
-        for (String dockerfile : List.of("Dockerfile.jvm", "Dockerfile.lane")) {
-            Matcher m = COPY.matcher(Files.readString(ROOT.resolve("operator/src/main/docker").resolve(dockerfile)));
+        for (String dockerfile : readmeDockerfiles()) {
+            Matcher m = COPY.matcher(Files.readString(ROOT.resolve(dockerfile)));
             while (m.find()) {
                 if (m.group(1).contains("--from=")) {
                     continue;
@@ -41,10 +89,7 @@ class ImageBuildContextTest {
                 }
             }
         }
-        assertThat(copied).contains("lane/target/backfill-lane.jar", "operator/target/quarkus-app/lib")
-                .allSatisfy(path -> assertThat(admitted(patterns, path)).as(path + " in the build context").isTrue());
-        assertThat(admitted(patterns, "lane-worker/target/backfill.jar")).as("nothing else is sent").isFalse();
-        assertThat(admitted(patterns, "README.md")).isFalse();
+        return copied;
     }
 
     /** Whether Docker sends {@code path} in the build context under {@code patterns}. */

@@ -189,12 +189,15 @@ public final class SwapOrder {
                                            String reason, boolean acceptWrites) throws SQLException {
         Optional<RollbackReceipt> existing = ledger.rollbackReceipt(lease.runKey());
         if (existing.isPresent()) {
-            return existing.get();
+            Optional<String> group = ledger.groupOf(lease.runKey());
+            return group.isPresent() ? existing.get().withGroupTables(otherMembers(ledger, group.get(), lease.runKey()))
+                    : existing.get();
         }
         ledger.requireLease(lease);
         Optional<String> group = ledger.groupOf(lease.runKey());
         if (group.isPresent()) {
-            return rollbackGroup(steps, ledger, lease, group.get(), reason, acceptWrites);
+            return rollbackGroup(steps, ledger, lease, group.get(), reason, acceptWrites)
+                    .withGroupTables(otherMembers(ledger, group.get(), lease.runKey()));
         }
         PublicationReceipt publication = ledger.publicationReceipt(lease.runKey()).orElseThrow(() -> new IllegalStateException(
                 "run key " + lease.runKey() + " has no publication receipt: there is nothing to roll back"));
@@ -204,6 +207,12 @@ public final class SwapOrder {
         steps.repointInboundReferences(liveTable, names.backupTable(), Set.of());
         swapBack(steps, names, liveTable, lease.runKey());
         return ledger.insertRollback(lease, reason, accepted);
+    }
+
+    /** The other members' tables of {@code group}, as {@code schema.table}, by name. */
+    private static List<String> otherMembers(PublicationLedger ledger, String group, String self) throws SQLException {
+        return ledger.groupMembers(group).stream().filter(m -> !m.runKey().equals(self))
+                .map(m -> m.schema() + "." + m.liveTable()).sorted().toList();
     }
 
     /**

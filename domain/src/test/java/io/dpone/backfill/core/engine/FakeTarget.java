@@ -32,7 +32,7 @@ import java.util.UUID;
  * fingerprint that a test may change, a shadow whose row count lanes raise, and a publication that writes its
  * receipt into the {@link InMemoryLedger} after the same live-target checks the real swap makes.
  */
-final class FakeTarget {
+public final class FakeTarget {
     static final TableShape SHAPE = new TableShape(List.of(new ColumnShape("id", "bigint", false), new ColumnShape("v", "text", true)),
             List.of("constraint t_pkey: PRIMARY KEY (id)"));
 
@@ -42,7 +42,7 @@ final class FakeTarget {
     TableFingerprint liveContent = new TableFingerprint(0, "0");
     /** Taken from the live table when the shadow is prepared, as CREATE TABLE ... LIKE does; null before. */
     TableShape shadowShape;
-    long shadowRows;
+    public long shadowRows;
     long nullKeys;
     long duplicateKeys;
     /** Set to make the deferred index build fail as a broken server would, whatever the rows. */
@@ -55,11 +55,11 @@ final class FakeTarget {
     String foreignShadowOwner;
     final List<String> calls = new ArrayList<>();
 
-    FakeTarget(InMemoryLedger ledger) {
+    public FakeTarget(InMemoryLedger ledger) {
         this.ledger = ledger;
     }
 
-    SourceCatalog source() {
+    public SourceCatalog source() {
         return new SourceCatalog() {
             @Override
             public String captureAnchor() {
@@ -98,7 +98,7 @@ final class FakeTarget {
         };
     }
 
-    ShadowPublisher publisher() {
+    public ShadowPublisher publisher() {
         return new ShadowPublisher() {
             @Override
             public TableShape shape(String schema, String table) {

@@ -41,16 +41,22 @@ public final class DoctorCommand implements Callable<Integer> {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec spec = blueprint.definition().spec();
         TargetAdapter adapter = Connectors.target(spec.getTarget().getType());
-        ConnectionSettings sourceSettings = campaign.source(spec);
-        ConnectionSettings targetSettings = campaign.target(spec);
         DoctorReport report;
-        try (Connection source = connect(sourceSettings, "source"); Connection target = connect(targetSettings, "target")) {
-            report = adapter.doctor().check(spec, blueprint.artifacts(), new SourceTable(Connectors.source(
-                    spec.getSource().getType()), source, spec.getSource().getSchema(), spec.getSource().getTable()), target,
-                    blueprint.identity().runKey());
-        } catch (UnreachableException e) {
-            report = new DoctorReport(List.of(Finding.error(e.role + ".connect", e.getMessage(),
-                    "check the " + e.role + " Secret's jdbcUrl, user and password, and that the database accepts connections from here")));
+        List<Finding> unresolved = new java.util.ArrayList<>();
+        ConnectionSettings sourceSettings = settings("source", () -> campaign.source(spec), unresolved);
+        ConnectionSettings targetSettings = settings("target", () -> campaign.target(spec), unresolved);
+        if (!unresolved.isEmpty()) {
+            // A finding like any other (exit 6, as the help says), not a crash before the report (issue 40).
+            report = new DoctorReport(unresolved);
+        } else {
+            try (Connection source = connect(sourceSettings, "source"); Connection target = connect(targetSettings, "target")) {
+                report = adapter.doctor().check(spec, blueprint.artifacts(), new SourceTable(Connectors.source(
+                        spec.getSource().getType()), source, spec.getSource().getSchema(), spec.getSource().getTable()),
+                        target, blueprint.identity().runKey());
+            } catch (UnreachableException e) {
+                report = new DoctorReport(List.of(Finding.error(e.role + ".connect", e.getMessage(),
+                        "check the " + e.role + " Secret's jdbcUrl, user and password, and that the database accepts connections from here")));
+            }
         }
         if (format == OutputFormat.json) {
             System.out.println(PrettyJson.write(report));
@@ -62,6 +68,24 @@ public final class DoctorCommand implements Callable<Integer> {
                     report.withSeverity(Severity.WARNING).size());
         }
         return report.hasErrors() ? ExitCodes.PREFLIGHT_ERRORS : ExitCodes.OK;
+    }
+
+    private interface Resolution {
+        ConnectionSettings resolve() throws java.io.IOException;
+    }
+
+    /** The role's connection settings, or null with an ERROR naming the Secret and the Secrets the files hold. */
+    private ConnectionSettings settings(String role, Resolution resolution, List<Finding> unresolved) throws java.io.IOException {
+        try {
+            return resolution.resolve();
+        } catch (IllegalArgumentException e) {
+            java.util.Set<String> found = campaign.secretFiles().isEmpty() ? java.util.Set.of()
+                    : new java.util.TreeSet<>(io.dpone.backfill.connect.SecretManifests.read(campaign.secretFiles()).keySet());
+            unresolved.add(Finding.error(role + ".secret.unresolved", e.getMessage(), campaign.secretFiles().isEmpty()
+                    ? "pass --secrets FILE holding the Secret the campaign names"
+                    : "the files hold the Secrets " + found + ": name one of them in the campaign, or add the one it names"));
+            return null;
+        }
     }
 
     private static Connection connect(ConnectionSettings settings, String role) throws UnreachableException {

@@ -2,6 +2,7 @@ package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.cli.CampaignOptions;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
+import io.dpone.backfill.core.driver.ClaimWait;
 import io.dpone.backfill.core.engine.EngineTimings;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -22,7 +23,10 @@ import java.util.concurrent.Callable;
 /** {@code backfill rollback}: the operator-authorised swap back to the retained backup, with its own receipt. */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
         description = {"Swap the retained backup back in as the live table (one transaction, with a rollback receipt). Replays are no-ops.",
-                "Refused (exit 3, nothing changed) when the published table was written after publication, unless --accept-writes."})
+                "A member of a publication group rolls the whole group back in that one transaction: every member's table,"
+                        + " each with its own rollback receipt; the output names them all.",
+                "Refused (exit 3, nothing changed) when the published table was written after publication, unless --accept-writes.",
+                "A campaign that was never started has nothing to roll back (exit 1, nothing touched)."})
 public final class RollbackCommand implements Callable<Integer> {
     @Mixin
     CampaignOptions campaign;
@@ -45,10 +49,16 @@ public final class RollbackCommand implements Callable<Integer> {
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         try (CampaignRuntime session = CampaignRuntime.open(blueprint, campaign.source(spec)::open, campaign.target(spec)::open,
                 timings, "backfill-rollback")) {
+            if (session.ledger().peek(blueprint.identity().runKey()).isEmpty()) {
+                System.err.println("backfill: campaign " + spec.getBackfillId() + " (run key " + blueprint.identity().runKey()
+                        + ") was never started: nothing was published, so there is nothing to roll back");
+                return ExitCodes.FAILURE;
+            }
             String owner = "rollback@" + HostName.local() + ":" + ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 8);
             // Like a driver (ADR 0016): a dead driver's campaign is taken over at once, a live one is waited for.
-            CampaignClaim claim = new CampaignClaimWait(session.ledger(), driverWait.bound(), line -> System.err.println("backfill: " + line))
-                    .claim(blueprint.identity().runKey(), owner, timings.leaseTtl());
+            CampaignClaim claim = new ClaimWait(new ClaimLines(line -> System.err.println("backfill: " + line)))
+                    .claim(() -> session.ledger().claimCampaign(blueprint.identity().runKey(), owner, timings.leaseTtl()),
+                            driverWait.bound());
             if (claim instanceof CampaignClaim.Held held) {
                 System.err.println("backfill: another driver holds the campaign lease (" + held.summary() + "); stop it first");
                 return ExitCodes.LEASE_HELD;
@@ -58,7 +68,9 @@ public final class RollbackCommand implements Callable<Integer> {
                 RollbackReceipt receipt = session.publisher().rollback(lease, blueprint.artifacts(), spec.getTarget().getTable(),
                         reason, acceptWrites);
                 System.out.println("rolled back: " + blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
-                        + " is the previous table again; receipt " + receipt.receiptId()
+                        + " is the previous table again" + (receipt.groupTables().isEmpty() ? ""
+                        : ", and so are the other members of its publication group in the same transaction: "
+                        + String.join(", ", receipt.groupTables())) + "; receipt " + receipt.receiptId()
                         + (receipt.acceptedWrites() == null ? "" : "; " + receipt.acceptedWrites()));
                 return ExitCodes.OK;
             } catch (PublishedTableWrittenException e) {

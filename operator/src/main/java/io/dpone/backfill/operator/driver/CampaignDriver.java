@@ -4,11 +4,15 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.campaign.PublicationMode;
-import io.dpone.backfill.core.doctor.PreflightRefusedException;
+import io.dpone.backfill.core.doctor.PreflightResult;
+import io.dpone.backfill.core.driver.CampaignOpener;
+import io.dpone.backfill.core.driver.DriverLoop;
+import io.dpone.backfill.core.driver.Healing;
+import io.dpone.backfill.core.driver.HeldCampaign;
+import io.dpone.backfill.core.driver.PassEnd;
 import io.dpone.backfill.core.engine.CampaignEngine;
 import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.engine.DatabaseFailureException;
-import io.dpone.backfill.core.engine.EngineAction;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.engine.StepResult;
 import io.dpone.backfill.core.heal.ConnectionLoss;
@@ -23,7 +27,6 @@ import io.dpone.backfill.core.target.PublishedTableWrittenException;
 import io.dpone.backfill.operator.config.OperatorSettings;
 import io.dpone.backfill.operator.kubernetes.ApiServerAnswer;
 import io.dpone.backfill.operator.lanes.LanePods;
-import io.dpone.backfill.operator.lanes.LaneReport;
 import io.dpone.backfill.operator.lanes.LaneSupervisor;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.postgres.PostgresEndpoint;
@@ -35,18 +38,16 @@ import org.jboss.logging.Logger;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * One pass on the campaign engine for one campaign: connect (Secrets, hold), open the ledger, hold the campaign
- * lease, carry out operator-authorised actions, step the engine until it waits, map its lane actions to pods, and
- * project the ledger into a status. It implements no phase: every decision about the campaign is the engine's.
+ * Hosts the driver loop ({@link DriverLoop}, ADR 0050) for one reconcile pass: lanes as pods, news as notes for
+ * events, one round of steps and then a requeue. What is the operator's own: connections from Secrets kept in a
+ * {@link CampaignHold} between passes (its lease renewed by the {@link LeaseKeeper}), the annotations a person acts
+ * through, the rollback, and the status projected from the ledger. A failed pass heals in the next one.
  */
 public final class CampaignDriver {
     private static final Logger LOG = Logger.getLogger(CampaignDriver.class);
-    private static final int MAX_STEPS_PER_PASS = 16;
     private static final Duration SECRET_RETRY = Duration.ofSeconds(30);
     private static final Duration DATABASE_RETRY = Duration.ofSeconds(15);
     private static final Duration API_RETRY = Duration.ofSeconds(5);
@@ -88,83 +89,46 @@ public final class CampaignDriver {
             return new DriveOutcome.Waiting("DatabaseUnavailable", e.getMessage(), DATABASE_RETRY);
         }
         try {
-            CampaignEngine engine = hold.engine(blueprint);
-            try {
-                engine.open(hold.runtime().preflight(blueprint, OperatorActions.skipPreflight(campaign)));
-            } catch (PreflightRefusedException e) {
+            HoldSession session = new HoldSession(hold, blueprint, OperatorActions.skipPreflight(campaign),
+                    settings.instanceId(), settings.timings().leaseTtl());
+            String runKey = session.engine().runKey();
+            PassNotes notes = new PassNotes();
+            PodFleet pods = new PodFleet(lanes, client, campaign, spec, runKey, observed, source.secret(), target.secret(),
+                    clock, notes);
+            CampaignOpener campaigns = new CampaignOpener(notes);
+            Optional<PreflightResult> refused = campaigns.open(session);
+            if (refused.isPresent()) {
                 holds.release(key); // nothing was created: no lease, no connection held for a refused start
                 OperatorActions.markRetriesHandled(client, campaign);
-                return new DriveOutcome.PreflightRefused(e.result(), blueprint.identity().runKey());
+                return new DriveOutcome.PreflightRefused(refused.get(), blueprint.identity().runKey());
             }
             OperatorActions.markRetriesHandled(client, campaign);
-            CampaignClaim claim = hold.acquire(settings.instanceId(), settings.timings().leaseTtl());
+            // One claim a pass: while another driver's session holds the campaign, the pass waits, not the thread.
+            CampaignClaim claim = campaigns.claim(session, Duration.ZERO);
             if (claim instanceof CampaignClaim.Held held) {
                 holds.release(key); // no connections held while another driver owns the campaign
                 return new DriveOutcome.Waiting("LeaseHeldElsewhere", "the campaign is held by " + held.summary()
                         + " (another operator or a `backfill run`) whose database session is still open; this operator"
                         + " takes over as soon as that session ends", settings.timings().leaseTtl().dividedBy(3));
             }
-            CampaignClaim.Taken taken = (CampaignClaim.Taken) claim;
-            CampaignLease lease = taken.lease();
-            List<DriveOutcome.Note> notes = new ArrayList<>();
-            if (taken.tookOverFrom() != null) {
-                notes.add(new DriveOutcome.Note("CampaignTakenOver", "took the campaign over from " + taken.tookOverFrom()
-                        + " at once: its database session is gone; lease epoch " + lease.epoch() + " fences anything it still writes", false));
-            }
-            LanePods pods = requeueFailed(client, campaign, engine, lease, observed, notes);
-            approve(client, campaign, hold, engine.runKey(), notes);
-            // The one spec field lanes follow while they run (issue 28): the ledger is how it reaches them.
-            io.dpone.backfill.core.ledger.ThrottleRecorder.apply(hold.ledger(), engine.runKey(), spec).ifPresent(t ->
-                    notes.add(new DriveOutcome.Note("ThrottleChanged", "rate ceiling now " + t.describe(), false)));
-            LaneReport early = lanesDuringPreparation(client, campaign, spec, hold, engine.runKey(), pods, source, target);
-            List<StepResult> steps = stepUntilWaiting(engine, lease);
-            StepResult step = steps.get(steps.size() - 1);
-            LaneReport report = early != null ? early : LaneReport.idle(pods.failures(engine.runKey()),
-                    spec.getLane().getMaxPodFailures(), pods.active().size(), pods.stuck(engine.runKey(), clock.instant()));
-            // spec.throttle.lanes (issue 28): lanes past it stop by themselves (the ledger says so) and are not started.
-            int wanted = Math.min(io.dpone.backfill.core.ledger.ThrottleSetting.lanesOf(spec), step.actions().stream()
-                    .filter(a -> a instanceof EngineAction.RunLanes)
-                    .mapToInt(a -> ((EngineAction.RunLanes) a).lanes()).max().orElse(0));
-            // Pods created before preparation in this pass are not in its pod snapshot: asking again would be refused.
-            if (wanted > 0 && early == null) {
-                report = lanes.ensure(client, campaign, spec, engine.runKey(), wanted, pods, source.secret(), target.secret());
-                report.replacedFailures().forEach(p -> notes.add(new DriveOutcome.Note("LanePodReplaced", "lane pod " + p
-                        + " failed and was replaced (failure " + pods.failures(engine.runKey()) + " of budget " + spec.getLane().getMaxPodFailures() + ")", true)));
-                report.replacedDisruptions().forEach(p -> notes.add(new DriveOutcome.Note("LanePodDisrupted", "lane pod " + p
-                        + " was taken away by the cluster (eviction, drain, preemption) and replaced; not counted against the budget", false)));
-                if (report.budgetExceeded()) {
-                    step = engine.lanesExhausted(lease, "lane pods failed " + report.failures() + " times (budget "
-                            + report.budget() + "); read their logs: kubectl logs -n " + namespace + " -l backfill.dpone.io/campaign="
-                            + campaign.getMetadata().getName());
-                    steps.add(step);
-                }
-            }
-            if (step.stopsLanes()) {
-                if (step.phase() == CampaignPhase.HandoffCommitted) {
-                    lanes.deleteAll(client, pods.all());
-                } else {
-                    lanes.drain(client, pods);
-                }
-            }
-            if (step.phase() == CampaignPhase.Loading) {
-                // The load windows and the source guard: one look a pass, recorded for the lanes (issue 28).
-                io.dpone.backfill.core.engine.ClaimGate.apply(hold.runtime().sourceLoad(), clock.instant(), hold.ledger(),
-                        engine.runKey(), spec).ifPresent(c -> notes.add(c.paused()
-                        ? new DriveOutcome.Note("ClaimsPaused", c.pause().reason() + ": no new chunk claims: " + c.pause().message(), true)
-                        : new DriveOutcome.Note("ClaimsResumed", "the lanes claim chunks again", false)));
-            }
+            CampaignLease lease = ((CampaignClaim.Taken) claim).lease();
+            DriverLoop loop = new DriverLoop(spec, pods, notes, Healing.NEXT_PASS, PassEnd.ONE_ROUND, clock);
+            StepResult step = loop.drive(new HeldCampaign(session, lease), (engine, held) -> {
+                requeueFailed(client, campaign, engine, held, pods, notes);
+                approve(client, campaign, hold, engine.runKey(), notes);
+            });
             Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, hold, lease, step, notes);
-            BackfillCampaignStatus projection = project(blueprint, hold.ledger(), engine.runKey(),
+            BackfillCampaignStatus projection = project(blueprint, hold.ledger(), runKey,
                     campaign.getStatus() != null && campaign.getStatus().getThrottle() != null
                             && campaign.getStatus().getThrottle().throttled());
             DriveOutcome.ChunkActivity activity = step.phase() == CampaignPhase.Loading
-                    ? chunkWatch.observe(hold.ledger(), engine.runKey(), clock.instant()) : DriveOutcome.ChunkActivity.NONE;
+                    ? chunkWatch.observe(hold.ledger(), runKey, clock.instant()) : DriveOutcome.ChunkActivity.NONE;
             if (step.settled()) {
                 // Nothing moves without a person now: no connection and no lease is held for a settled campaign.
                 holds.release(key);
-                chunkWatch.forget(engine.runKey());
+                chunkWatch.forget(runKey);
             }
-            return new DriveOutcome.Stepped(steps, projection, report, rollback, notes, activity);
+            return new DriveOutcome.Stepped(notes.steps(), projection, pods.report(), rollback, notes.notes(), activity);
         } catch (LedgerConflictException e) {
             holds.release(key);
             return new DriveOutcome.Refused("NewBackfillIdRequired", "the ledger already holds backfillId "
@@ -185,7 +149,10 @@ public final class CampaignDriver {
                     e.getCode(), e.getMessage());
             return new DriveOutcome.Waiting("KubernetesApiUnavailable", "a Kubernetes API call failed (HTTP " + e.getCode() + "): "
                     + ApiServerAnswer.message(e), API_RETRY);
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt(); // the operator is stopping: the pass ends, its hold is released
+            }
             LOG.warnf(e, "pass on campaign %s/%s failed", namespace, campaign.getMetadata().getName());
             endSession(key, e);
             return new DriveOutcome.Waiting("EngineError", String.valueOf(e.getMessage()), DATABASE_RETRY);
@@ -193,7 +160,7 @@ public final class CampaignDriver {
     }
 
     /** A lost connection abandons the hold (its server holds ended by the next); any other failure releases it. */
-    private void endSession(String key, RuntimeException failure) {
+    private void endSession(String key, Exception failure) {
         if (ConnectionLoss.is(failure)) {
             holds.abandon(key);
         } else {
@@ -214,91 +181,55 @@ public final class CampaignDriver {
         return uid != null ? uid : campaign.getMetadata().getNamespace() + "/" + campaign.getMetadata().getName();
     }
 
-    /** Steps while the engine asks to go on at once, within a bound; every step is kept for the events. */
-    private static List<StepResult> stepUntilWaiting(CampaignEngine engine, CampaignLease lease) {
-        List<StepResult> steps = new ArrayList<>();
-        StepResult step = engine.step(lease);
-        steps.add(step);
-        for (int i = 1; i < MAX_STEPS_PER_PASS && !step.settled() && step.requeueAfter().isZero() && !step.wantsLanes(); i++) {
-            step = engine.step(lease);
-            steps.add(step);
-        }
-        return steps;
-    }
-
-    /**
-     * A campaign still to be prepared gets its lane pods before the engine prepares it, so their start (scheduling,
-     * image, JVM) overlaps preparation; each lane waits for Loading (LoadingGate). Returns null, creating nothing,
-     * when the campaign is past preparation or suspended (it parks before Loading), or when the pod failure budget
-     * is spent (the loading step reports that).
-     */
-    private LaneReport lanesDuringPreparation(KubernetesClient client, BackfillCampaign campaign, BackfillCampaignSpec spec,
-                                              CampaignHold hold, String runKey, LanePods pods,
-                                              SecretResolver.Resolved source, SecretResolver.Resolved target) {
-        if (Boolean.TRUE.equals(spec.getSuspend())) {
-            return null;
-        }
-        CampaignPhase phase = hold.ledger().findByRunKey(runKey).map(CampaignRecord::phase).orElse(null);
-        if (phase == null || !phase.preparing()) {
-            return null;
-        }
-        LaneReport report = lanes.ensure(client, campaign, spec, runKey, io.dpone.backfill.core.ledger.ThrottleSetting.lanesOf(spec), pods, source.secret(),
-                target.secret());
-        return report.budgetExceeded() ? null : report;
-    }
-
-    /** Returns the lane pods as they are after the action (failed ones removed when it ran). */
-    private LanePods requeueFailed(KubernetesClient client, BackfillCampaign campaign, CampaignEngine engine, CampaignLease lease,
-                                   LanePods pods, List<DriveOutcome.Note> notes) {
+    /** A re-queue by annotation: failed chunks get a fresh attempt budget, and the lane pods a fresh failure budget. */
+    private static void requeueFailed(KubernetesClient client, BackfillCampaign campaign, CampaignEngine engine,
+                                      CampaignLease lease, PodFleet pods, PassNotes notes) {
         String token = OperatorActions.requeueToken(campaign);
         if (token == null) {
-            return pods;
+            return;
         }
         int requeued = engine.resume(lease);
-        // A new budget for lane pods too: the failed ones (kept for their logs until now) are removed.
-        List<io.fabric8.kubernetes.api.model.Pod> failed = pods.failed(engine.runKey());
-        lanes.deleteAll(client, failed);
+        pods.removeFailed();
         OperatorActions.markDone(client, campaign, OperatorActions.REQUEUE_FAILED);
-        notes.add(new DriveOutcome.Note("FailedChunksRequeued", requeued + " failed chunk(s) re-queued with a fresh attempt budget;"
-                + " lane pod failure budget reset (request " + token + ")", false));
-        return pods.without(failed);
+        notes.add("FailedChunksRequeued", requeued + " failed chunk(s) re-queued with a fresh attempt budget;"
+                + " lane pod failure budget reset (request " + token + ")", false);
     }
 
     /** A person's approval of the swap, by annotation (issue 28): recorded once in the ledger, then marked done. */
     private static void approve(KubernetesClient client, BackfillCampaign campaign, CampaignHold hold, String runKey,
-                                List<DriveOutcome.Note> notes) {
+                                PassNotes notes) {
         String who = OperatorActions.approval(campaign);
         if (who == null) {
             return;
         }
-        hold.ledger().approvePublication(runKey, who).ifPresent(a -> notes.add(new DriveOutcome.Note("PublicationApproved",
-                "swap approved by " + a.approvedBy() + " at " + a.approvedAt(), false)));
+        hold.ledger().approvePublication(runKey, who).ifPresent(a -> notes.add("PublicationApproved",
+                "swap approved by " + a.approvedBy() + " at " + a.approvedAt(), false));
         OperatorActions.markDone(client, campaign, OperatorActions.APPROVE);
     }
 
     private Optional<RollbackReceipt> rollback(KubernetesClient client, BackfillCampaign campaign, CampaignBlueprint blueprint,
                                                CampaignHold hold, CampaignLease lease, StepResult step,
-                                               List<DriveOutcome.Note> notes) {
+                                               PassNotes notes) {
         LedgerStore ledger = hold.ledger();
         String runKey = blueprint.identity().runKey();
         String reason = OperatorActions.rollbackReason(campaign);
         if (reason != null) {
             BackfillCampaignSpec spec = blueprint.definition().spec();
             if (spec.getPublication().getMode() != PublicationMode.SHADOW_SWAP) {
-                notes.add(new DriveOutcome.Note("RollbackRefused", "only a shadow_swap publication can be rolled back;"
-                        + " this campaign appended directly to the live table", true));
+                notes.add("RollbackRefused", "only a shadow_swap publication can be rolled back;"
+                        + " this campaign appended directly to the live table", true);
             } else if (step.phase() != CampaignPhase.HandoffCommitted) {
-                notes.add(new DriveOutcome.Note("RollbackRefused", "a rollback needs a published campaign (HandoffCommitted);"
-                        + " the phase is " + step.phase() + ": set the annotation again once it is", true));
+                notes.add("RollbackRefused", "a rollback needs a published campaign (HandoffCommitted);"
+                        + " the phase is " + step.phase() + ": set the annotation again once it is", true);
             } else {
                 try {
                     RollbackReceipt receipt = hold.runtime().publisher().rollback(lease, blueprint.artifacts(),
                             spec.getTarget().getTable(), reason, OperatorActions.rollbackAcceptsWrites(campaign));
-                    notes.add(new DriveOutcome.Note("RolledBack", blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
+                    notes.add("RolledBack", blueprint.artifacts().schema() + "." + spec.getTarget().getTable()
                             + " is the previous table again (rollback receipt " + receipt.receiptId() + "): " + reason
-                            + (receipt.acceptedWrites() == null ? "" : "; " + receipt.acceptedWrites()), true));
+                            + (receipt.acceptedWrites() == null ? "" : "; " + receipt.acceptedWrites()), true);
                 } catch (PublishedTableWrittenException e) {
-                    notes.add(new DriveOutcome.Note("RollbackRefused", e.getMessage(), true));
+                    notes.add("RollbackRefused", e.getMessage(), true);
                 }
             }
             OperatorActions.markDone(client, campaign, OperatorActions.ROLLBACK);
