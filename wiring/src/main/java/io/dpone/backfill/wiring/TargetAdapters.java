@@ -4,8 +4,9 @@ import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.target.TargetAdapter;
 
 /**
- * The target half of {@link Connectors}, under its old name: the two campaign drivers still call it and switch to
- * {@link Connectors} when the one driver loop lands (issue 37, items 1 and 3). Nothing new calls it.
+ * The target half of {@link Connectors}, under its old name: the operator's {@code CampaignDriver} still calls it and
+ * switches to {@link Connectors} once the driver loop (ADR 0050) and the connectors (ADR 0051) have both merged
+ * (issue 37). Nothing new calls it.
  */
 public final class TargetAdapters {
     private TargetAdapters() {

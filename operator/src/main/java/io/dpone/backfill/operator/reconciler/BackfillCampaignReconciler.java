@@ -16,7 +16,7 @@ import io.dpone.backfill.operator.kubernetes.ApiServerAnswer;
 import io.dpone.backfill.operator.lanes.LaneLabels;
 import io.dpone.backfill.operator.lanes.LanePods;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import io.dpone.backfill.wiring.UnsupportedTargetException;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -162,7 +162,7 @@ public class BackfillCampaignReconciler implements Reconciler<BackfillCampaign>,
                     "revert the spec change, or create a new BackfillCampaign with a new backfillId for the changed plan");
         }
         try {
-            TargetAdapters.of(blueprint.definition().spec().getTarget().getType());
+            Connectors.target(blueprint.definition().spec().getTarget().getType());
         } catch (UnsupportedTargetException e) {
             return new DriveOutcome.Refused("UnsupportedTarget", e.getMessage(),
                     "use a target type this build has an adapter for; nothing was created");
