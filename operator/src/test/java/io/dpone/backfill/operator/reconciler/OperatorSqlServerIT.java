@@ -5,18 +5,17 @@ import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.status.StatusJson;
 import io.dpone.backfill.operator.support.Await;
+import io.dpone.backfill.operator.support.CampaignSecrets;
 import io.dpone.backfill.operator.support.LaneRunner;
 import io.dpone.backfill.operator.support.MockCluster;
 import io.dpone.backfill.operator.support.TestOperator;
 import io.dpone.backfill.testsupport.mssql.SqlServerTestEngine;
 import io.dpone.backfill.testsupport.postgres.PostgresDatabase;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -24,7 +23,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,11 +96,7 @@ class OperatorSqlServerIT {
     }
 
     private static Secret secret(String name, Map<String, String> data) {
-        Map<String, String> encoded = new LinkedHashMap<>();
-        data.forEach((k, v) -> encoded.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
-        return new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS)
-                .addToLabels(io.dpone.backfill.operator.driver.SecretResolver.CAMPAIGN_USE_LABEL, "true").endMetadata()
-                .withData(encoded).build();
+        return CampaignSecrets.of(NS, name, data);
     }
 
     private static BackfillCampaignStatus status(MockCluster cluster, String name) {
