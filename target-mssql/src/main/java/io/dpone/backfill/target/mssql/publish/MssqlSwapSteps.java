@@ -27,6 +27,7 @@ final class MssqlSwapSteps implements SwapSteps {
 
     // Every live table this transaction moves: a key between two of them is added by the swap, not the shadow build.
     private final java.util.Set<String> moving;
+    private java.util.Map<Integer, String> movingById;
 
     MssqlSwapSteps(Connection c, String schema, java.util.Collection<String> moving) {
         this.c = c;
@@ -179,9 +180,10 @@ final class MssqlSwapSteps implements SwapSteps {
                                      java.util.Map<String, String> incomingOf) throws SQLException {
         java.util.Map<Integer, String> others = otherMembers(outgoing);
         String onTable = MssqlObjectNames.twoPart(schema, incoming);
-        List<String> present = new MssqlForeignKeys(c).outbound(schema, incoming).stream().map(MssqlForeignKey::name).toList();
+        MssqlForeignKeys catalog = new MssqlForeignKeys(c);
+        List<String> present = catalog.outbound(schema, incoming).stream().map(MssqlForeignKey::name).toList();
         boolean added = false;
-        for (MssqlForeignKey key : new MssqlForeignKeys(c).outbound(schema, outgoing)) {
+        for (MssqlForeignKey key : catalog.outbound(schema, outgoing)) {
             String member = others.get(key.referencedId());
             String name = incomingNameOf.apply(key.name());
             if (member == null || present.contains(name)) {
@@ -204,15 +206,27 @@ final class MssqlSwapSteps implements SwapSteps {
 
     /** The other tables this transaction moves, by object id (as SQL Server resolves their names), to their names. */
     private java.util.Map<Integer, String> otherMembers(String outgoing) throws SQLException {
-        MssqlForeignKeys catalog = new MssqlForeignKeys(c);
-        Integer self = catalog.objectId(schema, outgoing);
-        java.util.Map<Integer, String> others = new java.util.HashMap<>();
-        for (String table : moving) {
-            Integer id = catalog.objectId(schema, table);
-            if (id != null && !id.equals(self)) {
-                others.put(id, table);
-            }
-        }
+        java.util.Map<Integer, String> others = new java.util.HashMap<>(movingById());
+        others.values().remove(outgoing);
         return others;
+    }
+
+    /**
+     * Every moving table by object id, resolved once per transaction at its first use: every caller (the checks,
+     * the keys between members) runs before the renames, after which the names would resolve to other objects.
+     */
+    private java.util.Map<Integer, String> movingById() throws SQLException {
+        if (movingById == null) {
+            MssqlForeignKeys catalog = new MssqlForeignKeys(c);
+            java.util.Map<Integer, String> ids = new java.util.HashMap<>();
+            for (String table : moving) {
+                Integer id = catalog.objectId(schema, table);
+                if (id != null) {
+                    ids.put(id, table);
+                }
+            }
+            movingById = ids;
+        }
+        return movingById;
     }
 }
