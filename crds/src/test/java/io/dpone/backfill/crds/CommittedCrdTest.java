@@ -1,5 +1,6 @@
 package io.dpone.backfill.crds;
 
+import io.dpone.backfill.testsupport.RepositoryRoot;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -22,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CommittedCrdTest {
     static final String FILE = "backfillcampaigns.backfill.dpone.io-v1.yml";
-    static final Path GENERATED = Path.of("..", "operator", "target", "kubernetes", FILE);
+    static final Path GENERATED = RepositoryRoot.resolve("operator", "controller", "target", "kubernetes", FILE);
     static final Path COMMITTED = Path.of(FILE);
-    static final Path CHART = Path.of("..", "helm", "backfill-operator", "crds", FILE);
+    static final Path CHART = RepositoryRoot.resolve("helm", "backfill-operator", "crds", FILE);
 
     private static JsonNode version;
 

@@ -1,5 +1,6 @@
 package io.dpone.backfill.crds;
 
+import io.dpone.backfill.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -26,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DocumentationLinksTest {
     /** The module runs with its own directory as the working directory; the repository is its parent. */
-    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final Path ROOT = RepositoryRoot.path();
     private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:");
     private static final Pattern URL = Pattern.compile("[a-zA-Z][a-zA-Z0-9+.-]*://\\S+");
     private static final Pattern JAVA_COMMENT = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);

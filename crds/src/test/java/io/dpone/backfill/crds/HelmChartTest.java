@@ -1,5 +1,6 @@
 package io.dpone.backfill.crds;
 
+import io.dpone.backfill.testsupport.RepositoryRoot;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -23,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The operator's chart lints, renders, and grants the operator exactly what it uses, nothing more. */
 class HelmChartTest {
-    static final Path CHART = Path.of("..", "helm", "backfill-operator");
+    static final Path CHART = RepositoryRoot.resolve("helm", "backfill-operator");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     @Test

@@ -1,5 +1,6 @@
 package io.dpone.backfill.crds;
 
+import io.dpone.backfill.testsupport.RepositoryRoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +82,7 @@ final class OperatorApiCalls {
     static Set<String> scanOperatorSources() throws IOException {
         Set<String> found = new TreeSet<>();
         List<String> unclassified = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(Path.of("..", "operator", "src", "main", "java"))) {
+        try (Stream<Path> files = Files.walk(RepositoryRoot.resolve("operator", "controller", "src", "main", "java"))) {
             for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
                 String code = Files.readString(file).replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\\n]*", "");
                 for (String statement : code.split(";")) {

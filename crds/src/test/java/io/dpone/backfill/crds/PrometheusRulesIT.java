@@ -1,5 +1,6 @@
 package io.dpone.backfill.crds;
 
+import io.dpone.backfill.testsupport.RepositoryRoot;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -82,7 +83,7 @@ class PrometheusRulesIT {
 
     @Test
     void everyAlertLinksToARunbookSectionThatExists() throws IOException {
-        String runbook = Files.readString(Path.of("..", "src-docs", "runbook.md"));
+        String runbook = Files.readString(RepositoryRoot.resolve("src-docs", "runbook.md"));
         List<String> missing = new ArrayList<>();
         for (JsonNode g : YAML.readTree(rules.toFile()).path("groups")) {
             for (JsonNode r : g.path("rules")) {

@@ -1,5 +1,6 @@
 package io.dpone.backfill.e2e;
 
+import io.dpone.backfill.testsupport.RepositoryRoot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs the packaged {@code backfill} jar as a separate process, the way a user or a pod runs it. */
 final class BackfillProcess {
-    static final Path REPO = Path.of("..").toAbsolutePath().normalize();
-    static final Path JAR = REPO.resolve("lane-worker/target/backfill.jar");
+    static final Path REPO = RepositoryRoot.path();
+    static final Path JAR = REPO.resolve("lane-worker/cli/target/backfill.jar");
 
     record Result(int exitCode, String stdout, String stderr) {
     }

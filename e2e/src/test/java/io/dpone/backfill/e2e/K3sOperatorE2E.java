@@ -74,16 +74,16 @@ class K3sOperatorE2E {
 
     @BeforeAll
     static void clusterWithOperatorAndDatabase() throws Exception {
-        Path quarkusApp = REPO.resolve("operator/target/quarkus-app");
-        assumeTrue(Files.isRegularFile(quarkusApp.resolve("quarkus-run.jar")) && Files.isRegularFile(REPO.resolve("lane/target/backfill-lane.jar")),
+        Path quarkusApp = REPO.resolve("operator/controller/target/quarkus-app");
+        assumeTrue(Files.isRegularFile(quarkusApp.resolve("quarkus-run.jar")) && Files.isRegularFile(REPO.resolve("lane-worker/worker/target/backfill-lane.jar")),
                 "the operator and the lane jar are not packaged (run through the reactor: ./mvnw -pl e2e -am verify)");
         loadIntoK3s(new ImageFromDockerfile(OPERATOR_IMAGE, false)
-                .withFileFromPath("operator/target/quarkus-app", quarkusApp)
-                .withFileFromPath("Dockerfile", REPO.resolve("operator/src/main/docker/Dockerfile.jvm"))
+                .withFileFromPath("operator/controller/target/quarkus-app", quarkusApp)
+                .withFileFromPath("Dockerfile", REPO.resolve("operator/controller/src/main/docker/Dockerfile.jvm"))
                 .withDockerfilePath("Dockerfile").get());
         loadIntoK3s(new ImageFromDockerfile(LANE_IMAGE, false)
-                .withFileFromPath("lane/target/backfill-lane.jar", REPO.resolve("lane/target/backfill-lane.jar"))
-                .withFileFromPath("Dockerfile", REPO.resolve("operator/src/main/docker/Dockerfile.lane"))
+                .withFileFromPath("lane-worker/worker/target/backfill-lane.jar", REPO.resolve("lane-worker/worker/target/backfill-lane.jar"))
+                .withFileFromPath("Dockerfile", REPO.resolve("operator/controller/src/main/docker/Dockerfile.lane"))
                 .withDockerfilePath("Dockerfile").get());
 
         String kubeconfig = K3S.getKubeConfigYaml();

@@ -14,13 +14,13 @@ import java.util.zip.ZipEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The jar the lane image ships (lane/target/backfill-lane.jar, operator/src/main/docker/Dockerfile.lane) holds what
+ * The jar the lane image ships (lane-worker/worker/target/backfill-lane.jar, operator/controller/src/main/docker/Dockerfile.lane) holds what
  * a lane runs and nothing of the rest of the toolbox: no PostgreSQL server binaries (the demo's), no Kubernetes
  * client model (the kubectl plugin's), no bench and no other CLI command. The operator's reconciler suites run it
  * as every lane pod (LaneRunner), which proves it loads; this holds its contents.
  */
 class LaneJarIT {
-    private static final Path LANE_JAR = BackfillProcess.REPO.resolve("lane/target/backfill-lane.jar");
+    private static final Path LANE_JAR = BackfillProcess.REPO.resolve("lane-worker/worker/target/backfill-lane.jar");
 
     @Test
     void theLaneJarHoldsNoServerBinariesNoKubernetesModelNoBenchAndNoOtherCommand() throws IOException {

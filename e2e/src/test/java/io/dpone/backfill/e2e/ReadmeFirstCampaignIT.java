@@ -1,5 +1,6 @@
 package io.dpone.backfill.e2e;
 
+import io.dpone.backfill.testsupport.RepositoryRoot;
 import io.dpone.backfill.testsupport.postgres.PostgresDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * equal the source: if the README and the CLI drift apart, this fails.
  */
 class ReadmeFirstCampaignIT {
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path README = RepositoryRoot.resolve("README.md");
     private static final Pattern FENCE = Pattern.compile("(?ms)^```(\\S+) ([\\w.-]+)\\n(.*?)^```$");
 
     @TempDir
