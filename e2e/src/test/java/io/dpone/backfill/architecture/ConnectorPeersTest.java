@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Connectors are peers (design card section 2, ADR 0051): what a source and a target know of each other is the SPI
- * ({@code io.dpone.backfill.source}, {@code io.dpone.backfill.target}); a connector imports no other database's
+ * ({@code io.dpone.backfill.source}, {@code io.dpone.backfill.targets}); a connector imports no other database's
  * packages, a target package imports no source package of another database, a source package imports no target
  * package at all; and outside its connector a database's packages are imported only by the registry
  * ({@code Connectors}), which chooses sources and targets alike. PostgreSQL's source and target are one connector,
@@ -30,10 +30,10 @@ class ConnectorPeersTest {
     /** Each database's packages, which its connector module holds. */
     private static final Map<String, List<String>> DATABASES = Map.of(
             "postgres", List.of("io.dpone.backfill.postgres", "io.dpone.backfill.source.postgres",
-                    "io.dpone.backfill.target.postgres"),
-            "mssql", List.of("io.dpone.backfill.target.mssql"));
+                    "io.dpone.backfill.targets.postgres"),
+            "mssql", List.of("io.dpone.backfill.targets.mssql"));
     private static final String SOURCE_PACKAGES = "io.dpone.backfill.source.";
-    private static final String TARGET_PACKAGES = "io.dpone.backfill.target.";
+    private static final String TARGET_PACKAGES = "io.dpone.backfill.targets.";
     private static final String REGISTRY = "io.dpone.backfill.wiring.Connectors";
 
     /** Issue 37: each to reach its database through the registry and the SPI, or to move into the connector. */
@@ -64,7 +64,7 @@ class ConnectorPeersTest {
     @Test
     void everyConnectorAndTheRegistryAreOnTheClassPath() {
         for (String type : Set.of(REGISTRY, "io.dpone.backfill.source.postgres.PostgresSourceAdapter",
-                "io.dpone.backfill.target.postgres.PostgresTargetAdapter", "io.dpone.backfill.target.mssql.MssqlTargetAdapter",
+                "io.dpone.backfill.targets.postgres.PostgresTargetAdapter", "io.dpone.backfill.targets.mssql.MssqlTargetAdapter",
                 "io.dpone.backfill.operator.reconciler.BackfillCampaignReconciler", "io.dpone.backfill.cli.BackfillCli")) {
             assertThat(classes.contain(type)).as(type + " imported").isTrue();
         }

@@ -30,7 +30,7 @@ class DomainArchitectureTest {
     void domainImportsNoAdapterPackage() {
         ArchRule rule = noClasses().that().resideInAPackage("io.dpone.backfill.core..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.dpone.backfill.postgres..", "io.dpone.backfill.source..",
-                        "io.dpone.backfill.target..", "io.dpone.backfill.connect..", "io.dpone.backfill.wiring..")
+                        "io.dpone.backfill.targets..", "io.dpone.backfill.connect..", "io.dpone.backfill.wiring..")
                 .because("adapters and the composition roots that pick them depend on the domain, never the reverse");
         rule.check(classes);
     }
@@ -63,10 +63,10 @@ class DomainArchitectureTest {
 
     @Test
     void aTargetAdapterNeverUsesAnotherTargetsPackage() {
-        // io.dpone.backfill.target.ledger is the SPI's ledger (SqlLedgerStore over each target's statements), not a target.
-        slices().matching("io.dpone.backfill.target.(*)..").should().notDependOnEachOther()
+        // io.dpone.backfill.targets.ledger is the SPI's ledger (SqlLedgerStore over each target's statements), not a target.
+        slices().matching("io.dpone.backfill.targets.(*)..").should().notDependOnEachOther()
                 .ignoreDependency(DescribedPredicate.alwaysTrue(),
-                        JavaClass.Predicates.resideInAPackage("io.dpone.backfill.target.ledger"))
+                        JavaClass.Predicates.resideInAPackage("io.dpone.backfill.targets.ledger"))
                 .because("a target adapter may use the PostgreSQL source half, the adapter SPI and the shared helpers,"
                         + " never another target")
                 .check(classes);
@@ -75,7 +75,7 @@ class DomainArchitectureTest {
     @Test
     void theSourceHalfAndTheSharedHelpersUseNoTarget() {
         noClasses().that().resideInAnyPackage("io.dpone.backfill.source..", "io.dpone.backfill.postgres..")
-                .should().dependOnClassesThat().resideInAPackage("io.dpone.backfill.target..")
+                .should().dependOnClassesThat().resideInAPackage("io.dpone.backfill.targets..")
                 .because("every route reads its source through the source half; targets build on it, not the reverse")
                 .check(classes);
     }

@@ -18,8 +18,8 @@ class MssqlAdapterArchitectureTest {
     @Test
     void theSqlServerTargetUsesNoPostgresTargetPackage() {
         // io.dpone.backfill.postgres still mixes the PostgreSQL source and target; the SQL Server target uses neither.
-        noClasses().that().resideInAPackage("io.dpone.backfill.target.mssql..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.dpone.backfill.target.postgres..",
+        noClasses().that().resideInAPackage("io.dpone.backfill.targets.mssql..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.dpone.backfill.targets.postgres..",
                         "io.dpone.backfill.postgres..", "org.postgresql..")
                 .check(CLASSES);
     }
@@ -27,7 +27,7 @@ class MssqlAdapterArchitectureTest {
     @Test
     void theDomainDoesNotKnowTheSqlServerTarget() {
         noClasses().that().resideInAPackage("io.dpone.backfill.core..")
-                .should().dependOnClassesThat().resideInAPackage("io.dpone.backfill.target.mssql..")
+                .should().dependOnClassesThat().resideInAPackage("io.dpone.backfill.targets.mssql..")
                 .check(CLASSES);
     }
 }

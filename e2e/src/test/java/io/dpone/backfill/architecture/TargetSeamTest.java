@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TargetSeamTest {
     private static final String ENUM = "io.dpone.backfill.core.campaign.TargetType";
     private static final Map<String, String> TARGET_PACKAGES = Map.of(
-            "io.dpone.backfill.target.mssql", "MSSQL",
-            "io.dpone.backfill.target.postgres", "POSTGRES");
+            "io.dpone.backfill.targets.mssql", "MSSQL",
+            "io.dpone.backfill.targets.postgres", "POSTGRES");
     private static final String REGISTRY = "io.dpone.backfill.wiring.Connectors";
 
     private static final Set<String> STILL_NAMING_A_TARGET = Set.of(
@@ -60,7 +60,7 @@ class TargetSeamTest {
     void everyModuleIsOnTheClassPath() {
         // Without the CLI and the operator this test would pass by seeing nothing.
         for (String type : Set.of("io.dpone.backfill.cli.BackfillCli", "io.dpone.backfill.operator.reconciler.BackfillCampaignReconciler",
-                REGISTRY, "io.dpone.backfill.target.mssql.MssqlTargetAdapter", "io.dpone.backfill.target.postgres.PostgresTargetAdapter")) {
+                REGISTRY, "io.dpone.backfill.targets.mssql.MssqlTargetAdapter", "io.dpone.backfill.targets.postgres.PostgresTargetAdapter")) {
             assertThat(classes.contain(type)).as(type + " imported").isTrue();
         }
     }

@@ -8,10 +8,10 @@ import io.dpone.backfill.core.fault.FaultPoints;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.source.SourceCatalog;
-import io.dpone.backfill.core.target.ShadowPublisher;
+import io.dpone.backfill.core.publish.ShadowPublisher;
 import io.dpone.backfill.source.SourceAdapter;
 import io.dpone.backfill.source.SourceTable;
-import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.targets.TargetAdapter;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -20,7 +20,7 @@ import io.dpone.backfill.source.ChunkReader;
 import io.dpone.backfill.source.ChunkReading;
 import io.dpone.backfill.source.SourceAdapter;
 import io.dpone.backfill.source.SourceTable;
-import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.targets.TargetAdapter;
 
 import java.sql.Connection;
 import java.sql.SQLException;

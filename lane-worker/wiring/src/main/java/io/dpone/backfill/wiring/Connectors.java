@@ -4,9 +4,9 @@ import io.dpone.backfill.core.campaign.SourceType;
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.source.SourceAdapter;
 import io.dpone.backfill.source.postgres.PostgresSourceAdapter;
-import io.dpone.backfill.target.TargetAdapter;
-import io.dpone.backfill.target.mssql.MssqlTargetAdapter;
-import io.dpone.backfill.target.postgres.PostgresTargetAdapter;
+import io.dpone.backfill.targets.TargetAdapter;
+import io.dpone.backfill.targets.mssql.MssqlTargetAdapter;
+import io.dpone.backfill.targets.postgres.PostgresTargetAdapter;
 
 import java.util.EnumMap;
 import java.util.List;

@@ -27,13 +27,13 @@ import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkPlanner;
 import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.SourceCatalog;
-import io.dpone.backfill.core.target.TableShape;
-import io.dpone.backfill.core.target.TargetCatalog;
+import io.dpone.backfill.core.publish.TableShape;
+import io.dpone.backfill.core.publish.TargetCatalog;
 import io.dpone.backfill.source.ChunkReading;
 import io.dpone.backfill.source.SourceAdapter;
 import io.dpone.backfill.source.SourceTable;
-import io.dpone.backfill.target.ChunkLoad;
-import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.targets.ChunkLoad;
+import io.dpone.backfill.targets.TargetAdapter;
 
 import java.sql.Connection;
 import java.sql.SQLException;

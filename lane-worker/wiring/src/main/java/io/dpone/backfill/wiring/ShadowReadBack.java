@@ -15,7 +15,7 @@ import io.dpone.backfill.core.verify.PublishedTableDigests;
 import io.dpone.backfill.core.verify.TablePart;
 import io.dpone.backfill.source.ChunkReading;
 import io.dpone.backfill.source.SourceTable;
-import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.targets.TargetAdapter;
 
 import java.sql.Connection;
 import java.sql.SQLException;

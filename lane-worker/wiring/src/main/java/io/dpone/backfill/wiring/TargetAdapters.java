@@ -1,7 +1,7 @@
 package io.dpone.backfill.wiring;
 
 import io.dpone.backfill.core.campaign.TargetType;
-import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.targets.TargetAdapter;
 
 /**
  * The target half of {@link Connectors}, under its old name: the operator's {@code CampaignDriver} still calls it and

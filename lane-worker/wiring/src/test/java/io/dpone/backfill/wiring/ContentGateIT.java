@@ -16,7 +16,7 @@ import io.dpone.backfill.core.plan.ChunkPlanner;
 import io.dpone.backfill.core.verify.ContentDifference;
 import io.dpone.backfill.core.verify.ContentScope;
 import io.dpone.backfill.core.verify.StoredContent;
-import io.dpone.backfill.target.postgres.PostgresPublishedDigests;
+import io.dpone.backfill.targets.postgres.PostgresPublishedDigests;
 import io.dpone.backfill.testsupport.postgres.CampaignYaml;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

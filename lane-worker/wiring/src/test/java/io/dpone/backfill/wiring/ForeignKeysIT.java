@@ -7,7 +7,7 @@ import io.dpone.backfill.core.engine.BlockReason;
 import io.dpone.backfill.core.engine.StepResult;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.core.target.ReferencedKeysMissingException;
+import io.dpone.backfill.core.publish.ReferencedKeysMissingException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -12,7 +12,7 @@ import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
-import io.dpone.backfill.target.postgres.PostgresChunkSink;
+import io.dpone.backfill.targets.postgres.PostgresChunkSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

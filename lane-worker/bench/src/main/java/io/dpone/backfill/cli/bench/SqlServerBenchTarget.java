@@ -6,8 +6,8 @@ import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.core.encoding.RowEncoding;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.source.postgres.PostgresChunkSource;
-import io.dpone.backfill.target.mssql.MssqlBulkLoad;
-import io.dpone.backfill.target.mssql.MssqlIdentifiers;
+import io.dpone.backfill.targets.mssql.MssqlBulkLoad;
+import io.dpone.backfill.targets.mssql.MssqlIdentifiers;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

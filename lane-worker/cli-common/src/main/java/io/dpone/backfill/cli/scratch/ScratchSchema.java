@@ -1,7 +1,7 @@
 package io.dpone.backfill.cli.scratch;
 
 import io.dpone.backfill.connect.ConnectionSettings;
-import io.dpone.backfill.target.mssql.MssqlIdentifiers;
+import io.dpone.backfill.targets.mssql.MssqlIdentifiers;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

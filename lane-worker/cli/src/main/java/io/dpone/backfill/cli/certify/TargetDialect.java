@@ -2,7 +2,7 @@ package io.dpone.backfill.cli.certify;
 
 import io.dpone.backfill.core.campaign.TargetType;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
-import io.dpone.backfill.target.mssql.MssqlIdentifiers;
+import io.dpone.backfill.targets.mssql.MssqlIdentifiers;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package io.dpone.backfill.cli.demo;
 
-import io.dpone.backfill.target.mssql.MssqlIdentifiers;
+import io.dpone.backfill.targets.mssql.MssqlIdentifiers;
 
 import java.sql.Connection;
 import java.sql.SQLException;

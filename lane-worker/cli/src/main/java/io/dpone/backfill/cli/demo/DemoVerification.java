@@ -2,7 +2,7 @@ package io.dpone.backfill.cli.demo;
 
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
-import io.dpone.backfill.target.mssql.MssqlIdentifiers;
+import io.dpone.backfill.targets.mssql.MssqlIdentifiers;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

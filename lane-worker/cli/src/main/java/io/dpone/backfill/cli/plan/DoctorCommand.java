@@ -11,7 +11,7 @@ import io.dpone.backfill.core.doctor.Severity;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.source.SourceTable;
-import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.targets.TargetAdapter;
 import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

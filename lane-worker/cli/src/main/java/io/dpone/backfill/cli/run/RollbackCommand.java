@@ -8,7 +8,7 @@ import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.core.target.PublishedTableWrittenException;
+import io.dpone.backfill.core.publish.PublishedTableWrittenException;
 import io.dpone.backfill.lane.ExitCodes;
 import io.dpone.backfill.lane.HostName;
 import io.dpone.backfill.wiring.CampaignRuntime;

@@ -14,7 +14,7 @@ import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.verify.VerificationSummary;
 import io.dpone.backfill.lane.ExitCodes;
-import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.targets.TargetAdapter;
 import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -14,7 +14,7 @@ import io.dpone.backfill.core.verify.ChunkVerdict;
 import io.dpone.backfill.core.verify.Verification;
 import io.dpone.backfill.core.verify.VerificationSummary;
 import io.dpone.backfill.lane.ExitCodes;
-import io.dpone.backfill.target.TargetAdapter;
+import io.dpone.backfill.targets.TargetAdapter;
 import io.dpone.backfill.wiring.CampaignVerifier;
 import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;

@@ -1,7 +1,7 @@
 package io.dpone.backfill.postgres;
 
-import io.dpone.backfill.core.target.ColumnShape;
-import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.publish.ColumnShape;
+import io.dpone.backfill.core.publish.TableShape;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

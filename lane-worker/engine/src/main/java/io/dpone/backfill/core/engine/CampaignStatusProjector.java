@@ -14,7 +14,7 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.source.SourceCoverage;
-import io.dpone.backfill.core.target.ValidationResult;
+import io.dpone.backfill.core.publish.ValidationResult;
 
 import java.util.Optional;
 

@@ -8,7 +8,7 @@ import io.dpone.backfill.core.campaign.PreflightStatus;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.SourceCoverage;
-import io.dpone.backfill.core.target.ValidationResult;
+import io.dpone.backfill.core.publish.ValidationResult;
 
 
 /**

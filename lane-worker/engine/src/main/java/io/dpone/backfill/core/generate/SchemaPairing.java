@@ -5,7 +5,7 @@ import io.dpone.backfill.core.campaign.ColumnNaming;
 import io.dpone.backfill.core.campaign.ColumnsSpec;
 import io.dpone.backfill.core.campaign.LoadColumns;
 import io.dpone.backfill.core.campaign.IdentifierComparison;
-import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.publish.TableShape;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.dpone.backfill.core.generate;
 
-import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.publish.TableShape;
 
 import java.util.List;
 

@@ -14,7 +14,7 @@ import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.ChunkRecord;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.plan.ChunkPlan;
-import io.dpone.backfill.core.target.LiveTargetBaseline;
+import io.dpone.backfill.core.publish.LiveTargetBaseline;
 
 import java.time.Duration;
 import java.util.List;

@@ -7,7 +7,7 @@ import java.time.Instant;
 /**
  * The campaign row of the ledger. {@code detail} is a small JSON document with the phase's evidence;
  * {@code liveBaseline} the reviewed live target as preparation found it ({@link
- * io.dpone.backfill.core.target.LiveTargetBaseline} JSON), null before preparation; {@code rowEncoding} how lanes
+ * io.dpone.backfill.core.publish.LiveTargetBaseline} JSON), null before preparation; {@code rowEncoding} how lanes
  * move rows ({@link io.dpone.backfill.core.encoding.RowEncoding#wireName()}), chosen at preparation, null before it
  * (and in ledgers prepared before ADR 0017).
  */

@@ -2,7 +2,7 @@ package io.dpone.backfill.core.source;
 
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.HeapExtent;
-import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.publish.TableShape;
 
 /** The PostgreSQL source as the engine needs it: the XMin anchor and the table's shape. */
 public interface SourceCatalog {

@@ -18,9 +18,9 @@ import io.dpone.backfill.core.plan.ChunkPlanner;
 import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.AnchorCheck;
 import io.dpone.backfill.core.source.SourceCoverage;
-import io.dpone.backfill.core.target.ColumnShape;
-import io.dpone.backfill.core.target.TableFingerprint;
-import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.publish.ColumnShape;
+import io.dpone.backfill.core.publish.TableFingerprint;
+import io.dpone.backfill.core.publish.TableShape;
 import io.dpone.backfill.testsupport.postgres.CampaignYaml;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -599,7 +599,7 @@ class CampaignEngineTest {
         stepUntil(engine, lease, CampaignPhase.Publishing);
         // The swap committed, then the driver died before moving the phase: the receipt exists, the phase does not.
         target.publisher().publish(lease, blueprint("").artifacts(), "t", 400,
-                io.dpone.backfill.core.target.LiveTargetBaseline.parse(ledger.findByRunKey(engine.runKey()).orElseThrow().liveBaseline()),
+                io.dpone.backfill.core.publish.LiveTargetBaseline.parse(ledger.findByRunKey(engine.runKey()).orElseThrow().liveBaseline()),
                 new TableFingerprint(400, "shadow-400"));
         String receipt = ledger.publicationReceipt(engine.runKey()).orElseThrow().receiptId();
         target.liveContent = new TableFingerprint(400, "the published table");

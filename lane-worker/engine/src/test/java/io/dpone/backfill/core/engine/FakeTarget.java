@@ -12,15 +12,15 @@ import io.dpone.backfill.core.source.ChunkRowEstimates;
 import io.dpone.backfill.core.source.HeapExtentRefusedException;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
-import io.dpone.backfill.core.target.ArtifactOwnershipException;
-import io.dpone.backfill.core.target.ColumnShape;
-import io.dpone.backfill.core.target.LiveTargetBaseline;
-import io.dpone.backfill.core.target.LiveTargetChangedException;
-import io.dpone.backfill.core.target.ShadowPublisher;
-import io.dpone.backfill.core.target.TableFingerprint;
-import io.dpone.backfill.core.target.TableShape;
-import io.dpone.backfill.core.target.TableShapeDiff;
-import io.dpone.backfill.core.target.ValidationResult;
+import io.dpone.backfill.core.publish.ArtifactOwnershipException;
+import io.dpone.backfill.core.publish.ColumnShape;
+import io.dpone.backfill.core.publish.LiveTargetBaseline;
+import io.dpone.backfill.core.publish.LiveTargetChangedException;
+import io.dpone.backfill.core.publish.ShadowPublisher;
+import io.dpone.backfill.core.publish.TableFingerprint;
+import io.dpone.backfill.core.publish.TableShape;
+import io.dpone.backfill.core.publish.TableShapeDiff;
+import io.dpone.backfill.core.publish.ValidationResult;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -185,7 +185,7 @@ public final class FakeTarget {
                 var members = ledger.connect().groupMembers(group.name());
                 var standing = io.dpone.backfill.core.ledger.GroupStanding.of(group, members);
                 if (!standing.complete()) {
-                    throw new io.dpone.backfill.core.target.GroupHeldException(null, standing.describe(), null);
+                    throw new io.dpone.backfill.core.publish.GroupHeldException(null, standing.describe(), null);
                 }
                 PublicationReceipt own = null;
                 for (var m : members) {

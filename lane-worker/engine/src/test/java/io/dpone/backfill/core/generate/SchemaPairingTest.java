@@ -3,8 +3,8 @@ package io.dpone.backfill.core.generate;
 import io.dpone.backfill.core.campaign.ColumnNaming;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.campaign.IdentifierComparison;
-import io.dpone.backfill.core.target.ColumnShape;
-import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.publish.ColumnShape;
+import io.dpone.backfill.core.publish.TableShape;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;

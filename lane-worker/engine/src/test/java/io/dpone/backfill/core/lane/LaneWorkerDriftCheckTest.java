@@ -11,8 +11,8 @@ import io.dpone.backfill.core.ledger.InMemoryLedger;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.manifest.CampaignReader;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.core.target.LiveTargetBaseline;
-import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.publish.LiveTargetBaseline;
+import io.dpone.backfill.core.publish.TableShape;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -23,7 +23,7 @@ import io.dpone.backfill.core.ledger.LedgerConflictException;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
-import io.dpone.backfill.core.target.PublishedTableWrittenException;
+import io.dpone.backfill.core.publish.PublishedTableWrittenException;
 import io.dpone.backfill.operator.config.OperatorSettings;
 import io.dpone.backfill.operator.kubernetes.ApiServerAnswer;
 import io.dpone.backfill.operator.lanes.LanePods;

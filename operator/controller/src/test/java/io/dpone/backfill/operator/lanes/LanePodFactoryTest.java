@@ -10,7 +10,7 @@ import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.operator.support.PgCampaign;
 import io.dpone.backfill.operator.support.TestOperator;
 import io.dpone.backfill.postgres.PostgresEndpoint;
-import io.dpone.backfill.target.mssql.MssqlEndpoint;
+import io.dpone.backfill.targets.mssql.MssqlEndpoint;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -8,7 +8,7 @@ import io.dpone.backfill.core.source.ChunkRowEstimates;
 import io.dpone.backfill.core.source.HeapExtentRefusedException;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
-import io.dpone.backfill.core.target.TableShape;
+import io.dpone.backfill.core.publish.TableShape;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresSqlException;
