@@ -8,6 +8,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -52,6 +54,19 @@ class DomainArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "com.microsoft.sqlserver..")
                 .because("only adapters speak a database's driver API; the domain sees JDBC at most through ports");
         rule.check(classes);
+    }
+
+    /**
+     * Issue 37: cli.run and cli.status imported each other. No two sibling packages may, at any depth (command
+     * families, connectors, a connector's doctor, ledger and publish). A package may still use its own subpackages
+     * and they its shared classes: the top of a family is where its parts are put together.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"io.dpone.backfill.(*)..", "io.dpone.backfill.(*).(*)..", "io.dpone.backfill.(*).(*).(*).."})
+    void noTwoSiblingPackagesImportEachOther(String siblings) {
+        slices().matching(siblings).should().beFreeOfCycles()
+                .because("a package that can be read alone can be moved alone: to another module, or out of the product")
+                .check(classes);
     }
 
     @Test

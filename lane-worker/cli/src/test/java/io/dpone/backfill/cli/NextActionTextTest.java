@@ -1,6 +1,6 @@
 package io.dpone.backfill.cli;
 
-import io.dpone.backfill.cli.run.NextActionText;
+import io.dpone.backfill.cli.status.NextActionText;
 import io.dpone.backfill.core.engine.NextAction;
 import org.junit.jupiter.api.Test;
 

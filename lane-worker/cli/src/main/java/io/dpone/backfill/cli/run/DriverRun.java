@@ -1,5 +1,6 @@
 package io.dpone.backfill.cli.run;
 
+import io.dpone.backfill.cli.status.ProgressDisplay;
 import io.dpone.backfill.cli.local.LaneClassArchive;
 import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.cli.local.LaneLogDirectory;

@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli.run;
 
+import io.dpone.backfill.cli.status.ProgressDisplay;
+import io.dpone.backfill.cli.status.NextActionText;
 import io.dpone.backfill.cli.local.LocalLaneLauncher;
 import io.dpone.backfill.cli.plan.PreflightReport;
 import io.dpone.backfill.cli.status.StatusReader;

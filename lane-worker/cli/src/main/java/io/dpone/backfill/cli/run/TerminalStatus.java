@@ -1,5 +1,7 @@
 package io.dpone.backfill.cli.run;
 
+import io.dpone.backfill.cli.status.ProgressDisplay;
+import io.dpone.backfill.cli.status.NextActionText;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.driver.StatusSink;

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.CampaignOptions;
 import io.dpone.backfill.cli.OutputFormat;
 import io.dpone.backfill.cli.PrettyJson;
-import io.dpone.backfill.cli.run.ProgressDisplay;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.ledger.ChunkRecord;

@@ -1,6 +1,5 @@
 package io.dpone.backfill.cli.status;
 
-import io.dpone.backfill.cli.run.NextActionText;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.ledger.CampaignRecord;

@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli.run;
+package io.dpone.backfill.cli.status;
 
 import io.dpone.backfill.core.engine.NextAction;
 

@@ -1,4 +1,4 @@
-package io.dpone.backfill.cli.run;
+package io.dpone.backfill.cli.status;
 
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.campaign.CampaignProgress;
@@ -24,15 +24,15 @@ public final class ProgressDisplay {
         this.terminal = terminal;
     }
 
-    static ProgressDisplay forStdout() {
+    public static ProgressDisplay forStdout() {
         return new ProgressDisplay(System.out, System.console() != null);
     }
 
-    static ProgressDisplay forStderr() {
+    public static ProgressDisplay forStderr() {
         return new ProgressDisplay(System.err, System.console() != null);
     }
 
-    void update(BackfillCampaignStatus status) {
+    public void update(BackfillCampaignStatus status) {
         String line = line(status);
         String phase = String.valueOf(status.getPhase());
         long now = System.nanoTime();
@@ -52,7 +52,7 @@ public final class ProgressDisplay {
         lastPhase = phase;
     }
 
-    void finish() {
+    public void finish() {
         if (terminal && lastLength > 0) {
             out.println();
         }
