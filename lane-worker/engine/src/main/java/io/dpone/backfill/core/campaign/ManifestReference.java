@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  */
 public final class ManifestReference {
     public static final String BEGIN = "<!-- BEGIN GENERATED from the model by ManifestReference: edit the model or ManifestNotes,"
-            + " then ./mvnw -pl domain verify -Dtest=ManifestReferenceTest -Dmanifest.update=true -->";
+            + " then ./mvnw -pl lane-worker/engine verify -Dtest=ManifestReferenceTest -Dmanifest.update=true -->";
     public static final String END = "<!-- END GENERATED -->";
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String MODEL_PACKAGE = BackfillCampaignSpec.class.getPackageName();
