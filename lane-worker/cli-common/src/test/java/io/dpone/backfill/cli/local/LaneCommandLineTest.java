@@ -62,7 +62,7 @@ class LaneCommandLineTest {
         String sep = java.io.File.pathSeparator;
 
         assertThat(LaneCommandLine.absoluteClassPath("lane-worker/cli/target/backfill.jar", cwd))
-                .isEqualTo("/home/ops/dpone/lane-worker/target/backfill.jar");
+                .isEqualTo("/home/ops/dpone/lane-worker/cli/target/backfill.jar");
         assertThat(LaneCommandLine.absoluteClassPath("/opt/a.jar" + sep + "./lib/b.jar" + sep + "../c", cwd))
                 .isEqualTo("/opt/a.jar" + sep + "/home/ops/dpone/lib/b.jar" + sep + "/home/ops/c");
     }
