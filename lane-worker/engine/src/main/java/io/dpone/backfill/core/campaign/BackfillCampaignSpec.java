@@ -2,11 +2,11 @@ package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.fabric8.generator.annotation.Max;
-import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Pattern;
-import io.fabric8.generator.annotation.Required;
-import io.fabric8.generator.annotation.Size;
+import io.dpone.backfill.core.campaign.rule.Max;
+import io.dpone.backfill.core.campaign.rule.Min;
+import io.dpone.backfill.core.campaign.rule.Pattern;
+import io.dpone.backfill.core.campaign.rule.Required;
+import io.dpone.backfill.core.campaign.rule.Size;
 
 import java.util.ArrayList;
 import java.util.List;

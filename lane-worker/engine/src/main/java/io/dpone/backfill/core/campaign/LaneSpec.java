@@ -1,9 +1,9 @@
 package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Max;
-import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Size;
+import io.dpone.backfill.core.campaign.rule.Max;
+import io.dpone.backfill.core.campaign.rule.Min;
+import io.dpone.backfill.core.campaign.rule.Size;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
-import io.fabric8.generator.annotation.Max;
-import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Pattern;
-import io.fabric8.generator.annotation.Required;
-import io.fabric8.generator.annotation.Size;
+import io.dpone.backfill.core.campaign.rule.Max;
+import io.dpone.backfill.core.campaign.rule.Min;
+import io.dpone.backfill.core.campaign.rule.Pattern;
+import io.dpone.backfill.core.campaign.rule.Required;
+import io.dpone.backfill.core.campaign.rule.Size;
 
 import java.lang.reflect.AnnotatedElement;
 import java.util.ArrayList;

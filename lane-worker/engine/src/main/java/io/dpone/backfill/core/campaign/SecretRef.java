@@ -1,8 +1,8 @@
 package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Required;
-import io.fabric8.generator.annotation.Size;
+import io.dpone.backfill.core.campaign.rule.Required;
+import io.dpone.backfill.core.campaign.rule.Size;
 
 import java.util.Objects;
 

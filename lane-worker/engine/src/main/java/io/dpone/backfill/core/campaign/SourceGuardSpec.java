@@ -2,8 +2,8 @@ package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.fabric8.generator.annotation.Max;
-import io.fabric8.generator.annotation.Min;
+import io.dpone.backfill.core.campaign.rule.Max;
+import io.dpone.backfill.core.campaign.rule.Min;
 
 import java.util.Objects;
 

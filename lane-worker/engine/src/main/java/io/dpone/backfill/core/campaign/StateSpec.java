@@ -1,7 +1,7 @@
 package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Size;
+import io.dpone.backfill.core.campaign.rule.Size;
 
 import java.util.Objects;
 

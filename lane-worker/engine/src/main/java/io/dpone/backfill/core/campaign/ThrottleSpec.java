@@ -1,9 +1,10 @@
 package io.dpone.backfill.core.campaign;
 
+import io.dpone.backfill.core.campaign.rule.Size;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.fabric8.generator.annotation.Max;
-import io.fabric8.generator.annotation.Min;
+import io.dpone.backfill.core.campaign.rule.Max;
+import io.dpone.backfill.core.campaign.rule.Min;
 
 import java.util.Objects;
 
@@ -38,7 +39,7 @@ public class ThrottleSpec {
     private Integer lanes;
     @JsonPropertyDescription("Pause claiming new chunks while the source is busy; can change at any time.")
     private SourceGuardSpec sourceGuard;
-    @io.fabric8.generator.annotation.Size(max = MAX_WINDOWS)
+    @Size(max = MAX_WINDOWS)
     @JsonPropertyDescription("Daily windows in which lanes may claim chunks (from, to, timeZone each); outside every"
             + " one they claim nothing and running chunks finish. Absent: at any time. Can change at any time.")
     private java.util.List<PublicationWindowSpec> windows;
