@@ -38,8 +38,6 @@ class ConnectorPeersTest {
 
     /** Issue 37: each to reach its database through the registry and the SPI, or to move into the connector. */
     private static final Set<String> STILL_IMPORTING_A_DATABASE = Set.of(
-            // The operator's driver, written beside this change (ADR 0050), switches to the registry next (issue 37).
-            "io.dpone.backfill.operator.driver.CampaignDriver",
             // The benchmark measures the PostgreSQL reader and both targets' loaders directly, without a campaign.
             "io.dpone.backfill.cli.bench.BenchSource",
             "io.dpone.backfill.cli.bench.PostgresBenchTarget",

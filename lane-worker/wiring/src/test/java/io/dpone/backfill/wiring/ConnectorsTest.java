@@ -31,11 +31,6 @@ class ConnectorsTest {
     }
 
     @Test
-    void theDriversOldNameAnswersWithTheRegistrysAdapter() {
-        assertThat(TargetAdapters.of(TargetType.MSSQL)).isSameAs(Connectors.target(TargetType.MSSQL));
-    }
-
-    @Test
     void aTypeWithoutARegisteredAdapterIsRefusedByName() {
         Connectors onlyPostgres = new Connectors(List.of(), List.of(new PostgresTargetAdapter()));
         assertThatThrownBy(() -> onlyPostgres.targetFor(TargetType.MSSQL))

@@ -29,8 +29,7 @@ import io.dpone.backfill.operator.kubernetes.ApiServerAnswer;
 import io.dpone.backfill.operator.lanes.LanePods;
 import io.dpone.backfill.operator.lanes.LaneSupervisor;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
-import io.dpone.backfill.postgres.PostgresEndpoint;
-import io.dpone.backfill.wiring.TargetAdapters;
+import io.dpone.backfill.wiring.Connectors;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.jboss.logging.Logger;
@@ -76,9 +75,9 @@ public final class CampaignDriver {
         SecretResolver.Resolved target;
         try {
             source = secrets.resolve(client, namespace, spec.getSource().getConnectionSecretRef().getName(),
-                    PostgresEndpoint.INSTANCE);
+                    Connectors.source(spec.getSource().getType()).endpoint());
             target = secrets.resolve(client, namespace, spec.getTarget().getConnectionSecretRef().getName(),
-                    TargetAdapters.of(spec.getTarget().getType()).endpoint());
+                    Connectors.target(spec.getTarget().getType()).endpoint());
         } catch (SecretUnavailableException e) {
             return new DriveOutcome.Waiting(e.reason(), e.getMessage(), SECRET_RETRY);
         }
