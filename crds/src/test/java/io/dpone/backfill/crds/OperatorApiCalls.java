@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * Every Kubernetes API request the operator makes, listed once from its code: its own Fabric8 calls (which
- * {@link #scanOperatorSources()} re-finds in operator/src/main/java, so the list cannot fall behind the code), and
+ * {@link #scanOperatorSources()} re-finds in operator/controller/src/main/java, so the list cannot fall behind the code), and
  * the ones JOSDK makes for it. The chart's RBAC must grant exactly these (HelmChartTest).
  */
 final class OperatorApiCalls {
