@@ -1,5 +1,7 @@
 package io.dpone.backfill.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dpone.backfill.testsupport.postgres.PostgresDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -176,9 +178,16 @@ class SchemaMigrationCliIT {
                         + " \"Genre\", \"Invoice\", \"InvoiceLine\", \"Playlist\", \"PlaylistTrack\", \"Track\"]");
 
         for (Path campaign : campaigns.subList(0, campaigns.size() - 1)) {
-            String run = runCampaign(files, campaign, 9);
-            assertThat(run).as(campaign.getFileName().toString()).contains("publication group store")
+            BackfillProcess.Result run = BackfillProcess.run(dir, env(), Duration.ofSeconds(180), "run", campaign.toString(),
+                    "--secrets", files.secretsFile().toString(), "--log-dir", dir.resolve("lanes").toString());
+            assertThat(run.exitCode()).as(run.stderr()).isEqualTo(9);
+            assertThat(run.stderr()).as(campaign.getFileName().toString()).contains("publication group store")
                     .contains("waiting for");
+            // Issue 40: what stderr tells a person to do is what the evidence on stdout tells a script.
+            String told = run.stderr().lines().filter(l -> l.startsWith("backfill: next: ")).reduce((a, b) -> b).orElseThrow()
+                    .substring("backfill: next: ".length());
+            assertThat(new ObjectMapper().readTree(run.stdout()).path("backfill").path("recommended_action").asText())
+                    .isEqualTo(told).contains("exit code 9");
             assertThat(target.queryForLong("SELECT count(*) FROM public.\"Artist\"")).as("nothing published yet").isZero();
         }
         String last = runCampaign(files, campaigns.get(campaigns.size() - 1), 0);
@@ -198,6 +207,15 @@ class SchemaMigrationCliIT {
                 + " public.Employee, public.Genre, public.Invoice, public.InvoiceLine, public.Playlist,"
                 + " public.PlaylistTrack, public.Track");
         assertThat(target.queryForLong("SELECT count(*) FROM public.\"Track\"")).as("the whole group is back").isZero();
+        Path track = campaigns.stream().filter(p -> p.getFileName().toString().endsWith("-track.yaml")).findFirst().orElseThrow();
+        String status = files.cli(env(), Duration.ofSeconds(60), 0, "status", track.toString(), "--secrets",
+                files.secretsFile().toString());
+        assertThat(status).as("another member's status").contains("rolled back with its publication group store")
+                .doesNotContain("published with its group");
+        JsonNode json = new ObjectMapper().readTree(files.cli(env(), Duration.ofSeconds(60), 0, "status", track.toString(),
+                "--secrets", files.secretsFile().toString(), "--format", "json"));
+        assertThat(json.path("publication").path("phase").asText()).isEqualTo("rolled_back");
+        assertThat(json.path("recommendedAction").asText()).startsWith("rolled back");
     }
 
     private String runCampaign(CampaignFiles files, Path campaign, int exit) throws Exception {

@@ -42,7 +42,9 @@ class VerifyCliIT {
 
         String tampered = f.cli(VerifyCommandExit.DIFFERENCES, f.files.withCampaign("verify"));
         assertThat(tampered).contains("7 equal, 1 differ").contains("chunk " + chunk + " [")
-                .contains("differs: the published table differs from what the lane loaded").contains("exit 7");
+                .contains("differs: the published table differs from what the lane loaded").contains("exit 7")
+                .as("issue 40: the row and column, as the read-back gate names them")
+                .contains("first difference: key (id)=(" + id + "), column qty: read ");
         String jsonOut = f.cli(VerifyCommandExit.DIFFERENCES, f.files.withCampaign("verify", "--format", "json"));
         // stderr (progress lines) and stdout (the document) arrive together here
         JsonNode json = JSON.readTree(jsonOut.substring(jsonOut.indexOf("{\n")));

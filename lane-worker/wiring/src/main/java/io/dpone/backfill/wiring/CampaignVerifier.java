@@ -16,6 +16,9 @@ import io.dpone.backfill.core.plan.ChunkPlanner;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.verify.Verification;
+import io.dpone.backfill.core.verify.ContentScope;
+import io.dpone.backfill.core.verify.ContentDifference;
+import io.dpone.backfill.core.verify.ChunkVerdict;
 import io.dpone.backfill.source.ChunkReader;
 import io.dpone.backfill.source.ChunkReading;
 import io.dpone.backfill.source.SourceAdapter;
@@ -26,6 +29,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -107,9 +111,21 @@ public final class CampaignVerifier {
                         sourceTable), loaded)
                 .read(schema, live, loaded.target(), loaded.targetKey(keys), plan, encoding);
         ChangedRows changed = new ChangedRows(sourceAdapter, source, plan, sourceSchema, sourceTable, campaign.anchorXmin());
-        return plan.kind().keyed()
-                ? Verification.keyRange(receipts, sourceNow, published, changed::count)
-                : Verification.physical(receipts, sourceNow, published.total(), changed::count);
+        if (!plan.kind().keyed()) {
+            return Verification.physical(receipts, sourceNow, published.total(), changed::count);
+        }
+        Verification verification = Verification.keyRange(receipts, sourceNow, published, changed::count);
+        Optional<ChunkVerdict> differing = verification.firstDiffering();
+        if (differing.isEmpty()) {
+            return verification;
+        }
+        // The first differing chunk read again on both sides, as the read-back gate does, to name the row and column.
+        int chunkId = differing.get().chunkId();
+        log.accept("locating the first difference in chunk " + chunkId);
+        ContentScope scope = new ContentScope(schema, live, loaded, keys, plan, encoding, heap, campaign.anchorXmin());
+        Optional<ContentDifference> first = ShadowReadBack.onOneSession(adapter,
+                new SourceTable(sourceAdapter, source, sourceSchema, sourceTable), target).firstDifference(scope, chunkId);
+        return first.map(d -> verification.withFirstDifference(chunkId, d)).orElse(verification);
     }
 
     /** Source rows of one chunk written at or after the anchor: rows that legitimately differ from what was loaded. */

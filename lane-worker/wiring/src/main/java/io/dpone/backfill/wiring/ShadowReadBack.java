@@ -56,6 +56,16 @@ final class ShadowReadBack implements ContentReadBack {
         this.parallel = Math.max(1, parallel);
     }
 
+    /**
+     * One table read on {@code target} alone: for locating a difference ({@link #firstDifference}), which reads one
+     * chunk on each side and never splits the table over sessions.
+     */
+    static ShadowReadBack onOneSession(TargetAdapter adapter, SourceTable source, Connection target) {
+        return new ShadowReadBack(adapter, source, target, applicationName -> {
+            throw new IllegalStateException("a single-session read-back opens no other session");
+        }, 1);
+    }
+
     /** The same over other readers of the target's sessions (a test splits small tables). */
     ShadowReadBack(TargetAdapter adapter, SourceTable source, Connection target, Connector sessions, int parallel,
                    Function<Connection, PublishedTableDigests> readers) {

@@ -64,15 +64,15 @@ public final class DriverRun {
             Thread killLanes = new Thread(launcher::close, "kill-lanes-on-exit");
             Runtime.getRuntime().addShutdownHook(killLanes);
             System.err.println("backfill: campaign " + blueprint.definition().name() + " run key " + runKey + ", lane logs in " + logs);
-            // Without the evidence on stdout (bench), stdout is another report's: progress goes to stderr.
+            // stdout carries only the evidence JSON (or, under bench, another report), so `| jq` reads it whole.
             try (LocalDriver driver = new LocalDriver(blueprint,
                     () -> CampaignRuntime.open(blueprint, source::open, target::open, timings, "backfill-driver"), timings,
                     HealingTimings.fromEnvironment(System.getenv()), launcher,
-                    printEvidence ? ProgressDisplay.forStdout() : ProgressDisplay.forStderr(),
+                    ProgressDisplay.forStderr(),
                     line -> System.err.println("backfill: " + line), driverWait)) {
                 int code = driver.run(resume, skipPreflightBy);
                 if (printEvidence) {
-                    System.out.println(Evidence.json(blueprint, driver.session().ledger(), driver.refusal()));
+                    System.out.println(Evidence.json(blueprint, driver.session().ledger(), driver.refusal(), driver.nextAction()));
                 }
                 Runtime.getRuntime().removeShutdownHook(killLanes);
                 return code;

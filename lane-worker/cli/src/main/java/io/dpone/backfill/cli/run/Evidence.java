@@ -20,11 +20,15 @@ public final class Evidence {
     }
 
     static String json(CampaignBlueprint blueprint, LedgerStore ledger) throws Exception {
-        return json(blueprint, ledger, null);
+        return json(blueprint, ledger, null, null);
     }
 
-    /** {@code refusal}: the pre-flight verdict that refused the start, or null. */
-    static String json(CampaignBlueprint blueprint, LedgerStore ledger, PreflightResult refusal) throws Exception {
+    /**
+     * {@code refusal}: the pre-flight verdict that refused the start, or null. {@code runNext}: what the run's last
+     * step told the user to do (on stderr), or null; it is the evidence's {@code recommended_action} too, so a script
+     * reading stdout learns what a person reading stderr did (a member waiting for its group, say).
+     */
+    static String json(CampaignBlueprint blueprint, LedgerStore ledger, PreflightResult refusal, String runNext) throws Exception {
         ObjectNode root = PrettyJson.object();
         ObjectNode backfill = root.putObject("backfill");
         backfill.put("backfill_id", blueprint.definition().spec().getBackfillId());
@@ -105,7 +109,7 @@ public final class Evidence {
         }
         // The last `backfill verify` (ADR 0018): content compared chunk by chunk, when it ran.
         StatusCommand.verification(ledger, blueprint).ifPresent(v -> backfill.set("verification", v));
-        backfill.put("recommended_action", status.getRecommendedAction());
+        backfill.put("recommended_action", runNext != null ? runNext : status.getRecommendedAction());
         return PrettyJson.write(root);
     }
 

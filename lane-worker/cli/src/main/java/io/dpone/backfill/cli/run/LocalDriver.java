@@ -50,6 +50,7 @@ public final class LocalDriver implements AutoCloseable {
     private final EngineTimings timings;
     private final HealingTimings healing;
     private final LocalLaneLauncher lanes;
+    private String nextAction;
     private final ProgressDisplay progress;
     private final Consumer<String> log;
     private final Duration driverWait;
@@ -126,6 +127,7 @@ public final class LocalDriver implements AutoCloseable {
         String next = NextActionText.of(result.next());
         if (next != null) {
             log.accept("next: " + next);
+            nextAction = next;
         }
         if (result.next() instanceof NextAction.AwaitGroup) {
             return ExitCodes.AWAITING_GROUP;
@@ -135,6 +137,11 @@ public final class LocalDriver implements AutoCloseable {
             case Blocked -> ExitCodes.BLOCKED;
             default -> ExitCodes.RECOVERABLE;
         };
+    }
+
+    /** What the run's last step said to do next, as stderr said it; null when it said nothing beyond the ledger. */
+    String nextAction() {
+        return nextAction;
     }
 
     /** The refusing pre-flight verdict when {@link #run} returned {@link #ExitCodes.PREFLIGHT_ERRORS}; null otherwise. */

@@ -7,8 +7,8 @@ import java.io.PrintStream;
 import java.time.Duration;
 
 /**
- * The live one-line progress of {@code backfill run}: rewritten in place on a terminal; elsewhere (logs, CI) one
- * line per phase change and a heartbeat at least every {@link #HEARTBEAT}.
+ * The live one-line progress of {@code backfill run}, on stderr: rewritten in place on a terminal; elsewhere (logs,
+ * CI) one line per phase change and a heartbeat at least every {@link #HEARTBEAT}.
  */
 public final class ProgressDisplay {
     static final Duration HEARTBEAT = Duration.ofSeconds(15);
@@ -24,10 +24,7 @@ public final class ProgressDisplay {
         this.terminal = terminal;
     }
 
-    public static ProgressDisplay forStdout() {
-        return new ProgressDisplay(System.out, System.console() != null);
-    }
-
+    /** On stderr: stdout is for what scripts read (the evidence JSON, a report). */
     public static ProgressDisplay forStderr() {
         return new ProgressDisplay(System.err, System.console() != null);
     }

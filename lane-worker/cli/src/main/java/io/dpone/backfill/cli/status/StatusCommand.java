@@ -66,7 +66,7 @@ public final class StatusCommand implements Callable<Integer> {
                         + (s.getPublication().getApproval() == null ? "" : "; approval " + s.getPublication().getApproval()
                         + (s.getPublication().getApprovedBy() == null ? " (not yet approved)"
                         : " (approved by " + s.getPublication().getApprovedBy() + " at " + s.getPublication().getApprovedAt() + ")"))
-                        + (s.getPublication().getGroup() == null ? "" : "; " + s.getPublication().getGroupStanding())
+                        + publicationText(s)
                         + (s.getPublication().getReceiptId() == null ? "" : "; publication receipt " + s.getPublication().getReceiptId())
                         + (s.getHandoff().getReceiptId() == null ? "" : "; handoff receipt " + s.getHandoff().getReceiptId()));
                 if (s.getProgress() != null && s.getProgress().getEtaBasis() != null) {
@@ -107,5 +107,13 @@ public final class StatusCommand implements Callable<Integer> {
             }
         }
         return failed;
+    }
+
+    /** The group's standing (which a rollback rewrites), or the rollback of a campaign without a group. */
+    static String publicationText(BackfillCampaignStatus s) {
+        if (s.getPublication().getGroup() != null) {
+            return "; " + s.getPublication().getGroupStanding();
+        }
+        return "rolled_back".equals(s.getPublication().getPhase()) ? "; publication rolled back" : "";
     }
 }

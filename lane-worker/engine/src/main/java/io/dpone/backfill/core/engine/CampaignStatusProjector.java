@@ -221,7 +221,10 @@ public final class CampaignStatusProjector {
         }
         status.getPublication().setGroup(group.get().name());
         CampaignPhase phase = status.getPhase();
-        status.getPublication().setGroupStanding(phase == CampaignPhase.Published || phase == CampaignPhase.HandoffCommitted
+        // One member's rollback swaps every member back (issue 40): the standing says so, not "published".
+        status.getPublication().setGroupStanding("rolled_back".equals(status.getPublication().getPhase())
+                ? "rolled back with its publication group " + group.get().describe()
+                : phase == CampaignPhase.Published || phase == CampaignPhase.HandoffCommitted
                 ? "published with its group " + group.get().describe()
                 : io.dpone.backfill.core.ledger.GroupStanding.of(group.get(), members.apply(group.get().name())).describe());
         return status;

@@ -124,6 +124,24 @@ public final class Verification {
                 : loaded.rows() + " rows, different keys";
     }
 
+    /** The first chunk that differs, if any: the one whose first differing row is worth locating. */
+    public java.util.Optional<ChunkVerdict> firstDiffering() {
+        return verdicts.stream().filter(v -> v.outcome() == ChunkVerdict.Outcome.DIFFERS).findFirst();
+    }
+
+    /**
+     * The same verdicts, with chunk {@code chunkId}'s reason naming its first differing row (key, column, both
+     * values), as the read-back gate names it before publication.
+     */
+    public Verification withFirstDifference(int chunkId, ContentDifference difference) {
+        List<ChunkVerdict> named = new ArrayList<>(verdicts.size());
+        for (ChunkVerdict v : verdicts) {
+            named.add(v.chunkId() != chunkId ? v : new ChunkVerdict(v.chunkId(), v.outcome(), v.receipt(), v.sourceNow(),
+                    v.published(), v.changedSinceAnchor(), v.reason() + "; first difference: " + difference.describe()));
+        }
+        return new Verification(named, physical, receiptsTotal, publishedTotal);
+    }
+
     public List<ChunkVerdict> verdicts() {
         return verdicts;
     }
