@@ -33,7 +33,7 @@ public final class ManifestPlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CampaignBlueprint blueprint = CampaignBlueprint.of(CampaignReader.read(file));
-        spec.commandLine().getOut().println(format == OutputFormat.json ? PlanReport.json(blueprint, chunks) : PlanReport.summaryLine(blueprint));
+        spec.commandLine().getOut().println(format == OutputFormat.json ? PlanReport.json(blueprint, chunks) : PlanReport.text(blueprint));
         spec.commandLine().getOut().flush();
         return 0;
     }

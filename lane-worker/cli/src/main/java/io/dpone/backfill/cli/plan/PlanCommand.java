@@ -30,7 +30,7 @@ public final class PlanCommand implements Callable<Integer> {
         if (format == OutputFormat.json) {
             System.out.println(PlanReport.json(blueprint, chunks));
         } else {
-            System.out.println(PlanReport.summaryLine(blueprint));
+            System.out.println(PlanReport.text(blueprint));
         }
         return ExitCodes.OK;
     }

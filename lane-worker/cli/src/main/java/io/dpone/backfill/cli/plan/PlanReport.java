@@ -33,6 +33,27 @@ public final class PlanReport {
                 b.artifacts().schema() + "." + b.artifacts().backupTable());
     }
 
+    /**
+     * What {@code plan} prints as text: the summary line, then what else decides what lands where (issue 40): the
+     * column mapping when names differ, the publication group when there is one, manual approval.
+     */
+    public static String text(CampaignBlueprint b) {
+        BackfillCampaignSpec s = b.definition().spec();
+        StringBuilder text = new StringBuilder(summaryLine(b));
+        io.dpone.backfill.core.campaign.ColumnMapping mapping = s.columnMapping();
+        if (!mapping.sameNames()) {
+            text.append("\ncolumns: each source column loads the target column ").append(mapping.naming().wireName())
+                    .append(" names").append(mapping.pairs().isEmpty() ? "" : ", except (source -> target):");
+            mapping.pairs().forEach((source, target) -> text.append("\n  ").append(source).append(" -> ").append(target));
+        }
+        io.dpone.backfill.core.campaign.PublicationGroup.of(s).ifPresent(g -> text.append("\npublication group ")
+                .append(g.describe()).append(": swapped in one transaction once every member is validated"));
+        if (s.getPublication().getApproval() == io.dpone.backfill.core.campaign.ApprovalMode.MANUAL) {
+            text.append("\napproval: manual (the swap waits for `backfill publish`)");
+        }
+        return text.toString();
+    }
+
     public static String json(CampaignBlueprint b, boolean withChunks) {
         BackfillCampaignSpec s = b.definition().spec();
         ObjectNode root = PrettyJson.object();
@@ -45,7 +66,7 @@ public final class PlanReport {
         root.put("planDigest", b.identity().planDigest());
         root.put("configDigest", b.identity().configDigest());
         ObjectNode source = root.putObject("source");
-        source.put("type", "postgres");
+        source.put("type", s.getSource().getType().wireName());
         source.put("schema", s.getSource().getSchema());
         source.put("table", s.getSource().getTable());
         source.put("connectionSecret", s.getSource().getConnectionSecretRef().getName());
