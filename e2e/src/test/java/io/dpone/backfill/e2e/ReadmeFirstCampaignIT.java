@@ -2,6 +2,7 @@ package io.dpone.backfill.e2e;
 
 import io.dpone.backfill.testsupport.RepositoryRoot;
 import io.dpone.backfill.testsupport.postgres.PostgresDatabase;
+import io.dpone.backfill.testsupport.schema.ShopSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -73,6 +75,60 @@ class ReadmeFirstCampaignIT {
         assertThat(transcript).contains("HandoffCommitted");
         String rows = "SELECT concat_ws('|', id, customer, amount, placed_at) FROM public.orders ORDER BY id";
         assertThat(target.queryForStrings(rows)).isEqualTo(source.queryForStrings(rows));
+    }
+
+    /**
+     * The README's whole-schema path ({@code sh first-schema}), run by bash as written with the README's
+     * {@code secrets.yaml}: {@code generate}, two rounds of {@code run} over the files (exit 9 while a member waits for
+     * its group), then {@code status}. The schema is the shop of the SQL Server suites (a foreign-key cycle, a
+     * self-reference, a composite key and a composite key onto it), on two PostgreSQL databases.
+     */
+    @Test
+    void theReadmesWholeSchemaRunsAsWrittenToEveryTablePublishedInOneGroup() throws Exception {
+        String readme = Files.readString(README);
+        String secrets = block(readme, "secrets.yaml");
+        String script = block(readme, "first-schema");
+
+        PostgresDatabase source = PostgresDatabase.fresh("readme_schema_src");
+        PostgresDatabase target = PostgresDatabase.fresh("readme_schema_tgt");
+        source.execute(ShopSchema.source(true));
+        target.execute(Arrays.stream(ShopSchema.source(true)).filter(sql -> sql.startsWith("CREATE") || sql.startsWith("ALTER"))
+                .toArray(String[]::new));
+        String reader = value(secrets, 0, "user");
+        String writer = value(secrets, 1, "user");
+        role(source, reader, value(secrets, 0, "password"));
+        role(target, writer, value(secrets, 1, "password"));
+        source.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + reader);
+        for (String table : ShopSchema.TABLES.keySet()) {
+            target.execute("ALTER TABLE public." + table + " OWNER TO " + writer);
+        }
+        target.execute("GRANT CREATE ON DATABASE " + target + " TO " + writer, "GRANT CREATE ON SCHEMA public TO " + writer);
+        Files.writeString(dir.resolve("secrets.yaml"), secrets
+                .replace(value(secrets, 0, "jdbcUrl"), withoutUser(source.jdbcUrl()))
+                .replace(value(secrets, 1, "jdbcUrl"), withoutUser(target.jdbcUrl())));
+        // `./backfill` in the reader's folder is the repository's script, as a checkout's would be.
+        Files.createSymbolicLink(dir.resolve("backfill"), RepositoryRoot.resolve("backfill"));
+
+        ProcessBuilder bash = new ProcessBuilder("bash", "-c", script).directory(dir.toFile()).redirectErrorStream(true);
+        bash.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv("PATH"));
+        Process p = bash.start();
+        String transcript = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(10, java.util.concurrent.TimeUnit.MINUTES)).as(transcript).isTrue();
+        System.out.println(transcript); // the closing note's evidence
+
+        assertThat(p.exitValue()).as(transcript).isZero();
+        assertThat(transcript).contains("6 table(s) paired").contains("publication group shop")
+                .contains("exit code 9").contains("[HandoffCommitted]");
+        try (var files = Files.list(dir.resolve("campaigns"))) {
+            assertThat(files.filter(c -> c.toString().endsWith(".yaml"))).hasSize(6);
+        }
+        for (String table : ShopSchema.TABLES.keySet()) {
+            String rows = "SELECT concat_ws('|', " + ShopSchema.TABLES.get(table)[0] + ") FROM public." + table + " ORDER BY 1";
+            assertThat(target.queryForStrings(rows)).as(table).isEqualTo(source.queryForStrings(rows));
+        }
+        assertThat(target.queryForLong("SELECT count(*) FROM backfill_state.publication_receipt")).isEqualTo(6);
+        assertThat(target.queryForLong("SELECT count(*) FROM backfill_state.handoff_receipt")).as("every member handed off")
+                .isEqualTo(6);
     }
 
     /** The body of the README's fenced block whose info string ends with {@code name}. */
