@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 40: {@code backfill ... --format json | jq .} works for plan, doctor, run, status and verify. stdout holds
- * exactly one JSON document and nothing else (no progress line, no notice); progress and notices go to stderr.
+ * exactly one JSON document and nothing else (no progress line, no notice); progress and notices go to stderr. A run's
+ * {@code --format text} is the final status line and what to do next.
  */
 class ScriptableOutputIT {
     /** Like jq: one document, and a second token after it is an error rather than ignored. */
@@ -34,7 +35,9 @@ class ScriptableOutputIT {
         JsonNode doctor = stdoutJson(f, 0, f.files.withCampaign("doctor", "--format", "json"));
         assertThat(doctor.isObject() || doctor.isArray()).isTrue();
 
-        BackfillProcess.Result run = BackfillProcess.run(dir, f.env(), Duration.ofMinutes(3), f.runArgs("run"));
+        String[] runJson = java.util.stream.Stream.concat(java.util.Arrays.stream(f.runArgs("run")),
+                java.util.stream.Stream.of("--format", "json")).toArray(String[]::new);
+        BackfillProcess.Result run = BackfillProcess.run(dir, f.env(), Duration.ofMinutes(3), runJson);
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         JsonNode evidence = ONE_DOCUMENT.readValue(run.stdout());
         assertThat(evidence.path("backfill").isMissingNode()).as(run.stdout()).isFalse();
@@ -46,6 +49,13 @@ class ScriptableOutputIT {
 
         JsonNode verify = stdoutJson(f, 0, f.files.withCampaign("verify", "--format", "json"));
         assertThat(verify.toString()).contains("passed");
+
+        String[] resumeText = java.util.stream.Stream.concat(java.util.Arrays.stream(f.runArgs("resume")),
+                java.util.stream.Stream.of("--format", "text")).toArray(String[]::new);
+        BackfillProcess.Result text = BackfillProcess.run(dir, f.env(), Duration.ofMinutes(2), resumeText);
+        assertThat(text.exitCode()).as(text.stderr()).isZero();
+        assertThat(text.stdout()).as("a person's report: the status line and what to do next").startsWith("[HandoffCommitted]")
+                .contains("\nnext: start incremental sync from the XMin anchor ");
     }
 
     private static JsonNode stdoutJson(CampaignFixture f, int exit, String... args) throws Exception {

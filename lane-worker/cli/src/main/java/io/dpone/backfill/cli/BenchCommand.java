@@ -73,7 +73,7 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Bench.Settings settings = settings();
         Bench bench = new Bench(settings, (blueprint, source, target) -> DriverRun.execute(blueprint, source, target, null,
-                false, null, false), line -> System.err.println("bench: " + line));
+                false, null, (io.dpone.backfill.cli.OutputFormat) null), line -> System.err.println("bench: " + line));
         Bench.Result result = bench.run();
         System.out.print("json".equals(format) ? result.json() + System.lineSeparator() : result.table());
         if (html != null) {

@@ -1,5 +1,6 @@
 package io.dpone.backfill.cli.run;
 
+import io.dpone.backfill.cli.OutputFormat;
 import io.dpone.backfill.cli.status.ProgressDisplay;
 import io.dpone.backfill.cli.local.LaneClassArchive;
 import io.dpone.backfill.cli.local.LaneCommandLine;
@@ -30,18 +31,22 @@ public final class DriverRun {
      */
     public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, LaneLogDirectory logDir,
                        boolean resume, String skipPreflightBy) throws Exception {
-        return execute(blueprint, source, target, logDir, resume, skipPreflightBy, true);
+        return execute(blueprint, source, target, logDir, resume, skipPreflightBy, OutputFormat.json);
     }
 
     public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, LaneLogDirectory logDir,
-                       boolean resume, String skipPreflightBy, boolean printEvidence) throws Exception {
-        return execute(blueprint, source, target, logDir, resume, skipPreflightBy, printEvidence,
+                       boolean resume, String skipPreflightBy, OutputFormat report) throws Exception {
+        return execute(blueprint, source, target, logDir, resume, skipPreflightBy, report,
                 Duration.ofSeconds(DriverWaitOption.DEFAULT_SECONDS));
     }
 
-    /** {@code driverWait}: how long to wait for another driver's live session to let go of the campaign (ADR 0016). */
+    /**
+     * {@code report}: what goes to stdout at the end: the evidence document ({@code json}), the final status and what
+     * to do next ({@code text}), or nothing (null: a caller with its own report, the bench). {@code driverWait}: how
+     * long to wait for another driver's live session to let go of the campaign (ADR 0016).
+     */
     public static int execute(CampaignBlueprint blueprint, ConnectionSettings source, ConnectionSettings target, LaneLogDirectory logDir,
-                       boolean resume, String skipPreflightBy, boolean printEvidence, Duration driverWait) throws Exception {
+                       boolean resume, String skipPreflightBy, OutputFormat report, Duration driverWait) throws Exception {
         EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
         String runKey = blueprint.identity().runKey();
         // Never a predictable name under the shared tmp: a new directory only this user can write (ADR 0046).
@@ -71,8 +76,10 @@ public final class DriverRun {
                     ProgressDisplay.forStderr(),
                     line -> System.err.println("backfill: " + line), driverWait)) {
                 int code = driver.run(resume, skipPreflightBy);
-                if (printEvidence) {
+                if (report == OutputFormat.json) {
                     System.out.println(Evidence.json(blueprint, driver.session().ledger(), driver.refusal(), driver.nextAction()));
+                } else if (report == OutputFormat.text) {
+                    System.out.println(Evidence.text(blueprint, driver.session().ledger(), driver.nextAction()));
                 }
                 Runtime.getRuntime().removeShutdownHook(killLanes);
                 return code;

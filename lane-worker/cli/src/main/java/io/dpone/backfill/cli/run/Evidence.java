@@ -3,6 +3,7 @@ package io.dpone.backfill.cli.run;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.PrettyJson;
 import io.dpone.backfill.cli.status.StatusCommand;
+import io.dpone.backfill.cli.status.ProgressDisplay;
 import io.dpone.backfill.cli.status.StatusReader;
 import io.dpone.backfill.core.engine.PhaseDetail;
 import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
@@ -111,6 +112,16 @@ public final class Evidence {
         StatusCommand.verification(ledger, blueprint).ifPresent(v -> backfill.set("verification", v));
         backfill.put("recommended_action", runNext != null ? runNext : status.getRecommendedAction());
         return PrettyJson.write(root);
+    }
+
+    /** The end of a run for a person: the final status line and what to do next (stderr has the rest). */
+    static String text(CampaignBlueprint blueprint, LedgerStore ledger, String runNext) throws Exception {
+        BackfillCampaignStatus status = StatusReader.read(blueprint, ledger).orElse(null);
+        if (status == null) {
+            return "[not started]";
+        }
+        return ProgressDisplay.line(status) + System.lineSeparator() + "next: "
+                + (runNext != null ? runNext : status.getRecommendedAction());
     }
 
     private static void preflight(ObjectNode backfill, PreflightStatus p) {

@@ -1,6 +1,7 @@
 package io.dpone.backfill.cli.run;
 
 import io.dpone.backfill.cli.CampaignOptions;
+import io.dpone.backfill.cli.OutputFormat;
 import io.dpone.backfill.cli.local.LaneLogDirectory;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
@@ -20,7 +21,10 @@ import java.util.concurrent.Callable;
         description = {"Run a campaign to its XMin handoff without Kubernetes: lanes run as local child processes.",
                 "Exit codes: 0 handed off, 2 invalid campaign, 3 blocked, 4 recoverable (see `status`, then `resume`),"
                         + " 5 another driver's live session holds the campaign (after --wait-for-driver), 6 refused by"
-                        + " pre-flight (nothing created), 1 other failure.",
+                        + " pre-flight (nothing created), 9 validated and waiting for the rest of its publication group"
+                        + " (run the other members' files, then this one again), 1 other failure.",
+                "stdout holds only the report (--format): the evidence JSON by default, so `| jq .` reads it; progress"
+                        + " and notices go to stderr.",
                 "A driver that died (its database session is gone) is taken over at once."})
 public class RunCommand implements Callable<Integer> {
     @Mixin
@@ -35,6 +39,10 @@ public class RunCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Option(names = "--format", defaultValue = "json", description = {"json (default): the evidence document on stdout;"
+            + " text: the final status line and what to do next."})
+    OutputFormat format;
 
     @Option(names = "--skip-preflight", description = {"Experts only: start without the pre-flight checks that `doctor` runs.",
             "The evidence and the status then say that pre-flight was skipped."})
@@ -58,6 +66,6 @@ public class RunCommand implements Callable<Integer> {
             }
         }
         return DriverRun.execute(blueprint, campaign.source(campaignSpec), campaign.target(campaignSpec), logs, resume(),
-                skipPreflight ? "--skip-preflight" : null, true, driverWait.bound());
+                skipPreflight ? "--skip-preflight" : null, format, driverWait.bound());
     }
 }
