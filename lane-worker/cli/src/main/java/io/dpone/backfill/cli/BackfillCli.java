@@ -9,6 +9,7 @@ import io.dpone.backfill.cli.run.ResumeCommand;
 import io.dpone.backfill.cli.run.PublishCommand;
 import io.dpone.backfill.cli.run.ThrottleCommand;
 import io.dpone.backfill.cli.run.RollbackCommand;
+import io.dpone.backfill.cli.run.ReconcileCommand;
 import io.dpone.backfill.cli.run.RunCommand;
 import io.dpone.backfill.cli.status.StatusCommand;
 import io.dpone.backfill.cli.verify.VerifyCommand;
@@ -25,7 +26,7 @@ import java.util.Arrays;
 @Command(name = "backfill", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Resumable, shadow-published initial loads from PostgreSQL into SQL Server or PostgreSQL.",
         subcommands = {PlanCommand.class, RunCommand.class, ResumeCommand.class, StatusCommand.class, VerifyCommand.class,
-                RollbackCommand.class, PublishCommand.class, ThrottleCommand.class, DoctorCommand.class, GenerateCommand.class, LaneCommand.class, DemoCommand.class, BenchCommand.class,
+                RollbackCommand.class, ReconcileCommand.class, PublishCommand.class, ThrottleCommand.class, DoctorCommand.class, GenerateCommand.class, LaneCommand.class, DemoCommand.class, BenchCommand.class,
                 CertifyCommand.class, KubectlCommand.class},
         exitCodeListHeading = "%nExit codes (every command; each code means one thing):%n",
         exitCodeList = {

@@ -56,6 +56,12 @@ public final class StatusCommand implements Callable<Integer> {
                 failedChunks(ledger, blueprint.identity().runKey()).forEach(c -> failed.addObject()
                         .put("chunkId", c.chunkId()).put("attempts", c.attempts()).put("lastError", c.lastError()));
                 verification(ledger, blueprint).ifPresent(v -> root.set("verification", v));
+                reconciliation(adapter, state, blueprint, status.get()).ifPresent(r -> {
+                    root.set("reconciliation", r.json());
+                    // The handoff follows the last pass (issue 38): its anchor is where an incremental sync starts.
+                    ((ObjectNode) root.path("handoff")).put("anchorXmin", r.syncAnchor());
+                    root.put("recommendedAction", r.nextAction());
+                });
                 System.out.println(PrettyJson.write(root));
             } else {
                 BackfillCampaignStatus s = status.get();
@@ -76,7 +82,9 @@ public final class StatusCommand implements Callable<Integer> {
                     System.out.println("throttle: " + ThrottleText.of(s.getThrottle()));
                 }
                 verification(ledger, blueprint).ifPresent(v -> System.out.println("verification: " + line(v)));
-                System.out.println("next: " + s.getRecommendedAction());
+                Optional<ReconcileReport> reconciled = reconciliation(adapter, state, blueprint, s);
+                reconciled.ifPresent(r -> r.textLines().forEach(System.out::println));
+                System.out.println("next: " + reconciled.map(ReconcileReport::nextAction).orElse(s.getRecommendedAction()));
             }
             return ExitCodes.OK;
         }
@@ -115,5 +123,24 @@ public final class StatusCommand implements Callable<Integer> {
             return "; " + s.getPublication().getGroupStanding();
         }
         return "rolled_back".equals(s.getPublication().getPhase()) ? "; publication rolled back" : "";
+    }
+
+    /** The receiving report of reconciliation, once a pass ran on a handed-off campaign (issue 38); empty before. */
+    static Optional<ReconcileReport> reconciliation(TargetAdapter adapter, Connection state, CampaignBlueprint blueprint,
+                                                    BackfillCampaignStatus status) {
+        if (status.getHandoff() == null || status.getHandoff().getReceiptId() == null) {
+            return Optional.empty();
+        }
+        io.dpone.backfill.core.reconcile.ReconcileLedger passes;
+        try {
+            passes = adapter.reconcileLedger(state, blueprint.definition().spec().getState().getSchema());
+        } catch (UnsupportedOperationException notYet) {
+            return Optional.empty();
+        }
+        if (!passes.present()) {
+            return Optional.empty();
+        }
+        ReconcileReport report = ReconcileReport.read(passes, blueprint.identity().runKey(), status.getHandoff().getAnchorXmin());
+        return report.any() ? Optional.of(report) : Optional.empty();
     }
 }

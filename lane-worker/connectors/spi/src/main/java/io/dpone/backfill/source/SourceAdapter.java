@@ -63,4 +63,15 @@ public interface SourceAdapter {
      */
     long rowsChangedSince(Connection source, String schema, String table, ChunkPlan plan, ChunkRange chunk, String anchor)
             throws SQLException;
+
+    /**
+     * The source side of one reconciliation pass (issue 38) over {@code source}, which it holds in one snapshot until
+     * closed: {@code reading}'s table and load columns, {@code keyColumns} the source columns of the target's key.
+     * A source that cannot take a pass's snapshot says so.
+     */
+    default io.dpone.backfill.core.reconcile.PassSource passSource(Connection source, ChunkReading reading,
+                                                                   List<String> keyColumns) throws SQLException {
+        throw new UnsupportedOperationException("reconciliation passes are not supported from a " + type().wireName()
+                + " source yet");
+    }
 }

@@ -83,4 +83,23 @@ public interface TargetAdapter {
      * values route learns the column types its lanes decoded with.
      */
     PublishedTableDigests publishedDigests(Connection target, SourceTable source, LoadColumns columns);
+
+    /**
+     * Where reconciliation passes, their range receipts and the queue of keys written by others live (issue 38), in
+     * {@code stateSchema} over a state connection. A target that cannot reconcile yet says so.
+     */
+    default io.dpone.backfill.core.reconcile.ReconcileLedger reconcileLedger(Connection state, String stateSchema) {
+        throw new UnsupportedOperationException("reconciliation passes are not supported into a " + type().wireName()
+                + " target yet");
+    }
+
+    /**
+     * The target side of a pass into the published table {@code schema.table} over {@code target}: its load columns
+     * and key under the target's names, chunk ranges under the plan (the chunk column named {@code chunkColumn} in the
+     * target), the ledger in {@code stateSchema}.
+     */
+    default io.dpone.backfill.core.reconcile.PassTarget passTarget(Connection target, PassTable table) {
+        throw new UnsupportedOperationException("reconciliation passes are not supported into a " + type().wireName()
+                + " target yet");
+    }
 }

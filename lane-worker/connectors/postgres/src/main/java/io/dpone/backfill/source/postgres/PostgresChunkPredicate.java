@@ -17,11 +17,18 @@ public final class PostgresChunkPredicate {
     }
 
     public static String render(ChunkPlan plan, ChunkRange chunk) {
+        return render(plan, chunk, plan.kind().keyed() ? PostgresIdentifiers.quote(plan.column()) : null);
+    }
+
+    /**
+     * The same range over {@code column}, an already quoted (and perhaps qualified) column expression: the chunk
+     * column as another table names it (the published table, under the target's names).
+     */
+    public static String render(ChunkPlan plan, ChunkRange chunk, String column) {
         if (!plan.kind().keyed()) {
             throw new IllegalArgumentException("a physical chunk is a block range read under the XMin anchor rule:"
                     + " render it with PostgresHeapPredicate");
         }
-        String column = PostgresIdentifiers.quote(plan.column());
         String lower = chunk.lowerInclusive() == null ? null : column + " >= " + literal(plan, chunk.lowerInclusive());
         String upper = chunk.upperExclusive() == null ? null : column + " < " + literal(plan, chunk.upperExclusive());
         if (lower != null && upper != null) {

@@ -96,4 +96,10 @@ public final class PostgresSourceAdapter implements SourceAdapter {
         return new PostgresJdbc(source).one("SELECT count(*) AS n FROM " + PostgresIdentifiers.qualified(schema, table)
                 + " WHERE " + predicate + " AND xmin::text::bigint >= " + xmin, rs -> rs.getLong("n")).orElse(0L);
     }
+
+    @Override
+    public io.dpone.backfill.core.reconcile.PassSource passSource(Connection source, ChunkReading reading,
+                                                                  java.util.List<String> keyColumns) throws SQLException {
+        return PostgresPassSource.begin(source, reading, keyColumns);
+    }
 }

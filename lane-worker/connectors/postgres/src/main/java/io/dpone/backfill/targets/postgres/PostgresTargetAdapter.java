@@ -100,4 +100,14 @@ public final class PostgresTargetAdapter implements TargetAdapter {
     public PublishedTableDigests publishedDigests(Connection target, SourceTable source, LoadColumns columns) {
         return new PostgresPublishedDigests(target, source.connection(), source.schema(), source.table(), columns);
     }
+
+    @Override
+    public io.dpone.backfill.core.reconcile.ReconcileLedger reconcileLedger(Connection state, String stateSchema) {
+        return new io.dpone.backfill.targets.postgres.reconcile.PostgresReconcileLedger(state, stateSchema);
+    }
+
+    @Override
+    public io.dpone.backfill.core.reconcile.PassTarget passTarget(Connection target, io.dpone.backfill.targets.PassTable table) {
+        return new io.dpone.backfill.targets.postgres.reconcile.PostgresPassTarget(target, table);
+    }
 }

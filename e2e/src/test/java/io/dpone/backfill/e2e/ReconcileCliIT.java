@@ -1,0 +1,110 @@
+package io.dpone.backfill.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 38 on PostgreSQL to PostgreSQL, through the packaged CLI: after the handoff the source takes inserts, updates
+ * and deletes; a pass brings the published table to the source row for row, deletes included; a row written into the
+ * published table by hand is queued, never overwritten, and converges once accepted.
+ */
+class ReconcileCliIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ROWS = "SELECT concat_ws('|', id, qty, note) FROM public.items ORDER BY id";
+
+    @TempDir
+    Path dir;
+
+    private static String[] with(CampaignFixture f, String command, String... more) {
+        return f.files.withCampaign(command, more);
+    }
+
+    /** The source's writes after the handoff: updates, inserts and deletes spread over every chunk. */
+    private static void writeTheSource(CampaignFixture f) throws Exception {
+        f.source.execute("UPDATE public.items SET qty = qty + 1000, note = 'updated' WHERE qty % 7 = 0",
+                "DELETE FROM public.items WHERE qty % 11 = 0",
+                "INSERT INTO public.items SELECT gen_random_uuid(), 100000 + i, 'inserted ' || i FROM generate_series(1, 120) i");
+    }
+
+    @Test
+    void aPassMakesThePublishedTableEqualToTheSourceDeletesIncludedAndQueuesAHandEditedRowUntilAccepted() throws Exception {
+        CampaignFixture f = new CampaignFixture(dir, "reconcile_cli", 3000, 8, 2);
+        assertThat(f.cli(1, with(f, "reconcile"))).as("not started").contains("cannot reconcile").contains("never started");
+        f.cli(0, f.runArgs("run"));
+        writeTheSource(f);
+        assertThat(f.target.queryForStrings(ROWS)).isNotEqualTo(f.source.queryForStrings(ROWS));
+        // Someone edits the published table by hand: a row the source also changed, and one it did not.
+        String both = f.target.queryForStrings("SELECT id::text FROM public.items WHERE qty % 7 = 0 AND qty % 11 <> 0 ORDER BY id LIMIT 1").get(0);
+        String handOnly = f.target.queryForStrings("SELECT id::text FROM public.items WHERE qty % 7 <> 0 AND qty % 11 <> 0 ORDER BY id LIMIT 1").get(0);
+        f.target.execute("UPDATE public.items SET note = 'by hand' WHERE id IN ('" + both + "', '" + handOnly + "')");
+
+        String first = f.cli(7, with(f, "reconcile"));
+        assertThat(first).contains("reconciliation pass 1").contains("2 key(s) waiting for a decision")
+                .contains("(" + both + ")").contains("(" + handOnly + ")");
+        String others = "SELECT concat_ws('|', id, qty, note) FROM public.items WHERE id NOT IN ('" + both + "', '" + handOnly + "') ORDER BY id";
+        assertThat(f.target.queryForStrings(others)).as("every other row, deletes included").isEqualTo(f.source.queryForStrings(others));
+        assertThat(f.target.queryForStrings("SELECT note FROM public.items WHERE id IN ('" + both + "', '" + handOnly + "')"))
+                .as("never overwritten").containsOnly("by hand");
+
+        JsonNode status = JSON.readTree(f.cli(0, with(f, "status", "--format", "json")).lines()
+                .dropWhile(l -> !l.startsWith("{")).reduce("", (a, b) -> a + b + "\n"));
+        JsonNode reconciliation = status.path("reconciliation");
+        assertThat(reconciliation.path("queue").path("undecided").asLong()).isEqualTo(2);
+        assertThat(reconciliation.path("caughtUp").asBoolean()).isFalse();
+        assertThat(reconciliation.path("passes").get(0).path("deleted").asLong()).isPositive();
+
+        String accepted = f.cli(0, with(f, "reconcile", "--accept", "(" + both + ")", "--keep", "(" + handOnly + ")"));
+        assertThat(accepted).contains("reconciliation pass 2").contains("0 key(s) waiting").contains("caught up");
+        String kept = "SELECT concat_ws('|', id, qty, note) FROM public.items WHERE id <> '" + handOnly + "' ORDER BY id";
+        assertThat(f.target.queryForStrings(kept)).isEqualTo(f.source.queryForStrings(kept));
+        assertThat(f.target.queryForStrings("SELECT note FROM public.items WHERE id = '" + handOnly + "'")).containsExactly("by hand");
+
+        String again = f.cli(0, with(f, "reconcile", "--format", "json"));
+        JsonNode report = JSON.readTree(again.substring(again.indexOf("{\n")));
+        assertThat(report.path("passes").get(2).path("upserted").asLong()).as("nothing changed since").isZero();
+        assertThat(report.path("syncAnchorFromPass").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void anUnknownKeyIsRefusedNamingTheOptionBeforeAnythingRuns() throws Exception {
+        CampaignFixture f = new CampaignFixture(dir, "reconcile_bad", 500, 4, 1);
+        f.cli(0, f.runArgs("run"));
+        String out = f.cli(2, with(f, "reconcile", "--accept", "(no-such-key)"));
+        assertThat(out).contains("--accept").contains("(no-such-key)").contains("not waiting in the reconciliation queue");
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.reconcile_pass")).isZero();
+    }
+
+    /** SIGKILL in the middle of a pass, after some ranges committed: one `reconcile` finishes it, the table exact. */
+    @Test
+    void aPassKilledMidwayIsFinishedByOneMoreReconcileAndTheTableIsExact() throws Exception {
+        CampaignFixture f = new CampaignFixture(dir, "reconcile_kill", 4000, 8, 2);
+        f.cli(0, f.runArgs("run"));
+        writeTheSource(f);
+        Map<String, String> env = f.env();
+        env.put("BACKFILL_FAULT", "after-commit:3");
+        try (LaunchedProcess killed = LaunchedProcess.start(dir, env, with(f, "reconcile"))) {
+            killed.awaitLine("FAULT after-commit", Duration.ofSeconds(120));
+            killed.awaitStopped(Duration.ofSeconds(10));
+            killed.signal("KILL");
+            killed.awaitExit(Duration.ofSeconds(10));
+        }
+        Thread.sleep(3500); // the dead process's campaign lease expires
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.reconcile_range")).isEqualTo(4);
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.reconcile_pass WHERE finished_at IS NULL")).isEqualTo(1);
+
+        String resumed = f.cli(0, with(f, "reconcile"));
+        assertThat(resumed).contains("4 of 8 range(s) to reconcile").contains("caught up");
+        assertThat(f.target.queryForStrings(ROWS)).isEqualTo(f.source.queryForStrings(ROWS));
+        assertThat(f.target.queryForLong("SELECT count(*) FROM backfill_state.reconcile_range")).as("each range once").isEqualTo(8);
+        assertThat(f.target.queryForStrings("SELECT pass::text FROM backfill_state.reconcile_pass")).isEqualTo(List.of("1"));
+    }
+}

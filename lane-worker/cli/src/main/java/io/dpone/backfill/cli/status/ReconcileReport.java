@@ -1,0 +1,122 @@
+package io.dpone.backfill.cli.status;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dpone.backfill.cli.PrettyJson;
+import io.dpone.backfill.core.reconcile.PassRecord;
+import io.dpone.backfill.core.reconcile.QueuedKey;
+import io.dpone.backfill.core.reconcile.ReconcileLedger;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The receiving report of reconciliation (issue 38), as {@code reconcile} and {@code status} show it: the passes
+ * (each one's anchors and what it upserted, deleted and queued), the queue (its count and a bounded sample), the
+ * anchor an incremental sync starts from, and whether the published table has caught up.
+ */
+public final class ReconcileReport {
+    /** Queued keys listed; {@code status --format json} and {@code reconcile --format json} show as many. */
+    public static final int SAMPLE = 20;
+
+    private final List<PassRecord> passes;
+    private final long undecided;
+    private final List<QueuedKey> sample;
+    private final String handoffAnchor;
+
+    private ReconcileReport(List<PassRecord> passes, long undecided, List<QueuedKey> sample, String handoffAnchor) {
+        this.passes = passes;
+        this.undecided = undecided;
+        this.sample = sample;
+        this.handoffAnchor = handoffAnchor;
+    }
+
+    /** Read from the ledger; {@code handoffAnchor} is the handoff's own, which a finished pass supersedes. */
+    public static ReconcileReport read(ReconcileLedger ledger, String runKey, String handoffAnchor) {
+        return new ReconcileReport(ledger.passes(runKey), ledger.undecided(runKey), ledger.queue(runKey, SAMPLE), handoffAnchor);
+    }
+
+    public boolean any() {
+        return !passes.isEmpty();
+    }
+
+    private Optional<PassRecord> lastFinished() {
+        for (int i = passes.size() - 1; i >= 0; i--) {
+            if (passes.get(i).finished()) {
+                return Optional.of(passes.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The anchor an incremental sync starts from: the last finished pass's, else the handoff's. */
+    public String syncAnchor() {
+        return lastFinished().map(PassRecord::anchor).orElse(handoffAnchor);
+    }
+
+    /** Caught up: the last pass finished and no key waits for a decision. */
+    public boolean caughtUp() {
+        return !passes.isEmpty() && passes.get(passes.size() - 1).finished() && undecided == 0;
+    }
+
+    public long undecided() {
+        return undecided;
+    }
+
+    /** What to do next, as a person acts on it. */
+    public String nextAction() {
+        if (!passes.isEmpty() && !passes.get(passes.size() - 1).finished()) {
+            return "pass " + passes.get(passes.size() - 1).pass() + " was interrupted: run `backfill reconcile` again to"
+                    + " finish it (ranges already reconciled are not read again)";
+        }
+        if (undecided > 0) {
+            return undecided + " key(s) were written in the published table by someone else after publication and wait for"
+                    + " a decision: `backfill reconcile <campaign file> --accept KEY` (write the source's version),"
+                    + " `--keep KEY` (keep the target's), or `--accept-all`; then the next pass converges";
+        }
+        return "start incremental sync from the XMin anchor " + syncAnchor()
+                + lastFinished().map(p -> " (reconciliation pass " + p.pass() + ")").orElse("");
+    }
+
+    public List<String> textLines() {
+        List<String> lines = new java.util.ArrayList<>();
+        for (PassRecord p : passes) {
+            lines.add("reconciliation pass " + p.pass() + ": anchor " + p.since() + " -> " + p.anchor() + ", "
+                    + p.totals().upserted() + " upserted, " + p.totals().deleted() + " deleted, " + p.totals().queued()
+                    + " queued" + (p.finished() ? "" : " (interrupted after " + p.chunksDone() + " range(s))"));
+        }
+        lines.add("reconciliation queue: " + undecided + " key(s) waiting for a decision"
+                + (sample.isEmpty() ? "" : ": " + String.join("; ", sample.stream().limit(5)
+                .map(q -> q.key() + (q.decision() == null ? "" : " [" + q.decision().wireName() + "]") + " (" + q.reason() + ")")
+                .toList()) + (sample.size() > 5 ? "; ..." : "")));
+        lines.add("incremental sync anchor: " + syncAnchor() + (caughtUp() ? "; caught up" : "; not caught up"));
+        return lines;
+    }
+
+    public ObjectNode json() {
+        ObjectNode root = PrettyJson.object();
+        ArrayNode list = root.putArray("passes");
+        for (PassRecord p : passes) {
+            ObjectNode n = list.addObject();
+            n.put("pass", p.pass());
+            n.put("sinceAnchor", p.since());
+            n.put("anchor", p.anchor());
+            n.put("startedAt", p.startedAt().toString());
+            n.put("finishedAt", p.finished() ? p.finishedAt().toString() : null);
+            n.put("rangesReconciled", p.chunksDone());
+            n.put("upserted", p.totals().upserted());
+            n.put("deleted", p.totals().deleted());
+            n.put("queued", p.totals().queued());
+        }
+        ObjectNode queue = root.putObject("queue");
+        queue.put("undecided", undecided);
+        ArrayNode keys = queue.putArray("sample");
+        sample.forEach(q -> keys.addObject().put("key", q.key()).put("reason", q.reason()).put("pass", q.pass())
+                .put("decision", q.decision() == null ? null : q.decision().wireName()));
+        root.put("syncAnchor", syncAnchor());
+        lastFinished().ifPresent(p -> root.put("syncAnchorFromPass", p.pass()));
+        root.put("caughtUp", caughtUp());
+        root.put("recommendedAction", nextAction());
+        return root;
+    }
+}

@@ -1,0 +1,28 @@
+package io.dpone.backfill.core.reconcile;
+
+import io.dpone.backfill.core.lane.ChunkRows;
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.plan.ChunkRange;
+
+/**
+ * The target side of one pass: applies one range's changes to the published table in one transaction with the
+ * range's receipt, fenced by the campaign lease, so each range is reconciled exactly once per pass.
+ */
+public interface PassTarget {
+    /**
+     * Writes {@code changed} (the source's version of rows written since the pass's {@code since}) by key, except where
+     * someone else wrote the target row after publication (queued instead); then, when the range's keys still differ
+     * from {@code sourceKeys}, streams the source's keys from {@code keys} and deletes the target rows the source no
+     * longer has (queuing those someone else wrote). {@code changed} is read to its end before {@code keys} is opened.
+     *
+     * @throws io.dpone.backfill.core.engine.LeaseLostException when the lease's epoch is no longer the campaign's
+     */
+    ChunkReconciled apply(CampaignLease lease, int pass, int rangeId, ChunkRange range, ChunkRows changed,
+                          KeySetDigest sourceKeys, KeyStream keys) throws Exception;
+
+    /** Opens the source's keys of a range on demand: only a range whose key digests differ reads them. */
+    @FunctionalInterface
+    interface KeyStream {
+        ChunkRows open() throws Exception;
+    }
+}
