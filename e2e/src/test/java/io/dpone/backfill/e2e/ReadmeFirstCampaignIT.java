@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 40: the README's first campaign, walked exactly as written. The two files and the five commands are copied
+ * Issue 40: the README's first campaign, walked exactly as written. The two files and the six commands are copied
  * from the README's fenced blocks ({@code yaml secrets.yaml}, {@code yaml campaign.yaml}, {@code sh first-campaign});
  * only the connection URLs are pointed at two embedded PostgreSQL databases, where the README's roles exist with the
  * README's passwords and the privileges the runbook asks for. Each command must exit 0, and the published table must
@@ -38,7 +38,7 @@ class ReadmeFirstCampaignIT {
         String secrets = block(readme, "secrets.yaml");
         String campaign = block(readme, "campaign.yaml");
         List<String[]> commands = commands(block(readme, "first-campaign"));
-        assertThat(commands).extracting(c -> c[0]).containsExactly("plan", "doctor", "run", "status", "verify");
+        assertThat(commands).extracting(c -> c[0]).containsExactly("plan", "doctor", "run", "status", "verify", "reconcile");
 
         PostgresDatabase source = PostgresDatabase.fresh("readme_src");
         PostgresDatabase target = PostgresDatabase.fresh("readme_tgt");

@@ -74,6 +74,19 @@ class ReconcileCliIT {
         assertThat(report.path("syncAnchorFromPass").asInt()).isEqualTo(3);
     }
 
+    /** Physical chunks place no row in a key range: the pass compares the whole table's keys as one range. */
+    @Test
+    void aPhysicalCampaignIsReconciledAsOneWholeTableRange() throws Exception {
+        CampaignFixture f = new CampaignFixture(dir, "reconcile_physical", 3000,
+                io.dpone.backfill.testsupport.postgres.CampaignYaml.physicalChunks(6), 2);
+        f.cli(0, f.runArgs("run"));
+        writeTheSource(f);
+
+        String out = f.cli(0, with(f, "reconcile"));
+        assertThat(out).contains("1 of 1 range(s) to reconcile").contains("caught up");
+        assertThat(f.target.queryForStrings(ROWS)).isEqualTo(f.source.queryForStrings(ROWS));
+    }
+
     @Test
     void anUnknownKeyIsRefusedNamingTheOptionBeforeAnythingRuns() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "reconcile_bad", 500, 4, 1);
