@@ -46,11 +46,17 @@ class ReconcileCliIT {
         String both = f.target.queryForStrings("SELECT id::text FROM public.items WHERE qty % 7 = 0 AND qty % 11 <> 0 ORDER BY id LIMIT 1").get(0);
         String handOnly = f.target.queryForStrings("SELECT id::text FROM public.items WHERE qty % 7 <> 0 AND qty % 11 <> 0 ORDER BY id LIMIT 1").get(0);
         f.target.execute("UPDATE public.items SET note = 'by hand' WHERE id IN ('" + both + "', '" + handOnly + "')");
+        // And deletes one the source kept: the key is missing from the published table, not the source's to decide.
+        String goneByHand = f.target.queryForStrings("SELECT id::text FROM public.items WHERE qty % 7 <> 0 AND qty % 11 <> 0"
+                + " ORDER BY id OFFSET 5 LIMIT 1").get(0);
+        f.target.execute("DELETE FROM public.items WHERE id = '" + goneByHand + "'");
 
         String first = f.cli(7, with(f, "reconcile"));
-        assertThat(first).contains("reconciliation pass 1").contains("2 key(s) waiting for a decision")
-                .contains("(" + both + ")").contains("(" + handOnly + ")");
-        String others = "SELECT concat_ws('|', id, qty, note) FROM public.items WHERE id NOT IN ('" + both + "', '" + handOnly + "') ORDER BY id";
+        assertThat(first).contains("reconciliation pass 1").contains("3 key(s) waiting for a decision")
+                .contains("(" + both + ")").contains("(" + handOnly + ")").contains("(" + goneByHand + ")")
+                .contains("missing from the published table");
+        String others = "SELECT concat_ws('|', id, qty, note) FROM public.items WHERE id NOT IN ('" + both + "', '" + handOnly
+                + "', '" + goneByHand + "') ORDER BY id";
         assertThat(f.target.queryForStrings(others)).as("every other row, deletes included").isEqualTo(f.source.queryForStrings(others));
         assertThat(f.target.queryForStrings("SELECT note FROM public.items WHERE id IN ('" + both + "', '" + handOnly + "')"))
                 .as("never overwritten").containsOnly("by hand");
@@ -58,11 +64,12 @@ class ReconcileCliIT {
         JsonNode status = JSON.readTree(f.cli(0, with(f, "status", "--format", "json")).lines()
                 .dropWhile(l -> !l.startsWith("{")).reduce("", (a, b) -> a + b + "\n"));
         JsonNode reconciliation = status.path("reconciliation");
-        assertThat(reconciliation.path("queue").path("undecided").asLong()).isEqualTo(2);
+        assertThat(reconciliation.path("queue").path("undecided").asLong()).isEqualTo(3);
         assertThat(reconciliation.path("caughtUp").asBoolean()).isFalse();
         assertThat(reconciliation.path("passes").get(0).path("deleted").asLong()).isPositive();
 
-        String accepted = f.cli(0, with(f, "reconcile", "--accept", "(" + both + ")", "--keep", "(" + handOnly + ")"));
+        String accepted = f.cli(0, with(f, "reconcile", "--accept", "(" + both + ")", "--accept", "(" + goneByHand + ")",
+                "--keep", "(" + handOnly + ")"));
         assertThat(accepted).contains("reconciliation pass 2").contains("0 key(s) waiting").contains("caught up");
         String kept = "SELECT concat_ws('|', id, qty, note) FROM public.items WHERE id <> '" + handOnly + "' ORDER BY id";
         assertThat(f.target.queryForStrings(kept)).isEqualTo(f.source.queryForStrings(kept));

@@ -1,10 +1,14 @@
 package io.dpone.backfill.postgres;
 
+import io.dpone.backfill.core.reconcile.KeyBuckets;
 import io.dpone.backfill.core.reconcile.KeySetDigest;
 
 import java.math.BigInteger;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -22,15 +26,44 @@ public final class PostgresKeyText {
                 .collect(Collectors.joining(", ")) + ")::text";
     }
 
+    /** The 64-bit hash of the key text (PostgreSQL's own {@code hashtextextended}, several times cheaper than MD5). */
+    public static String hash(List<String> keyColumns, String alias) {
+        return "pg_catalog.hashtextextended(" + of(keyColumns, alias) + ", 0)";
+    }
+
+    /** The bucket of the key's hash: its low bits, {@link KeyBuckets#COUNT} buckets. */
+    public static String bucket(List<String> keyColumns, String alias) {
+        return "(" + hash(keyColumns, alias) + " & " + (KeyBuckets.COUNT - 1) + ")";
+    }
+
+    /** {@code alias}'s key falls in one of {@code buckets} (our own numbers, inlined: COPY takes no parameters). */
+    public static String inBuckets(List<String> keyColumns, String alias, Set<Integer> buckets) {
+        return bucket(keyColumns, alias) + " IN (" + buckets.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")";
+    }
+
     /**
-     * The digest of the keys of {@code table}'s rows matching {@code predicate}: their count and the sum of the first
-     * 60 bits of each key text's MD5, a numeric sum that cannot overflow.
+     * The digest of the keys of {@code table}'s rows matching {@code predicate}: their count and the exact sum of their
+     * hashes; one aggregate, half the cost of the per-bucket digests a range reads only when this differs.
      */
-    public static KeySetDigest digest(PostgresJdbc jdbc, String qualifiedTable, List<String> keyColumns, String predicate)
-            throws SQLException {
-        return jdbc.one("SELECT count(*)::text AS n, coalesce(sum(('x' || substr(md5(" + of(keyColumns, null) + "), 1, 15))"
-                        + "::bit(60)::bigint), 0)::text AS s FROM " + qualifiedTable + " WHERE " + predicate,
-                rs -> new KeySetDigest(Long.parseLong(rs.getString("n")), new BigInteger(rs.getString("s"))))
-                .orElseThrow();
+    public static KeySetDigest digest(PostgresJdbc jdbc, String qualifiedTable, List<String> keyColumns, String alias,
+                                      String predicate) throws SQLException {
+        return jdbc.one("SELECT count(*)::text AS n, coalesce(sum(" + hash(keyColumns, alias) + "::numeric), 0)::text AS s FROM "
+                        + qualifiedTable + (alias == null ? "" : " " + alias) + " WHERE " + predicate,
+                rs -> new KeySetDigest(Long.parseLong(rs.getString("n")), new BigInteger(rs.getString("s")))).orElseThrow();
+    }
+
+    /**
+     * The keys of {@code table}'s rows matching {@code predicate} per bucket: each bucket's count and the exact sum of
+     * its keys' hashes (numeric, which cannot overflow). A route to another engine needs a hash both can compute.
+     */
+    public static KeyBuckets buckets(PostgresJdbc jdbc, String qualifiedTable, List<String> keyColumns, String alias,
+                                     String predicate) throws SQLException {
+        Map<Integer, KeySetDigest> digests = new TreeMap<>();
+        for (Object[] row : jdbc.list("SELECT " + bucket(keyColumns, alias) + "::int AS b, count(*)::text AS n, sum("
+                + hash(keyColumns, alias) + "::numeric)::text AS s FROM " + qualifiedTable + (alias == null ? "" : " " + alias)
+                + " WHERE " + predicate + " GROUP BY 1", rs -> new Object[] {rs.getInt("b"), rs.getString("n"), rs.getString("s")})) {
+            digests.put((Integer) row[0], new KeySetDigest(Long.parseLong((String) row[1]), new BigInteger((String) row[2])));
+        }
+        return KeyBuckets.of(digests);
     }
 }

@@ -20,11 +20,14 @@ public interface PassSource extends AutoCloseable {
      */
     ChunkRows changedRows(ChunkRange range, String since, List<String> acceptedKeys) throws Exception;
 
-    /** The digest of the range's keys (the target's key columns' source columns), canonical text as the target's. */
+    /** The digest of the range's keys (the target key's source columns), canonical text as the target's. */
     KeySetDigest keyDigest(ChunkRange range) throws Exception;
 
-    /** The range's keys, one row each, in the key columns' order. */
-    ChunkRows keys(ChunkRange range) throws Exception;
+    /** The same keys digested per bucket: read only for a range whose whole digests differ. */
+    KeyBuckets keyBuckets(ChunkRange range) throws Exception;
+
+    /** The range's keys that fall in {@code buckets}, one row each, in the key columns' order. */
+    ChunkRows keys(ChunkRange range, java.util.Set<Integer> buckets) throws Exception;
 
     @Override
     void close() throws Exception;

@@ -66,7 +66,17 @@ public final class ReconcilePass {
             ChunkReconciled outcome;
             // The pass's own since, not the snapshot's: a resumed pass reads from where it began.
             try (ChunkRows changed = source.changedRows(range, pass.since(), accepted)) {
-                outcome = target.apply(lease, pass.pass(), id, range, changed, sourceKeys, () -> source.keys(range));
+                outcome = target.apply(lease, pass.pass(), id, range, changed, sourceKeys, new PassTarget.KeyStream() {
+                    @Override
+                    public KeyBuckets buckets() throws Exception {
+                        return source.keyBuckets(range);
+                    }
+
+                    @Override
+                    public ChunkRows open(java.util.Set<Integer> buckets) throws Exception {
+                        return source.keys(range, buckets);
+                    }
+                });
             }
             faults.reached(FaultPoint.AFTER_COMMIT, id);
             if (outcome.upserted() + outcome.deleted() + outcome.queued() > 0) {

@@ -2,6 +2,7 @@ package io.dpone.backfill.source.postgres;
 
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.core.reconcile.KeyBuckets;
 import io.dpone.backfill.core.reconcile.KeySetDigest;
 import io.dpone.backfill.core.reconcile.PassSource;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
@@ -15,6 +16,7 @@ import org.postgresql.copy.CopyOut;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -83,13 +85,19 @@ public final class PostgresPassSource implements PassSource {
 
     @Override
     public KeySetDigest keyDigest(ChunkRange range) throws SQLException {
-        return PostgresKeyText.digest(jdbc, table(), keyColumns, predicate(range));
+        return PostgresKeyText.digest(jdbc, table(), keyColumns, null, predicate(range));
     }
 
     @Override
-    public ChunkRows keys(ChunkRange range) throws SQLException {
+    public KeyBuckets keyBuckets(ChunkRange range) throws SQLException {
+        return PostgresKeyText.buckets(jdbc, table(), keyColumns, null, predicate(range));
+    }
+
+    @Override
+    public ChunkRows keys(ChunkRange range, Set<Integer> buckets) throws SQLException {
         String keys = keyColumns.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "));
-        return copy("COPY (SELECT " + keys + " FROM " + table() + " WHERE " + predicate(range) + ") TO STDOUT");
+        return copy("COPY (SELECT " + keys + " FROM " + table() + " WHERE " + predicate(range) + " AND "
+                + PostgresKeyText.inBuckets(keyColumns, null, buckets) + ") TO STDOUT");
     }
 
     private ChunkRows copy(String sql) throws SQLException {

@@ -17,6 +17,7 @@ import org.postgresql.copy.CopyIn;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -81,17 +82,23 @@ public final class PostgresPassTarget implements PassTarget {
         String runKey = lease.runKey();
         String inRange = predicate(range, "t");
         String list = list(columns, null);
-        jdbc.update("CREATE TEMPORARY TABLE " + ROWS + " ON COMMIT DROP AS SELECT " + list + " FROM " + live + " WITH NO DATA");
-        copyIn("COPY " + ROWS + " (" + list + ") FROM STDIN", changed);
+        // Most ranges of a quiet source changed nothing: no staging table, no upsert, only the checks.
+        boolean anyChanged = changed.next();
+        if (anyChanged) {
+            jdbc.update("CREATE TEMPORARY TABLE " + ROWS + " ON COMMIT DROP AS SELECT " + list + " FROM " + live + " WITH NO DATA");
+            copyIn("COPY " + ROWS + " (" + list + ") FROM STDIN", changed, true);
+        }
 
         String sKey = PostgresKeyText.of(key, "s");
         String tKey = PostgresKeyText.of(key, "t");
         String decided = "(SELECT q.key FROM " + tables.queue + " q WHERE q.run_key = ? AND q.decision = 'accept')";
         String held = "(SELECT q.key FROM " + tables.queue + " q WHERE q.run_key = ? AND (q.decision IS NULL OR q.decision = 'keep'))";
         // Every row of the range someone else wrote after publication waits for a decision, whatever the source did.
-        long queued = queue("SELECT " + tKey + ", CASE WHEN EXISTS (SELECT 1 FROM " + ROWS + " s WHERE " + join("s", "t")
+        String byOthers = "'written in the published table after publication by someone else'";
+        String reason = !anyChanged ? byOthers : "CASE WHEN EXISTS (SELECT 1 FROM " + ROWS + " s WHERE " + join("s", "t")
                 + ") THEN 'written in the published table after publication by someone else, and changed in the source since'"
-                + " ELSE 'written in the published table after publication by someone else' END FROM " + live + " t WHERE "
+                + " ELSE " + byOthers + " END";
+        long queued = queue("SELECT " + tKey + ", " + reason + " FROM " + live + " t WHERE "
                 + inRange + " AND NOT " + tables.ours("t") + " AND " + tKey + " NOT IN " + decided, runKey, pass, 3);
         List<String> others = columns.stream().filter(c -> !key.contains(c)).toList();
         String upsert = "INSERT INTO " + live + " AS t (" + list + ") SELECT " + list(columns, "s") + " FROM " + ROWS + " s"
@@ -99,22 +106,28 @@ public final class PostgresPassTarget implements PassTarget {
                 + (others.isEmpty() ? "NOTHING" : "UPDATE SET " + others.stream()
                 .map(c -> PostgresIdentifiers.quote(c) + " = EXCLUDED." + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "))
                 + " WHERE ROW(" + list(others, "t") + ")::text IS DISTINCT FROM ROW(" + list(others, "EXCLUDED") + ")::text");
-        long upserted = jdbc.update(upsert, runKey);
-        settle("SELECT " + sKey + " FROM " + ROWS + " s", runKey);
+        long upserted = 0;
+        if (anyChanged) {
+            upserted = jdbc.update(upsert, runKey);
+            settle("SELECT " + sKey + " FROM " + ROWS + " s", runKey);
+        }
 
         long deleted = 0;
         boolean compared = false;
-        KeySetDigest targetKeys = PostgresKeyText.digest(jdbc, live + " t", key, inRange);
-        if (!targetKeys.equals(sourceKeys)) {
+        Set<Integer> differing = PostgresKeyText.digest(jdbc, live, key, "t", inRange).equals(sourceKeys) ? Set.of()
+                : PostgresKeyText.buckets(jdbc, live, key, "t", inRange).differing(keys.buckets());
+        if (!differing.isEmpty()) {
             compared = true;
             jdbc.update("CREATE TEMPORARY TABLE " + KEYS + " ON COMMIT DROP AS SELECT " + list(key, null) + " FROM " + live
                     + " WITH NO DATA");
-            try (ChunkRows sourceKeyRows = keys.open()) {
-                copyIn("COPY " + KEYS + " (" + list(key, null) + ") FROM STDIN", sourceKeyRows);
+            try (ChunkRows sourceKeyRows = keys.open(differing)) {
+                copyIn("COPY " + KEYS + " (" + list(key, null) + ") FROM STDIN", sourceKeyRows, sourceKeyRows.next());
             }
             jdbc.update("ANALYZE " + KEYS);
+            // Only the differing buckets' keys were shipped: the target side is compared in the same buckets.
+            String inBuckets = inRange + " AND " + PostgresKeyText.inBuckets(key, "t", differing);
             String gone = "NOT EXISTS (SELECT 1 FROM " + KEYS + " s WHERE " + join("s", "t") + ")";
-            deleted = jdbc.one("WITH d AS (DELETE FROM " + live + " t WHERE " + inRange + " AND " + gone + " AND " + tKey
+            deleted = jdbc.one("WITH d AS (DELETE FROM " + live + " t WHERE " + inBuckets + " AND " + gone + " AND " + tKey
                     + " NOT IN " + held + " AND (" + tables.ours("t") + " OR " + tKey + " IN " + decided + ") RETURNING " + tKey
                     + " AS k), settled AS (DELETE FROM " + tables.queue + " q WHERE q.run_key = ? AND q.decision = 'accept'"
                     + " AND q.key IN (SELECT k FROM d)) SELECT count(*) FROM d", rs -> rs.getLong(1),
@@ -167,13 +180,17 @@ public final class PostgresPassTarget implements PassTarget {
         return names.stream().map(c -> (alias == null ? "" : alias + ".") + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "));
     }
 
-    private void copyIn(String sql, ChunkRows rows) throws Exception {
+    /** Copies {@code rows} in, {@code positioned}: whether the first row was already read (and is current). */
+    private void copyIn(String sql, ChunkRows rows, boolean positioned) throws Exception {
+        if (!positioned) {
+            return;
+        }
         CopyIn in = target.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
         try {
-            while (rows.next()) {
+            do {
                 byte[] row = rows.copyBytes();
                 in.writeToCopy(row, 0, row.length);
-            }
+            } while (rows.next());
             in.endCopy();
         } finally {
             if (in.isActive()) {
