@@ -92,6 +92,11 @@ class ReconcileCliIT {
         String out = f.cli(0, with(f, "reconcile"));
         assertThat(out).contains("1 of 1 range(s) to reconcile").contains("caught up");
         assertThat(f.target.queryForStrings(ROWS)).isEqualTo(f.source.queryForStrings(ROWS));
+
+        // The pass wrote the published table after publication: a rollback says so, as the runbook does.
+        assertThat(f.cli(3, with(f, "rollback", "--reason", "after reconcile"))).contains("rollback refused");
+        assertThat(f.cli(0, with(f, "rollback", "--reason", "after reconcile", "--accept-writes"))).contains("rolled back");
+        assertThat(f.cli(1, with(f, "reconcile"))).contains("was rolled back");
     }
 
     @Test
