@@ -86,6 +86,46 @@ class ColumnMappingIT {
                 .as("no shadow was created").isZero();
     }
 
+    /**
+     * Issue 38 through the mapping: a reconciliation pass writes the source's changes, inserts and deletes into the
+     * PascalCase table by its own names (key, chunk column, a widened column), rows beyond the plan's bounds
+     * included, and queues the row someone edited by hand after publication.
+     */
+    @Test
+    void aReconciliationPassWritesThroughTheMappingAndQueuesTheRowEditedByHand() throws Exception {
+        publishes("albums_reconcile", KEY_CHUNKS); // ends with AlbumId 7's title changed by hand
+        h.source.execute("UPDATE public.albums SET title = title || ' (remastered)', artist_id = artist_id + 1000 WHERE album_id % 10 = 0",
+                "DELETE FROM public.albums WHERE album_id % 13 = 0",
+                "INSERT INTO public.albums SELECT i, 'New ' || i, 1, 9.99, date '2020-01-01' FROM generate_series(2001, 2050) i");
+        CampaignBlueprint b = campaign("albums_reconcile", KEY_CHUNKS, MAPPING);
+        String runKey = b.identity().runKey();
+        try (CampaignRuntime s = h.session(b); Connection source = h.source.connect(); Connection target = h.target.connect()) {
+            io.dpone.backfill.core.reconcile.ReconcileLedger passes = Connectors.target(b.definition().spec().getTarget().getType())
+                    .reconcileLedger(target, b.definition().spec().getState().getSchema());
+            passes.ensureSchema();
+            // The publishing driver's lease runs out first (it is not released in publishes).
+            java.util.Optional<CampaignLease> taken = java.util.Optional.empty();
+            for (int i = 0; i < 100 && taken.isEmpty(); i++) {
+                taken = s.ledger().acquireLease(runKey, "reconcile", CampaignHarness.FAST.leaseTtl());
+                if (taken.isEmpty()) {
+                    Thread.sleep(100);
+                }
+            }
+            CampaignLease lease = taken.orElseThrow();
+            io.dpone.backfill.core.reconcile.PassRecord pass = CampaignReconciliation.run(b, s.ledger(), passes, source, target,
+                    lease, CampaignHarness.FAST.leaseTtl(), io.dpone.backfill.core.fault.FaultPoints.NONE, line -> { });
+            assertThat(pass.finished()).isTrue();
+            assertThat(pass.totals().deleted()).isEqualTo(2000 / 13);
+            assertThat(passes.queue(runKey, 10)).extracting(io.dpone.backfill.core.reconcile.QueuedKey::key).containsExactly("(7)");
+        }
+        String published = "SELECT \"AlbumId\" || '|' || \"Title\" || '|' || \"ArtistId\" || '|' || \"Price\" || '|' || \"Released\""
+                + " FROM public.albums WHERE \"AlbumId\" <> 7 ORDER BY \"AlbumId\"";
+        String read = "SELECT album_id || '|' || title || '|' || artist_id || '|' || unit_price || '|' || released"
+                + " FROM public.albums WHERE album_id <> 7 ORDER BY album_id";
+        assertThat(h.target.queryForStrings(published)).isEqualTo(h.source.queryForStrings(read));
+        assertThat(h.target.queryForStrings("SELECT \"Title\" FROM public.albums WHERE \"AlbumId\" = 7")).containsExactly("changed");
+    }
+
     private void publishes(String backfillId, String chunks) throws Exception {
         h.source.execute(SOURCE, ROWS);
         h.target.execute(TARGET);
