@@ -66,6 +66,22 @@ public final class PostgresJdbc {
      * roll back or restore is added to the original error, never put in its place.
      */
     public <T> T inTransaction(Work<T> work) throws SQLException {
+        try {
+            return inTransactionOf(work::run);
+        } catch (SQLException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e); // Work throws only SQLException
+        }
+    }
+
+    /** Work that also streams (reads rows, copies them in) and so may fail otherwise than by SQL. */
+    public interface Step<T> {
+        T run() throws Exception;
+    }
+
+    /** {@link #inTransaction} for a {@link Step}. */
+    public <T> T inTransactionOf(Step<T> work) throws Exception {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         Throwable failure = null;
@@ -73,7 +89,7 @@ public final class PostgresJdbc {
             T result = work.run();
             connection.commit();
             return result;
-        } catch (SQLException | RuntimeException | Error e) {
+        } catch (Exception | Error e) {
             failure = e;
             try {
                 connection.rollback();

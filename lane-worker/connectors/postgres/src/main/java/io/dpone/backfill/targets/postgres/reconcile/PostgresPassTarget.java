@@ -52,22 +52,7 @@ public final class PostgresPassTarget implements PassTarget {
     @Override
     public ChunkReconciled apply(CampaignLease lease, int pass, int rangeId, ChunkRange range, ChunkRows changed,
                                  KeySetDigest sourceKeys, KeyStream keys) throws Exception {
-        boolean autoCommit = target.getAutoCommit();
-        target.setAutoCommit(false);
-        try {
-            ChunkReconciled outcome = applyInTransaction(lease, pass, rangeId, range, changed, sourceKeys, keys);
-            target.commit();
-            return outcome;
-        } catch (Exception | Error e) {
-            try {
-                target.rollback();
-            } catch (SQLException rollback) {
-                e.addSuppressed(rollback);
-            }
-            throw e;
-        } finally {
-            target.setAutoCommit(autoCommit);
-        }
+        return jdbc.inTransactionOf(() -> applyInTransaction(lease, pass, rangeId, range, changed, sourceKeys, keys));
     }
 
     private ChunkReconciled applyInTransaction(CampaignLease lease, int pass, int rangeId, ChunkRange range,
