@@ -47,7 +47,8 @@ public final class PostgresKeyText {
      */
     public static KeySetDigest digest(PostgresJdbc jdbc, String qualifiedTable, List<String> keyColumns, String alias,
                                       String predicate) throws SQLException {
-        return jdbc.one("SELECT count(*)::text AS n, coalesce(sum(" + hash(keyColumns, alias) + "::numeric), 0)::text AS s FROM "
+        // sum(bigint) is exact (a 128-bit or numeric accumulator, a numeric result): no per-row cast needed.
+        return jdbc.one("SELECT count(*)::text AS n, coalesce(sum(" + hash(keyColumns, alias) + "), 0)::text AS s FROM "
                         + qualifiedTable + (alias == null ? "" : " " + alias) + " WHERE " + predicate,
                 rs -> new KeySetDigest(Long.parseLong(rs.getString("n")), new BigInteger(rs.getString("s")))).orElseThrow();
     }
@@ -59,9 +60,10 @@ public final class PostgresKeyText {
     public static KeyBuckets buckets(PostgresJdbc jdbc, String qualifiedTable, List<String> keyColumns, String alias,
                                      String predicate) throws SQLException {
         Map<Integer, KeySetDigest> digests = new TreeMap<>();
-        for (Object[] row : jdbc.list("SELECT " + bucket(keyColumns, alias) + "::int AS b, count(*)::text AS n, sum("
-                + hash(keyColumns, alias) + "::numeric)::text AS s FROM " + qualifiedTable + (alias == null ? "" : " " + alias)
-                + " WHERE " + predicate + " GROUP BY 1", rs -> new Object[] {rs.getInt("b"), rs.getString("n"), rs.getString("s")})) {
+        // Each key hashed once, then grouped by its low bits.
+        for (Object[] row : jdbc.list("SELECT (h & " + (KeyBuckets.COUNT - 1) + ")::int AS b, count(*)::text AS n, sum(h)::text AS s"
+                + " FROM (SELECT " + hash(keyColumns, alias) + " AS h FROM " + qualifiedTable + (alias == null ? "" : " " + alias)
+                + " WHERE " + predicate + ") k GROUP BY 1", rs -> new Object[] {rs.getInt("b"), rs.getString("n"), rs.getString("s")})) {
             digests.put((Integer) row[0], new KeySetDigest(Long.parseLong((String) row[1]), new BigInteger((String) row[2])));
         }
         return KeyBuckets.of(digests);
