@@ -7,6 +7,7 @@ import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.core.campaign.HandoffStatus;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.campaign.PublicationStatus;
+import io.dpone.backfill.core.campaign.SourceReadStatus;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
@@ -63,6 +64,9 @@ public final class CampaignStatusProjector {
                     + " published one is kept as the shadow; start a new campaign with a new backfillId to load again");
         });
         status.setPreflight(detail.preflight());
+        if (detail.readCost() != null) {
+            status.setSourceReads(SourceReadStatus.of(detail.readCost()));
+        }
         return status;
     }
 
