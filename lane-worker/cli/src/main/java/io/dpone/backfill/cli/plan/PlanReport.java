@@ -7,6 +7,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.core.campaign.SourceReadStatus;
 import io.dpone.backfill.core.source.SourceReadCost;
 import io.dpone.backfill.source.SourceAdapter;
 import io.dpone.backfill.wiring.Connectors;
@@ -60,18 +61,13 @@ public final class PlanReport {
         return text(b) + "\nsource reads: " + reads.describe();
     }
 
-    /** The JSON document with {@code sourceReads}: the prediction's figures, or only why there is none. */
+    /**
+     * The JSON document with {@code sourceReads} as the campaign's status will show it once prepared: the
+     * prediction's figures, or only why there is none.
+     */
     public static String json(CampaignBlueprint b, boolean withChunks, SourceReadCost reads) {
         ObjectNode root = document(b, withChunks);
-        ObjectNode n = root.putObject("sourceReads");
-        if (reads.known()) {
-            n.put("factor", Math.round(reads.factor() * 10) / 10.0);
-            n.put("pagesVisited", reads.pagesVisited());
-            n.put("tablePages", reads.tablePages());
-            n.put("chunks", reads.chunks());
-            n.put("largestChunkPages", reads.largestChunkPages());
-        }
-        n.put("basis", reads.reason());
+        root.set("sourceReads", PrettyJson.MAPPER.valueToTree(SourceReadStatus.of(reads)));
         return PrettyJson.write(root);
     }
 
