@@ -45,15 +45,19 @@ class PostgresReadCostIT {
                 "VACUUM (ANALYZE, FREEZE) public." + name);
     }
 
-    /** 64 chunks of about 1,600 rows get bitmap heap scans on random keys; 512 of about 200 rows, index scans. */
-    @ParameterizedTest(name = "{2} {0} chunks on {1}")
+    /**
+     * 64 chunks of about 1,600 rows get bitmap heap scans on random keys; 512 of about 200 rows, index scans; chunks
+     * on {@code n}, which no index leads, a sequential scan each.
+     */
+    @ParameterizedTest(name = "{2} {0} chunks on {1}.{3}")
     @CsvSource({
-            "uuid, uuid_in_key_order, 64", "uuid, uuid_in_random_order, 64", "uuid, uuid_in_random_order, 512",
-            "integer, integer_in_key_order, 64", "integer, integer_in_random_order, 64",
-            "physical, integer_in_key_order, 64", "physical, uuid_in_random_order, 64"})
-    void thePredictionIsWithinAQuarterOfTheHeapPagesTheChunksVisit(String kind, String table, int buckets)
+            "uuid, uuid_in_key_order, 64, id", "uuid, uuid_in_random_order, 64, id", "uuid, uuid_in_random_order, 512, id",
+            "integer, integer_in_key_order, 64, id", "integer, integer_in_random_order, 64, id",
+            "integer, integer_in_key_order, 8, n",
+            "physical, integer_in_key_order, 64, ", "physical, uuid_in_random_order, 64, "})
+    void thePredictionIsWithinAQuarterOfTheHeapPagesTheChunksVisit(String kind, String table, int buckets, String column)
             throws Exception {
-        ChunkPlan plan = plan(kind, buckets);
+        ChunkPlan plan = plan(kind, buckets, column);
         SourceReadCost predicted;
         try (Connection c = db.connect()) {
             predicted = new PostgresSourceCatalog(c).readCost("public", table, plan);
@@ -111,16 +115,14 @@ class PostgresReadCostIT {
     }
 
     private static ChunkPlan plan(String kind) {
-        return plan(kind, CHUNKS);
+        return plan(kind, CHUNKS, kind.equals("physical") ? null : "id");
     }
 
-    private static ChunkPlan plan(String kind, int buckets) {
+    private static ChunkPlan plan(String kind, int buckets, String column) {
         ChunkSpec spec = new ChunkSpec();
         spec.setKind(ChunkKind.valueOf(kind.toUpperCase(java.util.Locale.ROOT)));
         spec.setBuckets(buckets);
-        if (!kind.equals("physical")) {
-            spec.setColumn("id");
-        }
+        spec.setColumn(column);
         if (kind.equals("integer")) {
             spec.setLowerBound(1L);
             spec.setUpperBound((long) ROWS);
