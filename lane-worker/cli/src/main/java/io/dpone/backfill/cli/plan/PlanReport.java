@@ -7,7 +7,7 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
-import io.dpone.backfill.core.campaign.SourceReadStatus;
+import io.dpone.backfill.core.engine.CampaignStatusProjector;
 import io.dpone.backfill.core.source.SourceReadCost;
 import io.dpone.backfill.source.SourceAdapter;
 import io.dpone.backfill.wiring.Connectors;
@@ -67,7 +67,7 @@ public final class PlanReport {
      */
     public static String json(CampaignBlueprint b, boolean withChunks, SourceReadCost reads) {
         ObjectNode root = document(b, withChunks);
-        root.set("sourceReads", PrettyJson.MAPPER.valueToTree(SourceReadStatus.of(reads)));
+        root.set("sourceReads", PrettyJson.MAPPER.valueToTree(CampaignStatusProjector.sourceReads(reads)));
         return PrettyJson.write(root);
     }
 

@@ -2,13 +2,13 @@ package io.dpone.backfill.core.campaign;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.dpone.backfill.core.source.SourceReadCost;
 
 import java.util.Objects;
 
 /**
  * How many times the campaign is predicted to read its source table (issue 41, ADR 0055), as preparation estimated
- * it: the factor, the page visits it sums and the table's pages, and why. Four scalars and one bounded text.
+ * it: the factor, the page visits it sums and the table's pages, and why. Three numbers and one bounded text; built
+ * by {@code CampaignStatusProjector.sourceReads}.
  */
 @JsonPropertyOrder({"factor", "pagesVisited", "tablePages", "basis"})
 public class SourceReadStatus {
@@ -22,18 +22,6 @@ public class SourceReadStatus {
     @JsonPropertyDescription("Why: how the chunk column lies in the heap and the scan the server picks for a chunk; or"
             + " why there is no estimate.")
     private String basis;
-
-    /** The status of a recorded prediction. */
-    public static SourceReadStatus of(SourceReadCost cost) {
-        SourceReadStatus s = new SourceReadStatus();
-        if (cost.known()) {
-            s.setFactor(Math.round(cost.factor() * 10) / 10.0);
-            s.setPagesVisited(cost.pagesVisited());
-            s.setTablePages(cost.tablePages());
-        }
-        s.setBasis(cost.reason());
-        return s;
-    }
 
     public Double getFactor() {
         return factor;

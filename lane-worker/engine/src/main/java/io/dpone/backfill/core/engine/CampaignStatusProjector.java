@@ -15,6 +15,7 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.source.SourceCoverage;
+import io.dpone.backfill.core.source.SourceReadCost;
 import io.dpone.backfill.core.publish.ValidationResult;
 
 import java.util.Optional;
@@ -65,9 +66,21 @@ public final class CampaignStatusProjector {
         });
         status.setPreflight(detail.preflight());
         if (detail.readCost() != null) {
-            status.setSourceReads(SourceReadStatus.of(detail.readCost()));
+            status.setSourceReads(sourceReads(detail.readCost()));
         }
         return status;
+    }
+
+    /** A prediction of the source reads (ADR 0055) as the status, and {@code plan}'s JSON, show it. */
+    public static SourceReadStatus sourceReads(SourceReadCost cost) {
+        SourceReadStatus s = new SourceReadStatus();
+        if (cost.known()) {
+            s.setFactor(Math.round(cost.factor() * 10) / 10.0);
+            s.setPagesVisited(cost.pagesVisited());
+            s.setTablePages(cost.tablePages());
+        }
+        s.setBasis(cost.reason());
+        return s;
     }
 
     static CampaignProgress progress(ChunkCounts c, String estimateBasis) {
