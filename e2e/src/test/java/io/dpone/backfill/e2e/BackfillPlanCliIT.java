@@ -31,11 +31,14 @@ class BackfillPlanCliIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"pg-to-mssql-orders.yaml", "pg-to-pg-events.yaml"})
-    void plansEveryShippedExampleWithOneSummaryLine(String name) throws Exception {
+    void plansEveryShippedExampleWithOneSummaryLineAndSaysTheReadsNeedTheSource(String name) throws Exception {
         BackfillProcess.Result r = BackfillProcess.run(work, "plan", example(name).toString());
         assertThat(r.exitCode()).as(r.stderr()).isZero();
-        assertThat(r.stdout().lines()).singleElement().satisfies(line ->
+        assertThat(r.stdout().lines()).hasSize(2).first().satisfies(line ->
                 assertThat(line).contains(" chunks on ", " workers, ", "run key rk-", "shadow ", "backup "));
+        // Issue 41: without the source's settings plan touches no database and says what the estimate needs.
+        assertThat(r.stdout().lines()).last().asString()
+                .startsWith("source reads: not estimated: needs the source (plan touched no database)");
         assertThat(r.stderr()).isEmpty();
     }
 

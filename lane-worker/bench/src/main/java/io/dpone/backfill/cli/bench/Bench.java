@@ -7,6 +7,7 @@ import io.dpone.backfill.cli.local.LaneCommandLine;
 import io.dpone.backfill.cli.local.LaneJvmDefaults;
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.core.campaign.ChunkKind;
+import io.dpone.backfill.core.source.SourceReadCost;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,6 +77,8 @@ public final class Bench {
                     settings.publicationVerify(), settings.rowsPerSecondCap());
             var heap = source.heapExtent();
             SourceReads reads = new SourceReads(campaign.plan(heap), heap, source.anchor());
+            SourceReadCost predicted = source.predictedReads(reads.plan());
+            log.accept("predicted source reads of the chunked arms: " + predicted.describe());
             ArmContext context = new ArmContext(source, table, settings.rows(), settings.lanes(), campaign, reads, campaigns, heaps);
             Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
             for (int r = 1; r <= settings.repeat(); r++) {
@@ -93,7 +96,7 @@ public final class Bench {
             }
             List<ArmSummary> summaries = new ArrayList<>();
             runs.forEach((code, list) -> summaries.add(ArmSummary.of(ARMS.get(code), list)));
-            return new Result(new BenchReport(setup(source, target, classArchive), source.tablePages(), summaries));
+            return new Result(new BenchReport(setup(source, target, classArchive), source.tablePages(), summaries, predicted));
         } finally {
             if (previousOpts == null) {
                 System.clearProperty(LaneCommandLine.JAVA_OPTS_PROPERTY);

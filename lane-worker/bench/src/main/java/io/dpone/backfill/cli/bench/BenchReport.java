@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dpone.backfill.core.source.SourceReadCost;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.Optional;
 
 /**
  * The bench's result: the setup, then per arm its median run's wall seconds, rows/s, ratios to B0 and B2, chunk
- * seconds, source heap pages visited against the table's pages, target log bytes and lane peak heap after GC.
+ * seconds, source heap pages visited against the table's pages (beside the visits predicted for the chunked arms'
+ * plan, issue 41), target log bytes and lane peak heap after GC.
  */
 final class BenchReport {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -24,11 +26,19 @@ final class BenchReport {
     private final ObjectNode setup;
     private final long tablePages;
     private final Map<String, ArmSummary> arms = new LinkedHashMap<>();
+    /** What the source predicted the chunked arms' plan visits (ADR 0055); they all read the same chunks. */
+    private final SourceReadCost predicted;
 
-    BenchReport(ObjectNode setup, long tablePages, List<ArmSummary> summaries) {
+    BenchReport(ObjectNode setup, long tablePages, List<ArmSummary> summaries, SourceReadCost predicted) {
         this.setup = setup;
         this.tablePages = tablePages;
+        this.predicted = predicted;
         summaries.forEach(s -> arms.put(s.arm().code(), s));
+    }
+
+    /** An arm that read the source chunk by chunk, so the prediction applies to it; B0 is one stream. */
+    private static boolean chunked(ArmSummary s) {
+        return !s.median().chunks().isEmpty();
     }
 
     Map<String, ArmSummary> arms() {
@@ -52,6 +62,10 @@ final class BenchReport {
             }
             a.put("heapPagesVisited", s.median().heapPagesVisited())
                     .put("heapPagesPerTablePage", round(s.median().heapPagesVisited() / (double) tablePages));
+            if (chunked(s) && predicted.known()) {
+                a.put("heapPagesPredicted", predicted.pagesVisited())
+                        .put("predictedOverMeasured", round(predicted.pagesVisited() / (double) s.median().heapPagesVisited()));
+            }
             if (s.median().logBytes().isPresent()) {
                 a.put("targetLogBytes", s.median().logBytes().getAsLong());
             } else {
@@ -131,6 +145,19 @@ final class BenchReport {
                                 ? String.format(Locale.ROOT, ": %.3fx the cap of %,d rows/s (%s 5%%)", load / cap, cap,
                                 Math.abs(load / cap - 1) <= 0.05 ? "within" : "NOT within") : ""));
             }
+        }
+        for (ArmSummary s : arms.values()) {
+            if (chunked(s)) {
+                long measured = s.median().heapPagesVisited();
+                out.append(String.format(Locale.ROOT, "  %-3s heap page visits: predicted %s, measured %,d (%.2fx the"
+                        + " table)%s%n", s.arm().code(), predicted.known() ? String.format(Locale.ROOT, "%,d (%.2fx)",
+                        predicted.pagesVisited(), predicted.factor()) : "-", measured, measured / (double) tablePages,
+                        predicted.known() ? String.format(Locale.ROOT, ", predicted/measured %.2f",
+                                predicted.pagesVisited() / (double) measured) : ""));
+            }
+        }
+        if (arms.values().stream().anyMatch(BenchReport::chunked)) {
+            out.append("  predicted: ").append(predicted.reason()).append(System.lineSeparator());
         }
         for (ArmSummary s : arms.values()) {
             s.median().contentCheckSeconds().ifPresent(c -> out.append(String.format(Locale.ROOT,

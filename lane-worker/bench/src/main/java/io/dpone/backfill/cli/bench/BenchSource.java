@@ -2,9 +2,12 @@ package io.dpone.backfill.cli.bench;
 
 import io.dpone.backfill.connect.ConnectionSettings;
 import io.dpone.backfill.pgembedded.EmbeddedPostgres;
+import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.HeapExtent;
+import io.dpone.backfill.core.source.SourceReadCost;
 import io.dpone.backfill.postgres.PostgresEndpoint;
 import io.dpone.backfill.source.postgres.PostgresHeapState;
+import io.dpone.backfill.source.postgres.PostgresSourceCatalog;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -55,6 +58,13 @@ final class BenchSource implements AutoCloseable {
     HeapExtent heapExtent() throws SQLException {
         try (Connection c = connect()) {
             return PostgresHeapState.read(c, "public", BenchTable.NAME).orElseThrow().extent();
+        }
+    }
+
+    /** The heap page visits the source predicts for {@code plan}'s chunks (ADR 0055), as doctor and plan show them. */
+    SourceReadCost predictedReads(ChunkPlan plan) throws SQLException {
+        try (Connection c = connect()) {
+            return new PostgresSourceCatalog(c).readCost("public", BenchTable.NAME, plan);
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.core.campaign.ChunkKind;
+import io.dpone.backfill.core.source.SourceReadCost;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -49,7 +50,8 @@ class BenchReportTest {
         ObjectNode setup = JsonNodeFactory.instance.objectNode().put("rows", 40).put("kind", ChunkKind.UUID.wireName());
         List<ChunkTiming> chunks = List.of(new ChunkTiming(0, 1, 20), new ChunkTiming(0, 2, 20));
         BenchReport report = new BenchReport(setup, 50, List.of(ArmSummary.of(B0, List.of(run("B0", 1, 2))),
-                ArmSummary.of(S, List.of(new ArmRun("S", 1, 4, 40, chunks, 60, OptionalLong.of(2048), List.of(8L << 20, 9L << 20))))));
+                ArmSummary.of(S, List.of(new ArmRun("S", 1, 4, 40, chunks, 60, OptionalLong.of(2048), List.of(8L << 20, 9L << 20))))),
+                new SourceReadCost(50, 57, 2, 30, "uuid keys of id lie in random order in the heap"));
         JsonNode s = report.json().path("arms").path("S");
         assertThat(s.path("ratioToB0").asDouble()).isEqualTo(0.5);
         assertThat(s.has("ratioToB2")).as("no B2 ran").isFalse();
@@ -59,6 +61,12 @@ class BenchReportTest {
         assertThat(s.path("maxLanePeakHeapAfterGcMiB").asDouble()).isEqualTo(9.0);
         assertThat(report.json().path("arms").path("B0").path("targetLogBytes").isNull()).as("not measured is null, not 0").isTrue();
         assertThat(report.table()).contains("S         4.00").contains("B0        2.00");
+        assertThat(s.path("heapPagesPredicted").asLong()).isEqualTo(57);
+        assertThat(s.path("predictedOverMeasured").asDouble()).isEqualTo(0.95);
+        assertThat(report.json().path("arms").path("B0").has("heapPagesPredicted")).as("one stream, not the chunks").isFalse();
+        assertThat(report.table()).contains("  S   heap page visits: predicted 57 (1.14x), measured 60 (1.20x the table),"
+                + " predicted/measured 0.95").doesNotContain("B0  heap page visits")
+                .contains("  predicted: uuid keys of id lie in random order in the heap");
     }
 
     /** Issue 35: the read-back gate's seconds stand beside one session's raw read of the same table, as a ratio. */
@@ -67,7 +75,8 @@ class BenchReportTest {
         ObjectNode setup = JsonNodeFactory.instance.objectNode().put("rows", 40).put("kind", ChunkKind.UUID.wireName());
         ArmRun checked = new ArmRun("S", 1, 4, 40, List.of(), 60, OptionalLong.empty(), List.of())
                 .withContentCheck(java.util.OptionalDouble.of(1.5), java.util.OptionalDouble.of(0.75));
-        BenchReport report = new BenchReport(setup, 50, List.of(ArmSummary.of(S, List.of(checked))));
+        BenchReport report = new BenchReport(setup, 50, List.of(ArmSummary.of(S, List.of(checked))),
+                SourceReadCost.unknown("not asked"));
         JsonNode s = report.json().path("arms").path("S");
         assertThat(s.path("contentCheckSeconds").asDouble()).isEqualTo(1.5);
         assertThat(s.path("rawReadSeconds").asDouble()).isEqualTo(0.75);

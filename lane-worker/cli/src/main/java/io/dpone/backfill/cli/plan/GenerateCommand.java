@@ -142,10 +142,12 @@ public final class GenerateCommand implements Callable<Integer> {
             CampaignReader.parse(text); // what is written must read back as a valid campaign
             Path file = out.resolve(CampaignFileText.fileName(table, paired.size()));
             Files.writeString(file, text);
-            System.out.printf(Locale.ROOT, "  %2d  %-34s %-9s x%-5d key %-24s %s%s%n", table.order(),
+            // Why this chunk kind (issue 41) closes the line, after what the columns before it show.
+            System.out.printf(Locale.ROOT, "  %2d  %-34s %-9s x%-5d key %-24s %s%s  (%s: %s)%n", table.order(),
                     table.source().name() + " -> " + table.target(), table.chunks().kind(), table.chunks().buckets(),
                     String.join(",", table.source().primaryKey()), file.getFileName(),
-                    table.after().isEmpty() ? "" : "  after " + String.join(", ", table.after()));
+                    table.after().isEmpty() ? "" : "  after " + String.join(", ", table.after()),
+                    table.chunks().kind(), table.chunks().why());
         }
         if (!pairing.unpaired().isEmpty()) {
             System.out.println("not paired:");

@@ -7,6 +7,8 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.core.engine.CampaignStatusProjector;
+import io.dpone.backfill.core.source.SourceReadCost;
 import io.dpone.backfill.source.SourceAdapter;
 import io.dpone.backfill.wiring.Connectors;
 
@@ -54,7 +56,26 @@ public final class PlanReport {
         return text.toString();
     }
 
+    /** The text, then how many times the chunks read the source (ADR 0055), or why that is not known. */
+    public static String text(CampaignBlueprint b, SourceReadCost reads) {
+        return text(b) + "\nsource reads: " + reads.describe();
+    }
+
+    /**
+     * The JSON document with {@code sourceReads} as the campaign's status will show it once prepared: the
+     * prediction's figures, or only why there is none.
+     */
+    public static String json(CampaignBlueprint b, boolean withChunks, SourceReadCost reads) {
+        ObjectNode root = document(b, withChunks);
+        root.set("sourceReads", PrettyJson.MAPPER.valueToTree(CampaignStatusProjector.sourceReads(reads)));
+        return PrettyJson.write(root);
+    }
+
     public static String json(CampaignBlueprint b, boolean withChunks) {
+        return PrettyJson.write(document(b, withChunks));
+    }
+
+    private static ObjectNode document(CampaignBlueprint b, boolean withChunks) {
         BackfillCampaignSpec s = b.definition().spec();
         ObjectNode root = PrettyJson.object();
         root.put("campaign", b.definition().name());
@@ -125,6 +146,6 @@ public final class PlanReport {
                 n.put("predicate", plan.resolved() ? reader.chunkCondition(plan, c) : UNRESOLVED);
             }
         }
-        return PrettyJson.write(root);
+        return root;
     }
 }

@@ -21,6 +21,7 @@ public class BackfillCampaignStatus {
     private String recommendedAction;
     private PreflightStatus preflight;
     private ThrottleStatus throttle;
+    private SourceReadStatus sourceReads;
 
     public CampaignPhase getPhase() {
         return phase;
@@ -118,6 +119,15 @@ public class BackfillCampaignStatus {
         this.throttle = throttle;
     }
 
+    /** How many times the campaign reads its source, as predicted at preparation (ADR 0055); null before. */
+    public SourceReadStatus getSourceReads() {
+        return sourceReads;
+    }
+
+    public void setSourceReads(SourceReadStatus sourceReads) {
+        this.sourceReads = sourceReads;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof BackfillCampaignStatus s && phase == s.phase
@@ -126,12 +136,12 @@ public class BackfillCampaignStatus {
                 && Objects.equals(configDigest, s.configDigest) && Objects.equals(progress, s.progress)
                 && Objects.equals(publication, s.publication) && Objects.equals(handoff, s.handoff)
                 && Objects.equals(recommendedAction, s.recommendedAction) && Objects.equals(preflight, s.preflight)
-                && Objects.equals(throttle, s.throttle);
+                && Objects.equals(throttle, s.throttle) && Objects.equals(sourceReads, s.sourceReads);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(phase, observedGeneration, conditions, runKey, planDigest, configDigest, progress,
-                publication, handoff, recommendedAction, preflight, throttle);
+                publication, handoff, recommendedAction, preflight, throttle, sourceReads);
     }
 }

@@ -39,6 +39,7 @@ import io.dpone.backfill.core.source.ChunkRowEstimates;
 import io.dpone.backfill.core.source.HeapExtentRefusedException;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
+import io.dpone.backfill.core.source.SourceReadCost;
 import io.dpone.backfill.core.publish.ArtifactOwnershipException;
 import io.dpone.backfill.core.publish.GroupHeldException;
 import io.dpone.backfill.core.publish.LiveTargetBaseline;
@@ -274,12 +275,13 @@ public final class CampaignEngine {
         if (encodings != null && !ledger.recordRowEncoding(lease, encodings.choose(loadShape.loadColumnsFrom(sourceShape, mapping)).wireName())) {
             throw new LeaseLostException("could not record the row encoding: campaign lease lost");
         }
-        ChunkRowEstimates estimates = estimateRows(ChunkPlanner.resolve(spec.getChunk(), heap));
+        ChunkPlan resolved = ChunkPlanner.resolve(spec.getChunk(), heap);
+        ChunkRowEstimates estimates = estimateRows(resolved);
         if (estimates.present() && !ledger.recordChunkEstimates(lease, estimates.rows())) {
             throw new LeaseLostException("could not record chunk row estimates: campaign lease lost");
         }
         PhaseDetail prepared = PhaseDetail.parse(campaign.detail()).withPreflight(preflight)
-                .withRowsEstimateBasis(estimates.basis());
+                .withRowsEstimateBasis(estimates.basis()).withReadCost(predictReads(resolved));
         // Recorded with the move to Prepared, in one fenced write: lanes start later and plan from it.
         String detail = (heap == null ? prepared : prepared.withHeapExtent(heap)).json();
         faults.reached(FaultPoint.IN_PREPARE, -1);
@@ -304,6 +306,15 @@ public final class CampaignEngine {
                     + plan.size());
         }
         return e;
+    }
+
+    /** The source reads the plan will cost (ADR 0055), for the status. Advisory like the row estimates. */
+    private SourceReadCost predictReads(ChunkPlan plan) {
+        try {
+            return source.readCost(spec.getSource().getSchema(), spec.getSource().getTable(), plan);
+        } catch (RuntimeException ex) {
+            return SourceReadCost.unknown("the prediction failed: " + ex.getMessage());
+        }
     }
 
     private StepResult startLoading(CampaignLease lease, CampaignRecord campaign) {

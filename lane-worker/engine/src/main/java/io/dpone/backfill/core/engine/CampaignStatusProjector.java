@@ -7,6 +7,7 @@ import io.dpone.backfill.core.campaign.CampaignProgress;
 import io.dpone.backfill.core.campaign.HandoffStatus;
 import io.dpone.backfill.core.campaign.PublicationMode;
 import io.dpone.backfill.core.campaign.PublicationStatus;
+import io.dpone.backfill.core.campaign.SourceReadStatus;
 import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
@@ -14,6 +15,7 @@ import io.dpone.backfill.core.ledger.PublicationReceipt;
 import io.dpone.backfill.core.ledger.RollbackReceipt;
 import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.core.source.SourceCoverage;
+import io.dpone.backfill.core.source.SourceReadCost;
 import io.dpone.backfill.core.publish.ValidationResult;
 
 import java.util.Optional;
@@ -63,7 +65,22 @@ public final class CampaignStatusProjector {
                     + " published one is kept as the shadow; start a new campaign with a new backfillId to load again");
         });
         status.setPreflight(detail.preflight());
+        if (detail.readCost() != null) {
+            status.setSourceReads(sourceReads(detail.readCost()));
+        }
         return status;
+    }
+
+    /** A prediction of the source reads (ADR 0055) as the status, and {@code plan}'s JSON, show it. */
+    public static SourceReadStatus sourceReads(SourceReadCost cost) {
+        SourceReadStatus s = new SourceReadStatus();
+        if (cost.known()) {
+            s.setFactor(Math.round(cost.factor() * 10) / 10.0);
+            s.setPagesVisited(cost.pagesVisited());
+            s.setTablePages(cost.tablePages());
+        }
+        s.setBasis(cost.reason());
+        return s;
     }
 
     static CampaignProgress progress(ChunkCounts c, String estimateBasis) {

@@ -8,6 +8,7 @@ import io.dpone.backfill.core.campaign.PreflightStatus;
 import io.dpone.backfill.core.doctor.PreflightResult;
 import io.dpone.backfill.core.plan.HeapExtent;
 import io.dpone.backfill.core.source.SourceCoverage;
+import io.dpone.backfill.core.source.SourceReadCost;
 import io.dpone.backfill.core.publish.ValidationResult;
 
 
@@ -180,6 +181,28 @@ public final class PhaseDetail {
     public String rowsEstimateBasis() {
         String basis = text("rowsEstimate");
         return basis == null || basis.startsWith("none") ? null : basis;
+    }
+
+    /** The source reads predicted at preparation (ADR 0055): a handful of numbers and the bounded reason. */
+    public PhaseDetail withReadCost(SourceReadCost cost) {
+        ObjectNode copy = node.deepCopy();
+        ObjectNode n = copy.putObject("sourceReads");
+        n.put("tablePages", cost.tablePages());
+        n.put("pagesVisited", cost.pagesVisited());
+        n.put("chunks", cost.chunks());
+        n.put("largestChunkPages", cost.largestChunkPages());
+        n.put("reason", bounded(cost.reason()));
+        return new PhaseDetail(copy);
+    }
+
+    /** Null for a campaign prepared before reads were predicted. */
+    public SourceReadCost readCost() {
+        JsonNode n = node.get("sourceReads");
+        if (n == null || !n.isObject()) {
+            return null;
+        }
+        return new SourceReadCost(n.path("tablePages").asLong(-1), n.path("pagesVisited").asLong(-1),
+                n.path("chunks").asInt(), n.path("largestChunkPages").asLong(-1), n.path("reason").asText(""));
     }
 
     public String text(String field) {

@@ -32,4 +32,14 @@ public interface SourceCatalog {
      * {@link ChunkRowEstimates#none} (with the reason) rather than failing: an ETA must not stop a campaign.
      */
     ChunkRowEstimates estimateChunkRows(String schema, String table, ChunkPlan plan);
+
+    /**
+     * The source pages the chunks of {@code plan} are predicted to visit, against the table's pages (ADR 0055): from
+     * the source's own statistics and the plan its server picks for a chunk's query, never by reading the table. An
+     * unresolved physical plan is cut over the heap as it is now. Returns {@link SourceReadCost#unknown} (with the
+     * reason) rather than failing: a prediction must not stop a campaign.
+     */
+    default SourceReadCost readCost(String schema, String table, ChunkPlan plan) {
+        return SourceReadCost.unknown("this source does not predict its reads");
+    }
 }

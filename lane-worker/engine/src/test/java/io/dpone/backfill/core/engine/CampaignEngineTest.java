@@ -239,6 +239,39 @@ class CampaignEngineTest {
                 .isEqualTo(ChunkPlanner.physical(4, 1234));
     }
 
+    /** Issue 41: the reads of the resolved plan, predicted at preparation, are in the status from then on. */
+    @Test
+    void preparationRecordsThePredictedSourceReadsOfTheResolvedPlanForTheStatus() {
+        target.heap = new HeapExtent(1234, "16384/16999");
+        target.readCost = new io.dpone.backfill.core.source.SourceReadCost(1234, 1240, 4, 310, "block ranges read once");
+        CampaignEngine engine = engine(physicalBlueprint());
+        CampaignLease lease = openAndLease(engine);
+
+        engine.step(lease);
+
+        assertThat(target.pricedPlan).isEqualTo(ChunkPlanner.physical(4, 1234));
+        var status = CampaignStatusProjector.project(physicalBlueprint().definition().spec(), physicalBlueprint().artifacts(),
+                ledger.findByRunKey(engine.runKey()).orElseThrow(), ledger.counts(engine.runKey(), 2),
+                ledger.publicationReceipt(engine.runKey()), ledger.handoffReceipt(engine.runKey()),
+                ledger.rollbackReceipt(engine.runKey()));
+        assertThat(status.getSourceReads()).extracting(s -> s.getFactor(), s -> s.getPagesVisited(), s -> s.getTablePages(),
+                s -> s.getBasis()).containsExactly(1.0, 1240L, 1234L, "block ranges read once");
+    }
+
+    @Test
+    void aPredictionThatFailsIsRecordedAsUnknownAndPreparationGoesOn() {
+        target.readCost = null;
+        CampaignEngine engine = engine(blueprint(""));
+        CampaignLease lease = openAndLease(engine);
+
+        assertThat(engine.step(lease).phase()).isEqualTo(CampaignPhase.Prepared);
+
+        io.dpone.backfill.core.source.SourceReadCost recorded =
+                PhaseDetail.parse(ledger.findByRunKey(engine.runKey()).orElseThrow().detail()).readCost();
+        assertThat(recorded.known()).isFalse();
+        assertThat(recorded.reason()).startsWith("not estimated: the prediction failed");
+    }
+
     @Test
     void physicalChunksCoverEveryRowByConstructionAtValidation() {
         target.coverage = SourceCoverage.counted(5, "rows with a NULL chunk column");

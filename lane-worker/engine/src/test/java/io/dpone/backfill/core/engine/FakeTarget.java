@@ -52,6 +52,9 @@ public final class FakeTarget {
     /** What heapExtent answers for physical chunks; a non-null refusal makes it refuse with that reason. */
     HeapExtent heap = new HeapExtent(100, "16384/16384");
     String heapRefusal;
+    /** What readCost answers (null: it fails as a broken catalog query would), and the plan it was last asked about. */
+    io.dpone.backfill.core.source.SourceReadCost readCost = io.dpone.backfill.core.source.SourceReadCost.unknown("fake source");
+    ChunkPlan pricedPlan;
     String foreignShadowOwner;
     final List<String> calls = new ArrayList<>();
 
@@ -94,6 +97,15 @@ public final class FakeTarget {
             @Override
             public ChunkRowEstimates estimateChunkRows(String schema, String table, ChunkPlan plan) {
                 return ChunkRowEstimates.none("fake source: no statistics");
+            }
+
+            @Override
+            public io.dpone.backfill.core.source.SourceReadCost readCost(String schema, String table, ChunkPlan plan) {
+                pricedPlan = plan;
+                if (readCost == null) {
+                    throw new IllegalStateException("the source's statistics could not be read");
+                }
+                return readCost;
             }
         };
     }

@@ -23,7 +23,12 @@ class SchemaPairingTest {
 
     private static SourceTableFacts source(String name, List<String> key, SourceTableFacts.KeyKind kind, long rows,
                                            String... columns) {
-        return new SourceTableFacts(name, shape(columns), key, kind, rows, rows / 100, 1L, rows);
+        return new SourceTableFacts(name, shape(columns), key, kind, rows, rows / 100, 1L, rows, 1.0);
+    }
+
+    /** A table of {@code rows} rows, 100 a page, whose single key has {@code correlation} with the heap order. */
+    private static SourceTableFacts keyed(SourceTableFacts.KeyKind kind, long rows, Double correlation) {
+        return new SourceTableFacts("t", shape("id"), List.of("id"), kind, rows, rows / 100, 1L, rows, correlation);
     }
 
     @Test
@@ -96,13 +101,37 @@ class SchemaPairingTest {
     @Test
     void chunksAreSizedFromTheTableAndTheKeyKind() {
         assertThat(ChunkSizing.of(source("big", List.of("id"), SourceTableFacts.KeyKind.INTEGER, 1_000_000, "id")))
-                .isEqualTo(new ChunkSizing("integer", "id", 4, 1L, 1_000_000L));
+                .isEqualTo(new ChunkSizing("integer", "id", 4, 1L, 1_000_000L, "key id follows the heap order (correlation 1.000)"));
         assertThat(ChunkSizing.of(new SourceTableFacts("few", shape("id"), List.of("id"), SourceTableFacts.KeyKind.INTEGER,
-                5_000_000, 1, 1L, 3L)).buckets()).as("never more chunks than keys").isEqualTo(3);
+                5_000_000, 1, 1L, 3L, 1.0)).buckets()).as("never more chunks than keys").isEqualTo(3);
         assertThat(ChunkSizing.of(source("u", List.of("id"), SourceTableFacts.KeyKind.UUID, 600_000, "id")))
-                .isEqualTo(new ChunkSizing("uuid", "id", 3, null, null));
+                .isEqualTo(new ChunkSizing("uuid", "id", 3, null, null, "key id follows the heap order (correlation 1.000)"));
         assertThat(ChunkSizing.of(new SourceTableFacts("pair", shape("a", "b"), List.of("a", "b"),
-                SourceTableFacts.KeyKind.OTHER, 10, 20_000, null, null))).isEqualTo(new ChunkSizing("physical", null, 3, null, null));
+                SourceTableFacts.KeyKind.OTHER, 10, 20_000, null, null, null)))
+                .isEqualTo(new ChunkSizing("physical", null, 3, null, null, "composite key"));
+    }
+
+    /** Issue 41: the key's order in the heap, not its type, decides key ranges or block ranges. */
+    @Test
+    void aKeyTheHeapHoldsOutOfOrderGetsPhysicalChunksAndAnOrderedOneKeyRanges() {
+        ChunkSizing random = ChunkSizing.of(keyed(SourceTableFacts.KeyKind.UUID, 50_000_000, 0.002));
+        ChunkSizing ordered = ChunkSizing.of(keyed(SourceTableFacts.KeyKind.INTEGER, 50_000_000, -0.9995));
+        ChunkSizing partly = ChunkSizing.of(keyed(SourceTableFacts.KeyKind.INTEGER, 50_000_000, 0.95));
+
+        assertThat(random.kind()).isEqualTo("physical");
+        assertThat(random.buckets()).as("64 MiB block ranges of 500,000 pages").isEqualTo(62);
+        assertThat(random.why()).isEqualTo("key id lies out of heap order (correlation 0.002): key ranges would read"
+                + " the table about 101x");
+        assertThat(ordered.kind()).isEqualTo("integer");
+        assertThat(ordered.why()).isEqualTo("key id follows the heap order (correlation -1.000)");
+        assertThat(partly.kind()).as("5% of rows scattered: five more page visits per page").isEqualTo("physical");
+    }
+
+    @Test
+    void oneChunkOrAKeyWithoutStatisticsKeepsKeyRanges() {
+        assertThat(ChunkSizing.of(keyed(SourceTableFacts.KeyKind.UUID, 200_000, 0.0)))
+                .extracting(ChunkSizing::kind, ChunkSizing::why).containsExactly("uuid", "key id (one chunk reads the table once)");
+        assertThat(ChunkSizing.of(keyed(SourceTableFacts.KeyKind.UUID, 5_000_000, null)).kind()).isEqualTo("uuid");
     }
 
     @Test

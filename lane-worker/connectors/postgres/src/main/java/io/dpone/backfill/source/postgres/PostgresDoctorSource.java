@@ -22,8 +22,9 @@ import java.util.Set;
 
 /**
  * Source checks: the table exists and can be read; the chunk column exists, is NOT NULL and fits the chunk kind
- * (physical chunks: the heap can be read in block ranges, {@link PostgresDoctorHeap}); the unique key columns
- * exist, are NOT NULL and are enforced unique by a key or unique index.
+ * (physical chunks: the heap can be read in block ranges, {@link PostgresDoctorHeap}), and how many times its
+ * chunks read the table ({@link PostgresDoctorReadCost}); the unique key columns exist, are NOT NULL and are
+ * enforced unique by a key or unique index.
  */
 public final class PostgresDoctorSource {
     private static final Set<String> INTEGER_TYPES = Set.of("smallint", "integer", "bigint");
@@ -67,10 +68,11 @@ public final class PostgresDoctorSource {
                 IdentifierLimit.POSTGRES, findings)) {
             return Optional.empty();
         }
-        if (spec.getChunk().getKind().keyed()) {
-            chunkColumn(columns);
-        }
+        boolean chunkable = !spec.getChunk().getKind().keyed() || chunkColumn(columns);
         new PostgresDoctorHeap(source, findings).check(schema, table, spec.getChunk().getKind());
+        if (chunkable) {
+            new PostgresDoctorReadCost(source, findings).check(schema, table, spec.getChunk());
+        }
         uniqueKey(relation.get(), columns);
         return Optional.of(columns);
     }
@@ -94,7 +96,8 @@ public final class PostgresDoctorSource {
         }
     }
 
-    private void chunkColumn(List<Column> columns) {
+    /** Whether the chunk column fits the chunk kind. */
+    private boolean chunkColumn(List<Column> columns) {
         String name = spec.getChunk().getColumn();
         ChunkKind kind = spec.getChunk().getKind();
         Optional<Column> column = find(columns, name);
@@ -102,7 +105,7 @@ public final class PostgresDoctorSource {
             findings.add(Finding.error("source.chunk-column.missing", "chunk column " + name
                     + " does not exist in the source table", "Set spec.chunk.column to an existing NOT NULL "
                     + kind.wireName() + " column of the source table."));
-            return;
+            return false;
         }
         boolean problem = false;
         if (!column.get().notNull()) {
@@ -123,6 +126,7 @@ public final class PostgresDoctorSource {
         if (!problem) {
             findings.add(Finding.ok("source.chunk-column.ok", "chunk column " + name + " is NOT NULL " + type));
         }
+        return !problem;
     }
 
     private void uniqueKey(Relation table, List<Column> columns) throws SQLException {

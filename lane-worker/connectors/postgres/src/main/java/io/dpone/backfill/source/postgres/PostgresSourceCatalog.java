@@ -8,6 +8,7 @@ import io.dpone.backfill.core.source.ChunkRowEstimates;
 import io.dpone.backfill.core.source.HeapExtentRefusedException;
 import io.dpone.backfill.core.source.SourceCatalog;
 import io.dpone.backfill.core.source.SourceCoverage;
+import io.dpone.backfill.core.source.SourceReadCost;
 import io.dpone.backfill.core.publish.TableShape;
 import io.dpone.backfill.postgres.PostgresCatalog;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
@@ -140,6 +141,15 @@ public final class PostgresSourceCatalog implements SourceCatalog {
             return new PostgresRowEstimator(source).estimate(schema, table, plan);
         } catch (SQLException e) {
             return ChunkRowEstimates.none("the source estimate failed (SQL state " + e.getSQLState() + "): " + e.getMessage());
+        }
+    }
+
+    @Override
+    public SourceReadCost readCost(String schema, String table, ChunkPlan plan) {
+        try {
+            return new PostgresReadCost(source).estimate(schema, table, plan);
+        } catch (SQLException e) {
+            return SourceReadCost.unknown("the prediction failed (SQL state " + e.getSQLState() + "): " + e.getMessage());
         }
     }
 

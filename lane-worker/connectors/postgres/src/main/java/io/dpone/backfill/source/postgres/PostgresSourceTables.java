@@ -16,7 +16,8 @@ import java.util.Optional;
  * What {@code backfill generate} reads of a source schema (issue 27): each plain table's shape, primary key and
  * size. Rows come from the planner's estimate ({@code reltuples}; for a table never analyzed, an integer key's
  * range stands in), pages from the relation's size; an integer key's bounds from {@code min} and {@code max},
- * which its primary key index answers without a scan.
+ * which its primary key index answers without a scan; a single-column key's order in the heap from
+ * {@code pg_stats.correlation}.
  */
 public final class PostgresSourceTables {
     private static final String TABLES = """
@@ -34,6 +35,9 @@ public final class PostgresSourceTables {
               JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
              WHERE n.nspname = ? AND c.relname = ? AND i.indisprimary
              ORDER BY u.ord""";
+    private static final String CORRELATION = """
+            SELECT correlation::float8 FROM pg_catalog.pg_stats
+             WHERE schemaname = ? AND tablename = ? AND attname = ? AND NOT inherited AND correlation IS NOT NULL""";
 
     private final Connection source;
 
@@ -55,6 +59,9 @@ public final class PostgresSourceTables {
             };
             Long min = null;
             Long max = null;
+            // How the key lies in the heap decides key ranges or block ranges (issue 41); null before ANALYZE.
+            Double correlation = key.size() != 1 ? null
+                    : jdbc.one(CORRELATION, rs -> rs.getDouble(1), schema, name, key.get(0)[0]).orElse(null);
             if (kind == KeyKind.INTEGER) {
                 String column = PostgresIdentifiers.quote(key.get(0)[0]);
                 Optional<Long[]> bounds = jdbc.one("SELECT min(" + column + ")::bigint, max(" + column + ")::bigint FROM "
@@ -68,7 +75,7 @@ public final class PostgresSourceTables {
                 rows = min == null ? 0 : max - min + 1;
             }
             facts.add(new SourceTableFacts(name, new PostgresCatalog(source).shape(schema, name),
-                    key.stream().map(k -> k[0]).toList(), kind, rows, (Long) t[2], min, max));
+                    key.stream().map(k -> k[0]).toList(), kind, rows, (Long) t[2], min, max, correlation));
         }
         return facts;
     }
