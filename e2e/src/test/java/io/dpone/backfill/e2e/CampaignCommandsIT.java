@@ -59,6 +59,8 @@ class CampaignCommandsIT {
         String run = f.cli(0, f.runArgs("run"));
         assertThat(run).as("lanes start before preparation, their process start overlapping it")
                 .contains("2 lane(s) started while the campaign is Planned; they wait for Loading");
+        assertThat(f.cli(0, withCampaign(f, "status"))).as("issue 41: the reads preparation predicted, in the text too")
+                .containsPattern("source reads: (about [0-9.]+x the table.s [0-9]+ pages: |not estimated: .*run ANALYZE)");
         JsonNode status = JSON.readTree(f.cli(0, withCampaign(f, "status", "--format", "json")));
         assertThat(status.path("phase").asText()).isEqualTo("HandoffCommitted");
         assertThat(status.path("progress").path("committedChunks").asInt()).isEqualTo(8);

@@ -78,6 +78,11 @@ public final class StatusCommand implements Callable<Integer> {
                 if (s.getProgress() != null && s.getProgress().getEtaBasis() != null) {
                     System.out.println("ETA basis: " + s.getProgress().getEtaBasis());
                 }
+                if (s.getSourceReads() != null) {
+                    System.out.println("source reads: " + (s.getSourceReads().getFactor() == null ? ""
+                            : "about " + s.getSourceReads().getFactor() + "x the table's " + s.getSourceReads().getTablePages()
+                            + " pages: ") + s.getSourceReads().getBasis());
+                }
                 if (s.getThrottle() != null) {
                     System.out.println("throttle: " + ThrottleText.of(s.getThrottle()));
                 }
