@@ -9,25 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PlanReportTest {
     /** A campaign whose {@code spec} ends with {@code publication} and then {@code more}, indented as spec fields. */
     private static String text(String publication, String more) {
-        String yaml = """
-                apiVersion: backfill.dpone.io/v1alpha1
-                kind: BackfillCampaign
-                metadata:
-                  name: orders
-                spec:
-                  backfillId: orders_v1
-                  source:
-                    connectionSecretRef: {name: src-db}
-                    table: orders
-                  target:
-                    type: postgres
-                    connectionSecretRef: {name: tgt-db}
-                    schema: public
-                    table: orders
-                  uniqueKey: [id]
-                  chunk: {column: id, kind: integer, buckets: 4, lowerBound: 1, upperBound: 1000}
-                  publication: %s
-                %s""".formatted(publication, more);
+        String yaml = OrdersCampaign.yaml("{column: id, kind: integer, buckets: 4, lowerBound: 1, upperBound: 1000}",
+                "  publication: " + publication + "\n" + more);
         return PlanReport.text(CampaignBlueprint.of(CampaignReader.parse(yaml)));
     }
 

@@ -21,24 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the unchanged summary line and in JSON; without, it touches nothing and says what the estimate needs.
  */
 class PlanSourceReadsIT {
-    private static final String CAMPAIGN = """
-            apiVersion: backfill.dpone.io/v1alpha1
-            kind: BackfillCampaign
-            metadata:
-              name: orders
-            spec:
-              backfillId: orders_v1
-              source:
-                connectionSecretRef: {name: src-db}
-                table: orders
-              target:
-                type: postgres
-                connectionSecretRef: {name: tgt-db}
-                schema: public
-                table: orders
-              uniqueKey: [id]
-              chunk: {column: id, kind: uuid, buckets: 32}
-            """;
+    private static final String CAMPAIGN = OrdersCampaign.yaml("{column: id, kind: uuid, buckets: 32}", "");
 
     @TempDir
     Path dir;
