@@ -117,8 +117,8 @@ public final class PostgresChunkSource implements ChunkReader {
         // The column types are read before the COPY starts: the connection serves nothing else while it runs.
         CopyRowDigests digests = encoding == RowEncoding.VALUES ? null : copyDigests();
         return switch (encoding) {
-            case POSTGRES_COPY_TEXT -> new CopyRows(source.unwrap(PGConnection.class).getCopyAPI()
-                    .copyOut(selectPrefix + predicate + ") TO STDOUT"), digests);
+            case POSTGRES_COPY_TEXT -> new CopyTextRows(source.unwrap(PGConnection.class).getCopyAPI()
+                    .copyOut(selectPrefix + predicate + ") TO STDOUT"), source.unwrap(PGConnection.class), digests);
             case POSTGRES_COPY_BINARY -> new BinaryTupleRows(source.unwrap(PGConnection.class).getCopyAPI()
                     .copyOut(selectPrefix + predicate + ") TO STDOUT (FORMAT binary)"), columns.size(), digests);
             case VALUES -> new DecodedRows(BinaryCopyReader.start(source, valuePlan(), predicate),
@@ -225,45 +225,6 @@ public final class PostgresChunkSource implements ChunkReader {
         @Override
         public void close() throws IOException {
             reader.close();
-        }
-    }
-
-    private final class CopyRows implements ChunkRows {
-        private final CopyOut out;
-        private final CopyRowDigests digests;
-        private byte[] row;
-
-        CopyRows(CopyOut out, CopyRowDigests digests) {
-            this.out = out;
-            this.digests = digests;
-        }
-
-        @Override
-        public boolean next() throws SQLException {
-            row = out.readFromCopy();
-            if (row != null && digests != null) {
-                digests.textRow(row);
-            }
-            return row != null;
-        }
-
-        @Override
-        public ChunkDigest digest() {
-            return digests == null ? null : digests.digester().digest();
-        }
-
-        @Override
-        public byte[] copyBytes() {
-            return row;
-        }
-
-        /**
-         * An unfinished COPY is cancelled on the server and drained, so the lane's source connection serves the
-         * next chunk (pgjdbc's own cancelCopy leaves the COPY's rest on the socket).
-         */
-        @Override
-        public void close() throws IOException, SQLException {
-            new CopyOutInputStream(out, source.unwrap(PGConnection.class)).close();
         }
     }
 

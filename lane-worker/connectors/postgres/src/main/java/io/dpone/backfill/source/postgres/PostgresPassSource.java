@@ -9,9 +9,7 @@ import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
 import io.dpone.backfill.postgres.PostgresKeyText;
 import io.dpone.backfill.source.ChunkReading;
-import io.dpone.backfill.source.postgres.binary.CopyOutInputStream;
 import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyOut;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -101,27 +99,8 @@ public final class PostgresPassSource implements PassSource {
     }
 
     private ChunkRows copy(String sql) throws SQLException {
-        CopyOut out = source.unwrap(PGConnection.class).getCopyAPI().copyOut(sql);
-        return new ChunkRows() {
-            private byte[] row;
-
-            @Override
-            public boolean next() throws SQLException {
-                row = out.readFromCopy();
-                return row != null;
-            }
-
-            @Override
-            public byte[] copyBytes() {
-                return row;
-            }
-
-            @Override
-            public void close() throws Exception {
-                // Cancelled and drained when left early, so the pass's connection serves the next read.
-                new CopyOutInputStream(out, source.unwrap(PGConnection.class)).close();
-            }
-        };
+        PGConnection pg = source.unwrap(PGConnection.class);
+        return new CopyTextRows(pg.getCopyAPI().copyOut(sql), pg, null);
     }
 
     @Override
