@@ -89,10 +89,13 @@ public final class ReconcileCommand implements Callable<Integer> {
             ReconcileLedger passes = Connectors.target(campaignSpec.getTarget().getType())
                     .reconcileLedger(session.targetConnection(), campaignSpec.getState().getSchema());
             passes.ensureSchema();
-            Set<String> waiting = passes.queue(runKey, Integer.MAX_VALUE).stream().filter(q -> q.decision() == null)
-                    .map(QueuedKey::key).collect(Collectors.toCollection(TreeSet::new));
-            refuseUnknown("--accept", accept, waiting);
-            refuseUnknown("--keep", keep, waiting);
+            if (!accept.isEmpty() || !keep.isEmpty()) {
+                // The whole queue is read only to check the keys named, before any is decided.
+                Set<String> waiting = passes.queue(runKey, Integer.MAX_VALUE).stream().filter(q -> q.decision() == null)
+                        .map(QueuedKey::key).collect(Collectors.toCollection(TreeSet::new));
+                refuseUnknown("--accept", accept, waiting);
+                refuseUnknown("--keep", keep, waiting);
+            }
             String owner = "reconcile@" + HostName.local() + ":" + ProcessHandle.current().pid() + ":"
                     + UUID.randomUUID().toString().substring(0, 8);
             CampaignClaim claim = new ClaimWait(new ClaimLines(line -> System.err.println("backfill: " + line)))

@@ -41,12 +41,7 @@ public final class ReconcileReport {
     }
 
     private Optional<PassRecord> lastFinished() {
-        for (int i = passes.size() - 1; i >= 0; i--) {
-            if (passes.get(i).finished()) {
-                return Optional.of(passes.get(i));
-            }
-        }
-        return Optional.empty();
+        return PassRecord.lastFinished(passes);
     }
 
     /** The anchor an incremental sync starts from: the last finished pass's, else the handoff's. */

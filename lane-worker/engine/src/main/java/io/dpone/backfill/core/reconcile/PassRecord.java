@@ -17,4 +17,14 @@ public record PassRecord(int pass, String since, String anchor, Instant startedA
     public boolean finished() {
         return finishedAt != null;
     }
+
+    /** The newest finished pass of {@code passes} (oldest first): whose anchor an incremental sync starts from. */
+    public static java.util.Optional<PassRecord> lastFinished(java.util.List<PassRecord> passes) {
+        for (int i = passes.size() - 1; i >= 0; i--) {
+            if (passes.get(i).finished()) {
+                return java.util.Optional.of(passes.get(i));
+            }
+        }
+        return java.util.Optional.empty();
+    }
 }

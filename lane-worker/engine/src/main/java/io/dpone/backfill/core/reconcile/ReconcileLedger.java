@@ -47,12 +47,6 @@ public interface ReconcileLedger {
 
     /** The anchor an incremental sync starts from: the last finished pass's, if any. */
     default Optional<PassRecord> lastFinished(String runKey) {
-        List<PassRecord> all = passes(runKey);
-        for (int i = all.size() - 1; i >= 0; i--) {
-            if (all.get(i).finished()) {
-                return Optional.of(all.get(i));
-            }
-        }
-        return Optional.empty();
+        return PassRecord.lastFinished(passes(runKey));
     }
 }

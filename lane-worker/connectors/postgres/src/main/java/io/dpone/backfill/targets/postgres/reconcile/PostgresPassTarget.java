@@ -85,15 +85,14 @@ public final class PostgresPassTarget implements PassTarget {
                 + " ELSE " + byOthers + " END";
         long queued = queue("SELECT " + tKey + ", " + reason + " FROM " + live + " t WHERE "
                 + inRange + " AND NOT " + tables.ours("t") + " AND " + tKey + " NOT IN " + decided, runKey, pass, 3);
-        List<String> others = columns.stream().filter(c -> !key.contains(c)).toList();
-        String upsert = "INSERT INTO " + live + " AS t (" + list + ") SELECT " + list(columns, "s") + " FROM " + ROWS + " s"
-                + " WHERE " + sKey + " NOT IN " + held + " ON CONFLICT (" + list(key, null) + ") DO "
-                + (others.isEmpty() ? "NOTHING" : "UPDATE SET " + others.stream()
-                .map(c -> PostgresIdentifiers.quote(c) + " = EXCLUDED." + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "))
-                + " WHERE ROW(" + list(others, "t") + ")::text IS DISTINCT FROM ROW(" + list(others, "EXCLUDED") + ")::text");
         long upserted = 0;
         if (anyChanged) {
-            upserted = jdbc.update(upsert, runKey);
+            List<String> others = columns.stream().filter(c -> !key.contains(c)).toList();
+            upserted = jdbc.update("INSERT INTO " + live + " AS t (" + list + ") SELECT " + list(columns, "s") + " FROM " + ROWS
+                    + " s WHERE " + sKey + " NOT IN " + held + " ON CONFLICT (" + list(key, null) + ") DO "
+                    + (others.isEmpty() ? "NOTHING" : "UPDATE SET " + others.stream()
+                    .map(c -> PostgresIdentifiers.quote(c) + " = EXCLUDED." + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "))
+                    + " WHERE ROW(" + list(others, "t") + ")::text IS DISTINCT FROM ROW(" + list(others, "EXCLUDED") + ")::text"), runKey);
             settle("SELECT " + sKey + " FROM " + ROWS + " s", runKey);
         }
 
