@@ -80,8 +80,8 @@ public final class CampaignReconciliation {
         String since = passes.lastFinished(lease.runKey()).map(PassRecord::anchor).orElse(campaign.anchorXmin());
         PassTable table = new PassTable(schema, live, loaded, targetKey, plan,
                 plan.kind().keyed() ? loaded.targetOf(plan.column()) : null, spec.getState().getSchema(), lease.runKey());
-        PassTarget into = targetAdapter.passTarget(target, table);
-        try (PassSource from = sourceAdapter.passSource(source, new ChunkReading(plan, spec.getSource().getSchema(),
+        try (PassTarget into = targetAdapter.passTarget(target, table);
+             PassSource from = sourceAdapter.passSource(source, new ChunkReading(plan, spec.getSource().getSchema(),
                 spec.getSource().getTable(), loaded.source(), heap, campaign.anchorXmin(), null), spec.getUniqueKey())) {
             return new ReconcilePass(passes, faults, log).run(lease, plan, since, from, into, held -> {
                 if (!ledger.renewLease(held, leaseTtl)) {

@@ -1,14 +1,8 @@
 package io.dpone.backfill.postgres;
 
 import io.dpone.backfill.core.reconcile.KeyBuckets;
-import io.dpone.backfill.core.reconcile.KeySetDigest;
 
-import java.math.BigInteger;
-import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -33,39 +27,35 @@ public final class PostgresKeyText {
 
     /** The bucket of the key's hash: its low bits, {@link KeyBuckets#COUNT} buckets. */
     public static String bucket(List<String> keyColumns, String alias) {
-        return "(" + hash(keyColumns, alias) + " & " + (KeyBuckets.COUNT - 1) + ")";
-    }
-
-    /** {@code alias}'s key falls in one of {@code buckets} (our own numbers, inlined: COPY takes no parameters). */
-    public static String inBuckets(List<String> keyColumns, String alias, Set<Integer> buckets) {
-        return bucket(keyColumns, alias) + " IN (" + buckets.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")";
+        return "(" + hash(keyColumns, alias) + " & " + (KeyBuckets.COUNT - 1) + ")::int";
     }
 
     /**
-     * The digest of the keys of {@code table}'s rows matching {@code predicate}: their count and the exact sum of their
-     * hashes; one aggregate, half the cost of the per-bucket digests a range reads only when this differs.
+     * The keys' digests per range and bucket of {@code table} (aliased {@code alias}): range number, bucket, count and
+     * the exact sum of the hashes ({@code sum(bigint)} is exact: a 128-bit or numeric accumulator). The subquery is
+     * kept whole ({@code OFFSET 0}) so each key is hashed once, not once for its bucket and once for the sum.
      */
-    public static KeySetDigest digest(PostgresJdbc jdbc, String qualifiedTable, List<String> keyColumns, String alias,
-                                      String predicate) throws SQLException {
-        // sum(bigint) is exact (a 128-bit or numeric accumulator, a numeric result): no per-row cast needed.
-        return jdbc.one("SELECT count(*)::text AS n, coalesce(sum(" + hash(keyColumns, alias) + "), 0)::text AS s FROM "
-                        + qualifiedTable + (alias == null ? "" : " " + alias) + " WHERE " + predicate,
-                rs -> new KeySetDigest(Long.parseLong(rs.getString("n")), new BigInteger(rs.getString("s")))).orElseThrow();
+    public static String digests(String qualifiedTable, List<String> keyColumns, String alias, String rangeNumber) {
+        return "SELECT k.r, (k.h & " + (KeyBuckets.COUNT - 1) + ")::int AS b, count(*) AS n, sum(k.h) AS s FROM (SELECT "
+                + rangeNumber + " AS r, " + hash(keyColumns, alias) + " AS h FROM " + qualifiedTable + " " + alias
+                + " OFFSET 0) k WHERE k.r IS NOT NULL GROUP BY 1, 2";
+    }
+
+    /** The number of a (range, bucket) pair, as {@link io.dpone.backfill.core.reconcile.RangeBuckets} numbers them. */
+    public static String pair(String rangeNumber, List<String> keyColumns, String alias) {
+        return "(" + rangeNumber + " * " + KeyBuckets.COUNT + " + " + bucket(keyColumns, alias) + ")";
     }
 
     /**
-     * The keys of {@code table}'s rows matching {@code predicate} per bucket: each bucket's count and the exact sum of
-     * its keys' hashes (numeric, which cannot overflow). A route to another engine needs a hash both can compute.
+     * {@code pair} is one of {@code buckets} (our own numbers, inlined: COPY takes no parameters), or true when
+     * they are most of them and filtering would save little.
      */
-    public static KeyBuckets buckets(PostgresJdbc jdbc, String qualifiedTable, List<String> keyColumns, String alias,
-                                     String predicate) throws SQLException {
-        Map<Integer, KeySetDigest> digests = new TreeMap<>();
-        // Each key hashed once, then grouped by its low bits.
-        for (Object[] row : jdbc.list("SELECT (h & " + (KeyBuckets.COUNT - 1) + ")::int AS b, count(*)::text AS n, sum(h)::text AS s"
-                + " FROM (SELECT " + hash(keyColumns, alias) + " AS h FROM " + qualifiedTable + (alias == null ? "" : " " + alias)
-                + " WHERE " + predicate + ") k GROUP BY 1", rs -> new Object[] {rs.getInt("b"), rs.getString("n"), rs.getString("s")})) {
-            digests.put((Integer) row[0], new KeySetDigest(Long.parseLong((String) row[1]), new BigInteger((String) row[2])));
+    public static String inPairs(String pair, io.dpone.backfill.core.reconcile.RangeBuckets buckets, int ranges) {
+        if (buckets.most(ranges)) {
+            return "true";
         }
-        return KeyBuckets.of(digests);
+        // A semi-join on an unnested array is hashed on every server version; a long IN list is not before 14.
+        return pair + " IN (SELECT pg_catalog.unnest('{" + buckets.numbers().mapToObj(String::valueOf)
+                .collect(Collectors.joining(",")) + "}'::int[]))";
     }
 }

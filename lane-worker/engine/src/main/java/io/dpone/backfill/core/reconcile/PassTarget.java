@@ -4,30 +4,38 @@ import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.plan.ChunkRange;
 
+import java.util.List;
+
 /**
- * The target side of one pass: applies one range's changes to the published table in one transaction with the
- * range's receipt, fenced by the campaign lease, so each range is reconciled exactly once per pass.
+ * The target side of one pass. First a survey, each step one read of the published table at most: the source's
+ * changed rows and key digests are staged in the target session, compared with the published table's, and the keys of
+ * the buckets that differ are staged; then each range is applied in one transaction with its receipt, fenced by the
+ * campaign lease, so each range is reconciled exactly once per pass. Staged data lives as long as the session.
  */
-public interface PassTarget {
+public interface PassTarget extends AutoCloseable {
+    /** Stages the source's rows written since the pass's {@code since} (and accepted keys' rows), read to their end. */
+    void stageChanges(ChunkRows changed) throws Exception;
+
     /**
-     * Writes {@code changed} (the source's version of rows written since the pass's {@code since}) by key, except where
-     * someone else wrote the target row after publication (queued instead); then, when the range's keys still differ
-     * from {@code sourceKeys}, finds the key buckets that differ and streams the source's keys of those from {@code keys} and
-     * deletes the target rows the source no longer has (queuing the source's keys the target lost). {@code changed} is
-     * read to its end before {@code keys} is opened.
+     * Compares the source's key digests per range and bucket ({@link PassSource#keyDigests}) with the published
+     * table's as they will be once the staged rows are written, notes the rows someone else wrote after publication,
+     * and returns the buckets whose keys differ.
+     */
+    RangeBuckets compareKeys(List<ChunkRange> ranges, ChunkRows sourceDigests) throws Exception;
+
+    /** Stages the source's keys of the differing buckets ({@link PassSource#keys}) and finds what each side lacks. */
+    void stageKeys(List<ChunkRange> ranges, ChunkRows sourceKeys) throws Exception;
+
+    /**
+     * Applies range {@code rangeId} from what was staged: queues the keys someone else wrote, writes the changed rows by
+     * key except those, deletes the rows the source no longer has (queuing the source's keys the target lost), and
+     * commits the range's receipt with them.
      *
      * @throws io.dpone.backfill.core.engine.LeaseLostException when the lease's epoch is no longer the campaign's
      */
-    ChunkReconciled apply(CampaignLease lease, int pass, int rangeId, ChunkRange range, ChunkRows changed,
-                          KeySetDigest sourceKeys, KeyStream keys) throws Exception;
+    ChunkReconciled apply(CampaignLease lease, int pass, int rangeId, ChunkRange range) throws Exception;
 
-    /**
-     * The source's keys of a range, read on demand: a range whose key digests agree reads nothing more; one whose
-     * digests differ reads the source's per-bucket digests, then only the keys of the buckets that differ.
-     */
-    interface KeyStream {
-        KeyBuckets buckets() throws Exception;
-
-        ChunkRows open(java.util.Set<Integer> buckets) throws Exception;
-    }
+    /** Drops what was staged. */
+    @Override
+    void close() throws Exception;
 }

@@ -13,8 +13,9 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * One reconciliation pass (issue 38, ADR 0054), range by range: the plan's key ranges (or the whole table for a
- * physical plan, whose rows no key range places), each applied in one target transaction with its receipt. A pass
+ * One reconciliation pass (issue 38, ADR 0054): a survey reads each side once, then the plan's key ranges (or the
+ * whole table for a physical plan, whose rows no key range places) are applied, each in one target transaction with
+ * its receipt. A pass
  * interrupted anywhere is resumed by running it again: ranges with a receipt are skipped, the rest are read under the
  * new snapshot, and the pass keeps the anchor it began with (so the next pass repeats, never misses, what changed
  * while it was down).
@@ -55,29 +56,16 @@ public final class ReconcilePass {
         log.accept("pass " + pass.pass() + ": from anchor " + pass.since() + " to " + pass.anchor() + ", "
                 + (ranges.size() - done.size()) + " of " + ranges.size() + " range(s) to reconcile"
                 + (accepted.isEmpty() ? "" : ", " + accepted.size() + " accepted key(s) to write"));
+        if (done.size() < ranges.size()) {
+            survey(pass, ranges, accepted, source, target);
+        }
         for (int id = 0; id < ranges.size(); id++) {
             if (done.contains(id)) {
                 continue;
             }
             // Renewed before each range: a pass outlives the lease's time to live, and a lost lease stops it here.
             keeper.renew(lease);
-            ChunkRange range = ranges.get(id);
-            KeySetDigest sourceKeys = source.keyDigest(range);
-            ChunkReconciled outcome;
-            // The pass's own since, not the snapshot's: a resumed pass reads from where it began.
-            try (ChunkRows changed = source.changedRows(range, pass.since(), accepted)) {
-                outcome = target.apply(lease, pass.pass(), id, range, changed, sourceKeys, new PassTarget.KeyStream() {
-                    @Override
-                    public KeyBuckets buckets() throws Exception {
-                        return source.keyBuckets(range);
-                    }
-
-                    @Override
-                    public ChunkRows open(java.util.Set<Integer> buckets) throws Exception {
-                        return source.keys(range, buckets);
-                    }
-                });
-            }
+            ChunkReconciled outcome = target.apply(lease, pass.pass(), id, ranges.get(id));
             faults.reached(FaultPoint.AFTER_COMMIT, id);
             if (outcome.upserted() + outcome.deleted() + outcome.queued() > 0) {
                 log.accept("pass " + pass.pass() + " range " + id + ": " + outcome.upserted() + " upserted, "
@@ -85,6 +73,30 @@ public final class ReconcilePass {
             }
         }
         return ledger.finishPass(lease, pass.pass());
+    }
+
+    /**
+     * Reads each side once for the whole pass: the changed rows, both sides' key digests per range and bucket, and the
+     * keys of the buckets that differ. A resumed pass surveys again under its new snapshot, from the pass's own since
+     * (so it repeats, never misses, what changed while it was down).
+     */
+    private void survey(PassRecord pass, List<ChunkRange> ranges, List<String> accepted, PassSource source,
+                        PassTarget target) throws Exception {
+        long started = System.nanoTime();
+        try (ChunkRows changed = source.changedRows(pass.since(), accepted)) {
+            target.stageChanges(changed);
+        }
+        RangeBuckets differing;
+        try (ChunkRows digests = source.keyDigests(ranges)) {
+            differing = target.compareKeys(ranges, digests);
+        }
+        if (!differing.isEmpty()) {
+            try (ChunkRows keys = source.keys(ranges, differing)) {
+                target.stageKeys(ranges, keys);
+            }
+        }
+        log.accept(String.format("pass %d: surveyed in %.1f s, %d key bucket(s) differ", pass.pass(),
+                (System.nanoTime() - started) / 1e9, differing.size()));
     }
 
     /** Keeps the campaign lease alive through a pass. */

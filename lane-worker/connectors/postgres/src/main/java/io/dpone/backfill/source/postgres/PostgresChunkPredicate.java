@@ -44,6 +44,22 @@ public final class PostgresChunkPredicate {
         return column + " IS NOT NULL";
     }
 
+    /**
+     * The number of the plan's range that holds the row, as an expression over {@code column} (already quoted): the
+     * ranges are contiguous and ordered (ChunkPlanner), so {@code width_bucket} over their lower bounds numbers them in
+     * one comparison search a row; "0" for a physical plan, one whole-table range. A NULL key has no range.
+     */
+    public static String rangeNumber(ChunkPlan plan, String column) {
+        if (!plan.kind().keyed() || plan.chunks().size() == 1) {
+            return "0";
+        }
+        StringBuilder lowers = new StringBuilder();
+        for (int i = 1; i < plan.chunks().size(); i++) {
+            lowers.append(i == 1 ? "" : ", ").append(literal(plan, plan.chunks().get(i).lowerInclusive()));
+        }
+        return "pg_catalog.width_bucket(" + column + ", ARRAY[" + lowers + "])";
+    }
+
     private static String literal(ChunkPlan plan, BigInteger bound) {
         return plan.kind() == ChunkKind.UUID
                 ? "'" + plan.boundText(bound) + "'::uuid"

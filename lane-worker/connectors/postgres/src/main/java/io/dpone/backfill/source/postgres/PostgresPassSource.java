@@ -2,8 +2,7 @@ package io.dpone.backfill.source.postgres;
 
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.plan.ChunkRange;
-import io.dpone.backfill.core.reconcile.KeyBuckets;
-import io.dpone.backfill.core.reconcile.KeySetDigest;
+import io.dpone.backfill.core.reconcile.RangeBuckets;
 import io.dpone.backfill.core.reconcile.PassSource;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
@@ -14,7 +13,6 @@ import org.postgresql.PGConnection;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -60,12 +58,13 @@ public final class PostgresPassSource implements PassSource {
         return PostgresIdentifiers.qualified(reading.schema(), reading.table());
     }
 
-    private String predicate(ChunkRange range) {
-        return range == null ? "true" : PostgresChunkPredicate.render(reading.plan(), range);
+    private String rangeNumber() {
+        return PostgresChunkPredicate.rangeNumber(reading.plan(), reading.plan().kind().keyed()
+                ? "s." + PostgresIdentifiers.quote(reading.plan().column()) : null);
     }
 
     @Override
-    public ChunkRows changedRows(ChunkRange range, String since, List<String> acceptedKeys) throws SQLException {
+    public ChunkRows changedRows(String since, List<String> acceptedKeys) throws SQLException {
         // COPY takes no parameters: the anchor is digits only, the accepted keys are quoted by the server itself.
         if (!since.matches("[0-9]+")) {
             throw new IllegalArgumentException("an anchor is a transaction id, got '" + since + "'");
@@ -77,25 +76,30 @@ public final class PostgresPassSource implements PassSource {
                     source.createArrayOf("text", acceptedKeys.toArray())).orElseThrow();
             written = "(" + written + " OR " + PostgresKeyText.of(keyColumns, null) + " = ANY(" + keys + "::text[]))";
         }
-        return copy("COPY (SELECT " + columnList + " FROM " + table() + " WHERE " + predicate(range) + " AND " + written
+        return copy("COPY (SELECT " + columnList + " FROM " + table() + " WHERE " + written + ") TO STDOUT");
+    }
+
+    @Override
+    public ChunkRows keyDigests(List<ChunkRange> ranges) throws SQLException {
+        requirePlanOf(ranges);
+        return copy("COPY (" + PostgresKeyText.digests(table(), keyColumns, "s", rangeNumber()) + ") TO STDOUT");
+    }
+
+    @Override
+    public ChunkRows keys(List<ChunkRange> ranges, RangeBuckets buckets) throws SQLException {
+        requirePlanOf(ranges);
+        String keys = keyColumns.stream().map(c -> "s." + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "));
+        return copy("COPY (SELECT " + rangeNumber() + ", " + keys + " FROM " + table() + " s WHERE "
+                + PostgresKeyText.inPairs(PostgresKeyText.pair(rangeNumber(), keyColumns, "s"), buckets, ranges.size())
                 + ") TO STDOUT");
     }
 
-    @Override
-    public KeySetDigest keyDigest(ChunkRange range) throws SQLException {
-        return PostgresKeyText.digest(jdbc, table(), keyColumns, null, predicate(range));
-    }
-
-    @Override
-    public KeyBuckets keyBuckets(ChunkRange range) throws SQLException {
-        return PostgresKeyText.buckets(jdbc, table(), keyColumns, null, predicate(range));
-    }
-
-    @Override
-    public ChunkRows keys(ChunkRange range, Set<Integer> buckets) throws SQLException {
-        String keys = keyColumns.stream().map(PostgresIdentifiers::quote).collect(Collectors.joining(", "));
-        return copy("COPY (SELECT " + keys + " FROM " + table() + " WHERE " + predicate(range) + " AND "
-                + PostgresKeyText.inBuckets(keyColumns, null, buckets) + ") TO STDOUT");
+    /** The pass numbers ranges as the plan lists them; a list of another plan would misplace every key. */
+    private void requirePlanOf(List<ChunkRange> ranges) {
+        int expected = reading.plan().kind().keyed() ? reading.plan().chunks().size() : 1;
+        if (ranges.size() != expected) {
+            throw new IllegalArgumentException("a pass over this plan has " + expected + " range(s), not " + ranges.size());
+        }
     }
 
     private ChunkRows copy(String sql) throws SQLException {

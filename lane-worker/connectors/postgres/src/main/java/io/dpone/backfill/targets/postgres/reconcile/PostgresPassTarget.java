@@ -4,8 +4,9 @@ import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.reconcile.ChunkReconciled;
-import io.dpone.backfill.core.reconcile.KeySetDigest;
+import io.dpone.backfill.core.reconcile.KeyBuckets;
 import io.dpone.backfill.core.reconcile.PassTarget;
+import io.dpone.backfill.core.reconcile.RangeBuckets;
 import io.dpone.backfill.postgres.PostgresIdentifiers;
 import io.dpone.backfill.postgres.PostgresJdbc;
 import io.dpone.backfill.postgres.PostgresKeyText;
@@ -16,20 +17,32 @@ import org.postgresql.copy.CopyIn;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * A reconciliation range into a PostgreSQL published table (issue 38), in one transaction: the source's changed rows
- * are copied into a temporary table, then set-based: keys where someone else wrote the target row (and it differs)
- * are queued, the rest upserted where they differ; if the range's keys still differ from the source's, the source's
- * keys are copied in and the target rows the source no longer has are deleted (or queued when someone else wrote
- * them); then the range's receipt, fenced by the lease. A queued or kept key is never written; an accepted one is.
+ * A reconciliation pass into a PostgreSQL published table (issue 38, ADR 0054). The survey stages, in temporary
+ * tables of this session, the source's changed rows and key digests, and reads the published table once: its key
+ * digests per range and bucket and the keys of rows someone else wrote after publication; the buckets that still differ
+ * once the staged rows are counted in get their source keys staged, and one more read finds the rows the source no
+ * longer has. Each range is then applied in one transaction from what was staged: others' keys queued, changed rows
+ * upserted where they differ (never over a row someone else wrote), deleted rows deleted, the receipt committed,
+ * fenced by the lease. A queued or kept key is never written; an accepted one is.
  */
 public final class PostgresPassTarget implements PassTarget {
     private static final String ROWS = "bf_reconcile_rows";
+    private static final String SOURCE_DIGESTS = "bf_reconcile_source_digests";
+    private static final String TARGET_DIGESTS = "bf_reconcile_target_digests";
+    private static final String OTHERS = "bf_reconcile_others";
+    private static final String DIFFERING = "bf_reconcile_differing";
     private static final String KEYS = "bf_reconcile_keys";
+    private static final String GONE = "bf_reconcile_gone";
+    private static final String MISSING = "bf_reconcile_missing";
+    /** The range number's column in the staged key tables: a name no published table's key is likely to have. */
+    private static final String RANGE = PostgresIdentifiers.quote("dpone reconcile range");
+    private static final List<String> STAGED = List.of(ROWS, SOURCE_DIGESTS, TARGET_DIGESTS, OTHERS, DIFFERING, KEYS, GONE, MISSING);
 
     private final Connection target;
     private final PostgresJdbc jdbc;
@@ -38,6 +51,8 @@ public final class PostgresPassTarget implements PassTarget {
     private final String live;
     private final List<String> columns;
     private final List<String> key;
+    /** Ranges with buckets whose keys differed: their receipts say the keys were compared. */
+    private final Set<Integer> compared = new HashSet<>();
 
     public PostgresPassTarget(Connection target, PassTable table) {
         this.target = target;
@@ -50,79 +65,130 @@ public final class PostgresPassTarget implements PassTarget {
     }
 
     @Override
-    public ChunkReconciled apply(CampaignLease lease, int pass, int rangeId, ChunkRange range, ChunkRows changed,
-                                 KeySetDigest sourceKeys, KeyStream keys) throws Exception {
-        return jdbc.inTransactionOf(() -> applyInTransaction(lease, pass, rangeId, range, changed, sourceKeys, keys));
+    public void stageChanges(ChunkRows changed) throws Exception {
+        dropStaged();
+        // The survey's aggregates hold a group per range and bucket; the default work_mem would spill them to disk.
+        jdbc.update("SET work_mem = '256MB'");
+        jdbc.update("CREATE TEMPORARY TABLE " + ROWS + " AS SELECT " + list(columns, null) + " FROM " + live + " WITH NO DATA");
+        copyIn("COPY " + ROWS + " (" + list(columns, null) + ") FROM STDIN", changed);
+        if (table.chunkColumn() != null) {
+            jdbc.update("CREATE INDEX ON " + ROWS + " (" + PostgresIdentifiers.quote(table.chunkColumn()) + ")");
+        }
+        jdbc.update("CREATE INDEX ON " + ROWS + " (" + list(key, null) + ")");
+        jdbc.update("ANALYZE " + ROWS);
     }
 
-    private ChunkReconciled applyInTransaction(CampaignLease lease, int pass, int rangeId, ChunkRange range,
-                                               ChunkRows changed, KeySetDigest sourceKeys, KeyStream keys) throws Exception {
+    @Override
+    public RangeBuckets compareKeys(List<ChunkRange> ranges, ChunkRows sourceDigests) throws Exception {
+        jdbc.update("CREATE TEMPORARY TABLE " + SOURCE_DIGESTS + " (r integer, b integer, n bigint, s numeric)");
+        copyIn("COPY " + SOURCE_DIGESTS + " FROM STDIN", sourceDigests);
+        String rt = rangeNumber("t");
+        String kt = PostgresKeyText.of(key, "t");
+        // One read of the published table: each key's text computed once, hashed once; whose row it is read beside.
+        jdbc.update("CREATE TEMPORARY TABLE " + TARGET_DIGESTS + " AS SELECT h.r, (h.h & " + (KeyBuckets.COUNT - 1)
+                + ")::int AS b, count(*) AS n, sum(h.h) AS s, array_agg(h.k) FILTER (WHERE NOT h.o) AS others FROM (SELECT"
+                + " k.r, k.k, k.o, pg_catalog.hashtextextended(k.k, 0) AS h FROM (SELECT " + rt + " AS r, " + kt + " AS k, "
+                + tables.ours("t") + " AS o FROM " + live + " t OFFSET 0) k OFFSET 0) h GROUP BY 1, 2",
+                table.runKey(), table.runKey());
+        jdbc.update("CREATE TEMPORARY TABLE " + OTHERS + " AS SELECT r, pg_catalog.unnest(others) AS k FROM " + TARGET_DIGESTS
+                + " WHERE others IS NOT NULL");
+        // The staged rows the published table lacks will be inserted: count them in, so only deletes (and others' hands)
+        // leave buckets differing.
+        String sKey = PostgresKeyText.of(key, "s");
+        jdbc.update("INSERT INTO " + TARGET_DIGESTS + " (r, b, n, s) SELECT k.r, (k.h & " + (KeyBuckets.COUNT - 1)
+                + ")::int, count(*), sum(k.h) FROM (SELECT " + rangeNumber("s") + " AS r, pg_catalog.hashtextextended(" + sKey
+                + ", 0) AS h FROM " + ROWS + " s WHERE NOT EXISTS (SELECT 1 FROM " + live + " t WHERE " + join("s", "t")
+                + ")) k GROUP BY 1, 2");
+        jdbc.update("CREATE TEMPORARY TABLE " + DIFFERING + " AS SELECT coalesce(s.r, t.r) AS r, coalesce(s.b, t.b) AS b FROM "
+                + SOURCE_DIGESTS + " s FULL JOIN (SELECT r, b, sum(n) AS n, sum(s) AS s FROM " + TARGET_DIGESTS
+                + " GROUP BY r, b) t ON t.r = s.r AND t.b = s.b WHERE s.n IS DISTINCT FROM t.n OR s.s IS DISTINCT FROM t.s");
+        RangeBuckets differing = new RangeBuckets();
+        compared.clear();
+        for (int[] pair : jdbc.list("SELECT r, b FROM " + DIFFERING, rs -> new int[] {rs.getInt(1), rs.getInt(2)})) {
+            differing.add(pair[0], pair[1]);
+            compared.add(pair[0]);
+        }
+        return differing;
+    }
+
+    @Override
+    public void stageKeys(List<ChunkRange> ranges, ChunkRows sourceKeys) throws Exception {
+        jdbc.update("CREATE TEMPORARY TABLE " + KEYS + " AS SELECT 0::integer AS " + RANGE + ", " + list(key, null) + " FROM "
+                + live + " WITH NO DATA");
+        copyIn("COPY " + KEYS + " FROM STDIN", sourceKeys);
+        jdbc.update("ANALYZE " + KEYS);
+        String pair = PostgresKeyText.pair(rangeNumber("t"), key, "t");
+        // The second read of the published table, only when some bucket differs: its keys in those buckets that the
+        // source no longer has.
+        jdbc.update("CREATE TEMPORARY TABLE " + GONE + " AS SELECT " + rangeNumber("t") + " AS " + RANGE + ", " + list(key, "t")
+                + " FROM " + live + " t WHERE " + pair + " IN (SELECT r * " + KeyBuckets.COUNT + " + b FROM " + DIFFERING + ")"
+                + " AND NOT EXISTS (SELECT 1 FROM " + KEYS + " s WHERE " + join("s", "t") + ")");
+        jdbc.update("CREATE TEMPORARY TABLE " + MISSING + " AS SELECT s.* FROM " + KEYS + " s WHERE NOT EXISTS (SELECT 1 FROM "
+                + live + " t WHERE " + join("s", "t") + ") AND NOT EXISTS (SELECT 1 FROM " + ROWS + " c WHERE " + join("c", "s") + ")");
+    }
+
+    @Override
+    public ChunkReconciled apply(CampaignLease lease, int pass, int rangeId, ChunkRange range) throws Exception {
+        return jdbc.inTransactionOf(() -> applyInTransaction(lease, pass, rangeId, range));
+    }
+
+    private ChunkReconciled applyInTransaction(CampaignLease lease, int pass, int rangeId, ChunkRange range) throws Exception {
         PostgresReconcileLedger.fence(jdbc, tables, lease);
         if (jdbc.one("SELECT 1 FROM " + tables.range + " WHERE run_key = ? AND pass = ? AND range_id = ?", rs -> 1,
                 lease.runKey(), pass, rangeId).isPresent()) {
-            // Committed before a crash whose resume reads it again: exactly once per range.
-            drain(changed);
+            // Committed before a crash whose resume surveyed again: exactly once per range.
             return ChunkReconciled.NOTHING;
         }
         String runKey = lease.runKey();
-        String inRange = predicate(range, "t");
-        String list = list(columns, null);
-        // Most ranges of a quiet source changed nothing: no staging table, no upsert, only the checks.
-        boolean anyChanged = changed.next();
-        if (anyChanged) {
-            jdbc.update("CREATE TEMPORARY TABLE " + ROWS + " ON COMMIT DROP AS SELECT " + list + " FROM " + live + " WITH NO DATA");
-            copyIn("COPY " + ROWS + " (" + list + ") FROM STDIN", changed, true);
-        }
-
+        String staged = ROWS + " s WHERE " + predicate(range, "s");
         String sKey = PostgresKeyText.of(key, "s");
         String tKey = PostgresKeyText.of(key, "t");
         String decided = "(SELECT q.key FROM " + tables.queue + " q WHERE q.run_key = ? AND q.decision = 'accept')";
         String held = "(SELECT q.key FROM " + tables.queue + " q WHERE q.run_key = ? AND (q.decision IS NULL OR q.decision = 'keep'))";
         // Every row of the range someone else wrote after publication waits for a decision, whatever the source did.
-        String byOthers = "'written in the published table after publication by someone else'";
-        String reason = !anyChanged ? byOthers : "CASE WHEN EXISTS (SELECT 1 FROM " + ROWS + " s WHERE " + join("s", "t")
-                + ") THEN 'written in the published table after publication by someone else, and changed in the source since'"
-                + " ELSE " + byOthers + " END";
-        long queued = queue("SELECT " + tKey + ", " + reason + " FROM " + live + " t WHERE "
-                + inRange + " AND NOT " + tables.ours("t") + " AND " + tKey + " NOT IN " + decided, runKey, pass, 3);
-        long upserted = 0;
-        if (anyChanged) {
-            List<String> others = columns.stream().filter(c -> !key.contains(c)).toList();
-            upserted = jdbc.update("INSERT INTO " + live + " AS t (" + list + ") SELECT " + list(columns, "s") + " FROM " + ROWS
-                    + " s WHERE " + sKey + " NOT IN " + held + " ON CONFLICT (" + list(key, null) + ") DO "
-                    + (others.isEmpty() ? "NOTHING" : "UPDATE SET " + others.stream()
-                    .map(c -> PostgresIdentifiers.quote(c) + " = EXCLUDED." + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "))
-                    + " WHERE ROW(" + list(others, "t") + ")::text IS DISTINCT FROM ROW(" + list(others, "EXCLUDED") + ")::text"), runKey);
-            settle("SELECT " + sKey + " FROM " + ROWS + " s", runKey);
-        }
+        long queued = queue("SELECT o.k, CASE WHEN EXISTS (SELECT 1 FROM " + staged + " AND " + sKey + " = o.k) THEN 'written in"
+                + " the published table after publication by someone else, and changed in the source since' ELSE 'written in the"
+                + " published table after publication by someone else' END FROM " + OTHERS + " o WHERE o.r = " + rangeId
+                + " AND o.k NOT IN " + decided, runKey, pass, 1);
+
+        List<String> others = columns.stream().filter(c -> !key.contains(c)).toList();
+        // Over a row someone else wrote since the survey the update does nothing: the next pass queues it.
+        long upserted = jdbc.update("INSERT INTO " + live + " AS t (" + list(columns, null) + ") SELECT " + list(columns, "s")
+                + " FROM " + staged + " AND " + sKey + " NOT IN " + held + " ON CONFLICT (" + list(key, null) + ") DO "
+                + (others.isEmpty() ? "NOTHING" : "UPDATE SET " + others.stream()
+                .map(c -> PostgresIdentifiers.quote(c) + " = EXCLUDED." + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "))
+                + " WHERE ROW(" + list(others, "t") + ")::text IS DISTINCT FROM ROW(" + list(others, "EXCLUDED") + ")::text"
+                + " AND (" + tables.ours("t") + " OR " + tKey + " IN " + decided + ")"),
+                others.isEmpty() ? new Object[] {runKey} : new Object[] {runKey, runKey, runKey, runKey});
+        settle("SELECT " + sKey + " FROM " + staged, runKey);
 
         long deleted = 0;
-        boolean compared = false;
-        Set<Integer> differing = PostgresKeyText.digest(jdbc, live, key, "t", inRange).equals(sourceKeys) ? Set.of()
-                : PostgresKeyText.buckets(jdbc, live, key, "t", inRange).differing(keys.buckets());
-        if (!differing.isEmpty()) {
-            compared = true;
-            jdbc.update("CREATE TEMPORARY TABLE " + KEYS + " ON COMMIT DROP AS SELECT " + list(key, null) + " FROM " + live
-                    + " WITH NO DATA");
-            try (ChunkRows sourceKeyRows = keys.open(differing)) {
-                copyIn("COPY " + KEYS + " (" + list(key, null) + ") FROM STDIN", sourceKeyRows, sourceKeyRows.next());
-            }
-            jdbc.update("ANALYZE " + KEYS);
-            // Only the differing buckets' keys were shipped: the target side is compared in the same buckets.
-            String inBuckets = inRange + " AND " + PostgresKeyText.inBuckets(key, "t", differing);
-            String gone = "NOT EXISTS (SELECT 1 FROM " + KEYS + " s WHERE " + join("s", "t") + ")";
-            deleted = jdbc.one("WITH d AS (DELETE FROM " + live + " t WHERE " + inBuckets + " AND " + gone + " AND " + tKey
-                    + " NOT IN " + held + " AND (" + tables.ours("t") + " OR " + tKey + " IN " + decided + ") RETURNING " + tKey
-                    + " AS k), settled AS (DELETE FROM " + tables.queue + " q WHERE q.run_key = ? AND q.decision = 'accept'"
+        if (compared.contains(rangeId)) {
+            String gone = GONE + " g WHERE g." + RANGE + " = " + rangeId + " AND " + join("g", "t");
+            deleted = jdbc.one("WITH d AS (DELETE FROM " + live + " t USING " + gone + " AND " + tKey + " NOT IN " + held
+                    + " AND (" + tables.ours("t") + " OR " + tKey + " IN " + decided + ") RETURNING " + tKey + " AS k),"
+                    + " settled AS (DELETE FROM " + tables.queue + " q WHERE q.run_key = ? AND q.decision = 'accept'"
                     + " AND q.key IN (SELECT k FROM d)) SELECT count(*) FROM d", rs -> rs.getLong(1),
                     runKey, runKey, runKey, runKey, runKey).orElse(0L);
-            queued += queue("SELECT " + sKey + ", 'in the source but missing from the published table: deleted there after"
-                    + " publication by someone else' FROM " + KEYS + " s WHERE NOT EXISTS (SELECT 1 FROM " + live + " t WHERE "
-                    + join("s", "t") + ") AND " + sKey + " NOT IN " + decided, runKey, pass, 1);
+            queued += queue("SELECT " + PostgresKeyText.of(key, "m") + ", 'in the source but missing from the published table:"
+                    + " deleted there after publication by someone else' FROM " + MISSING + " m WHERE m." + RANGE + " = " + rangeId
+                    + " AND NOT EXISTS (SELECT 1 FROM " + live + " t WHERE " + join("m", "t") + ") AND "
+                    + PostgresKeyText.of(key, "m") + " NOT IN " + decided, runKey, pass, 1);
         }
         jdbc.update("INSERT INTO " + tables.range + " (run_key, pass, range_id, upserted, deleted, queued, keys_compared,"
-                + " lease_epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", runKey, pass, rangeId, upserted, deleted, queued, compared, lease.epoch());
-        return new ChunkReconciled(upserted, deleted, queued, compared);
+                + " lease_epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", runKey, pass, rangeId, upserted, deleted, queued,
+                compared.contains(rangeId), lease.epoch());
+        return new ChunkReconciled(upserted, deleted, queued, compared.contains(rangeId));
+    }
+
+    @Override
+    public void close() throws SQLException {
+        dropStaged();
+        jdbc.update("RESET work_mem");
+    }
+
+    private void dropStaged() throws SQLException {
+        jdbc.update("DROP TABLE IF EXISTS " + String.join(", ", STAGED));
     }
 
     /** Accepted keys among {@code select}'s (written by this range) are settled: they leave the queue. */
@@ -151,8 +217,12 @@ public final class PostgresPassTarget implements PassTarget {
         if (range == null) {
             return "true";
         }
-        return PostgresChunkPredicate.render(table.plan(), range, (alias == null ? "" : alias + ".")
-                + PostgresIdentifiers.quote(table.chunkColumn()));
+        return PostgresChunkPredicate.render(table.plan(), range, alias + "." + PostgresIdentifiers.quote(table.chunkColumn()));
+    }
+
+    private String rangeNumber(String alias) {
+        return PostgresChunkPredicate.rangeNumber(table.plan(), table.chunkColumn() == null ? null
+                : alias + "." + PostgresIdentifiers.quote(table.chunkColumn()));
     }
 
     private String join(String left, String right) {
@@ -164,9 +234,9 @@ public final class PostgresPassTarget implements PassTarget {
         return names.stream().map(c -> (alias == null ? "" : alias + ".") + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "));
     }
 
-    /** Copies {@code rows} in, {@code positioned}: whether the first row was already read (and is current). */
-    private void copyIn(String sql, ChunkRows rows, boolean positioned) throws Exception {
-        if (!positioned) {
+    /** Copies {@code rows} in, to their end. */
+    private void copyIn(String sql, ChunkRows rows) throws Exception {
+        if (!rows.next()) {
             return;
         }
         CopyIn in = target.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
@@ -180,12 +250,6 @@ public final class PostgresPassTarget implements PassTarget {
             if (in.isActive()) {
                 in.cancelCopy();
             }
-        }
-    }
-
-    private static void drain(ChunkRows rows) throws Exception {
-        while (rows.next()) {
-            // read to its end: the source connection serves the next read
         }
     }
 }
