@@ -47,7 +47,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--repeat", defaultValue = "1", description = "Runs of each arm, interleaved; the median run is reported (default ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = "--arms", defaultValue = "B0,B1,B2,S", split = ",", description = "Arms to run, of B0, B1, B2, S (default ${DEFAULT-VALUE}).")
+    @Option(names = "--arms", defaultValue = "B0,B1,B2,S", split = ",", description = "Arms to run, of B0, B1, B2, S, R (R: S, then reconciliation passes; it changes 1%% of the source, so list it last) (default ${DEFAULT-VALUE}).")
     List<String> arms;
 
     @Option(names = "--format", defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE}).")
@@ -73,7 +73,10 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Bench.Settings settings = settings();
         Bench bench = new Bench(settings, (blueprint, source, target) -> DriverRun.execute(blueprint, source, target, null,
-                false, null, (io.dpone.backfill.cli.OutputFormat) null), line -> System.err.println("bench: " + line));
+                false, null, (io.dpone.backfill.cli.OutputFormat) null),
+                (blueprint, source, target) -> io.dpone.backfill.cli.run.ReconcileRun.execute(blueprint, source, target,
+                        java.time.Duration.ZERO, io.dpone.backfill.cli.run.ReconcileRun.Decisions.NONE,
+                        line -> System.err.println("bench: " + line)).exitCode(), line -> System.err.println("bench: " + line));
         Bench.Result result = bench.run();
         System.out.print("json".equals(format) ? result.json() + System.lineSeparator() : result.table());
         if (html != null) {

@@ -33,6 +33,11 @@ interface ArmPlace extends AutoCloseable {
     void createBareTable() throws SQLException;
 
     /** The reviewed live table: the bare table with its primary key and secondary index. */
+    /** Whether a reconciliation pass can run into this place (arm R). */
+    default boolean reconcilable() {
+        return false;
+    }
+
     default void createLiveTable() throws SQLException {
         createBareTable();
         try (Connection c = connect()) {

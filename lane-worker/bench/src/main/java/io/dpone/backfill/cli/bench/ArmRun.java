@@ -7,15 +7,15 @@ import java.util.OptionalLong;
 /**
  * What one run of one arm measured: wall seconds, rows in the target afterwards, each chunk's timing (none for a
  * single stream), source heap pages visited, target log bytes written, and each lane's peak heap after GC (lanes
- * are processes only in the campaign arm).
+ * are processes only in the campaign arm); the reconciliation arm adds its passes ({@code reconcile}, else null).
  */
 record ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkTiming> chunks, long heapPagesVisited,
               OptionalLong logBytes, List<Long> lanePeakHeapBytes, OptionalDouble contentCheckSeconds,
-              OptionalDouble rawReadSeconds) {
+              OptionalDouble rawReadSeconds, ReconcileTimes reconcile) {
     ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkTiming> chunks, long heapPagesVisited,
            OptionalLong logBytes, List<Long> lanePeakHeapBytes) {
         this(arm, repetition, seconds, rows, chunks, heapPagesVisited, logBytes, lanePeakHeapBytes, OptionalDouble.empty(),
-                OptionalDouble.empty());
+                OptionalDouble.empty(), null);
     }
 
     ArmRun {
@@ -26,7 +26,7 @@ record ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkT
     /** The same run with its lanes' peak heaps, which the lanes report when they exit. */
     ArmRun withLanePeakHeaps(List<Long> peaks) {
         return new ArmRun(arm, repetition, seconds, rows, chunks, heapPagesVisited, logBytes, peaks, contentCheckSeconds,
-                rawReadSeconds);
+                rawReadSeconds, reconcile);
     }
 
     /**
@@ -35,7 +35,13 @@ record ArmRun(String arm, int repetition, double seconds, long rows, List<ChunkT
      */
     ArmRun withContentCheck(OptionalDouble checkSeconds, OptionalDouble rawRead) {
         return new ArmRun(arm, repetition, seconds, rows, chunks, heapPagesVisited, logBytes, lanePeakHeapBytes, checkSeconds,
-                rawRead);
+                rawRead, reconcile);
+    }
+
+    /** The same run with the reconciliation passes that followed its load (arm R), outside its seconds. */
+    ArmRun withReconcile(ReconcileTimes passes) {
+        return new ArmRun(arm, repetition, seconds, rows, chunks, heapPagesVisited, logBytes, lanePeakHeapBytes,
+                contentCheckSeconds, rawReadSeconds, passes);
     }
 
     double rowsPerSecond() {

@@ -34,20 +34,22 @@ public final class Bench {
     private static final Map<String, BenchArm> ARMS = new LinkedHashMap<>();
 
     static {
-        for (BenchArm arm : List.of(new RawPipeArm(), new ChunkedPipeArm(), new StagedUpsertArm(), new CampaignArm())) {
+        for (BenchArm arm : List.of(new RawPipeArm(), new ChunkedPipeArm(), new StagedUpsertArm(), new CampaignArm(), new ReconcileArm())) {
             ARMS.put(arm.code(), arm);
         }
     }
 
     private final Settings settings;
     private final CampaignRunner campaigns;
+    private final PassRunner passes;
     private final Consumer<String> log;
     /** The lanes' JVM options: the bench's heap cap, then the user's (as they follow the lanes' defaults in a campaign). */
     private final String laneOptions;
 
-    public Bench(Settings settings, CampaignRunner campaigns, Consumer<String> log) {
+    public Bench(Settings settings, CampaignRunner campaigns, PassRunner passes, Consumer<String> log) {
         this.settings = settings;
         this.campaigns = campaigns;
+        this.passes = passes;
         this.log = log;
         this.laneOptions = ("-Xmx" + settings.laneHeap() + " " + Objects.toString(LaneCommandLine.userOptions(), "")).trim();
     }
@@ -79,7 +81,7 @@ public final class Bench {
             SourceReads reads = new SourceReads(campaign.plan(heap), heap, source.anchor());
             SourceReadCost predicted = source.predictedReads(reads.plan());
             log.accept("predicted source reads of the chunked arms: " + predicted.describe());
-            ArmContext context = new ArmContext(source, table, settings.rows(), settings.lanes(), campaign, reads, campaigns, heaps);
+            ArmContext context = new ArmContext(source, table, settings.rows(), settings.lanes(), campaign, reads, campaigns, passes, heaps);
             Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
             for (int r = 1; r <= settings.repeat(); r++) {
                 for (String code : settings.arms()) {

@@ -90,12 +90,25 @@ final class BenchReport {
             // The read-back gate before publication (ADR 0036), inside the arm's seconds.
             s.median().contentCheckSeconds().ifPresent(c -> a.put("contentCheckSeconds", round(c)));
             s.median().rawReadSeconds().ifPresent(r -> a.put("rawReadSeconds", round(r)));
+            ReconcileTimes passes = s.median().reconcile();
+            if (passes != null) {
+                a.putObject("reconcile").put("loadSeconds", round(s.median().seconds()))
+                        .put("nothingChangedSeconds", round(passes.nothingSeconds()))
+                        .put("nothingChangedShareOfLoad", round3(passes.nothingShare(s.median().seconds())))
+                        .put("changedRows", passes.changedRows())
+                        .put("changedSeconds", round(passes.changedSeconds()))
+                        .put("changedShareOfLoad", round3(passes.changedShare(s.median().seconds())));
+            }
             ArrayNode runs = a.putArray("runs");
             for (ArmRun r : s.runs()) {
                 ObjectNode run = runs.addObject().put("repetition", r.repetition()).put("seconds", round(r.seconds()))
                         .put("rowsPerSecond", Math.round(r.rowsPerSecond()));
                 r.contentCheckSeconds().ifPresent(c -> run.put("contentCheckSeconds", round(c)));
                 r.rawReadSeconds().ifPresent(c -> run.put("rawReadSeconds", round(c)));
+                if (r.reconcile() != null) {
+                    run.put("nothingChangedSeconds", round(r.reconcile().nothingSeconds()))
+                            .put("changedSeconds", round(r.reconcile().changedSeconds()));
+                }
             }
         }
         return root;
@@ -166,11 +179,24 @@ final class BenchReport {
                             "; a raw read of the published table by one session: %.2f s (%.2fx)",
                             s.median().rawReadSeconds().getAsDouble(), c / s.median().rawReadSeconds().getAsDouble()) : "")));
         }
+        for (ArmSummary s : arms.values()) {
+            ReconcileTimes passes = s.median().reconcile();
+            if (passes != null) {
+                double load = s.median().seconds();
+                out.append(String.format(Locale.ROOT, "  %-3s reconciliation after a %.2f s load: nothing changed %.2f s (%.3fx"
+                        + " the load), %,d rows changed %.2f s (%.3fx)%n", s.arm().code(), load, passes.nothingSeconds(),
+                        passes.nothingShare(load), passes.changedRows(), passes.changedSeconds(), passes.changedShare(load)));
+            }
+        }
         return out.toString();
     }
 
     private Optional<ArmSummary> arm(String code) {
         return Optional.ofNullable(arms.get(code));
+    }
+
+    static double round3(double v) {
+        return Double.isFinite(v) ? Math.round(v * 1000) / 1000.0 : 0;
     }
 
     static double round(double v) {

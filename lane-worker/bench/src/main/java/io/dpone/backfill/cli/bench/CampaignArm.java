@@ -19,11 +19,16 @@ final class CampaignArm implements BenchArm {
     @Override
     public ArmRun run(ArmContext context, ArmPlace place, int repetition) throws Exception {
         place.createLiveTable();
-        CampaignBlueprint blueprint = context.campaign().blueprint(place, "r" + repetition + "_s");
+        return load(this, context, place, repetition, context.campaign().blueprint(place, "r" + repetition + "_s"));
+    }
+
+    /** Runs {@code blueprint} to its handoff, measured as {@code arm}'s run: the load S is and R begins with. */
+    static ArmRun load(BenchArm arm, ArmContext context, ArmPlace place, int repetition, CampaignBlueprint blueprint)
+            throws Exception {
         LaneHeapReports heaps = context.laneHeapReports();
         heaps.clear();
         String since = place.clock();
-        ArmRun run = Measured.run(this, context, place, repetition, () -> {
+        ArmRun run = Measured.run(arm, context, place, repetition, () -> {
             int code = context.campaigns().run(blueprint, context.source().settings(), place.settings());
             if (code != 0) {
                 throw new IllegalStateException("the benchmark campaign did not reach its handoff (exit " + code + ")");

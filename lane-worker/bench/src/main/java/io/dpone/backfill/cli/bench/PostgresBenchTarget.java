@@ -173,6 +173,11 @@ final class PostgresBenchTarget implements BenchTarget {
         }
 
         @Override
+        public boolean reconcilable() {
+            return true;
+        }
+
+        @Override
         public String clock() throws SQLException {
             return cluster.queryForString(database, "SELECT clock_timestamp()::text");
         }

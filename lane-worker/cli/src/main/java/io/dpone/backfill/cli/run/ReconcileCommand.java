@@ -5,20 +5,10 @@ import io.dpone.backfill.cli.OutputFormat;
 import io.dpone.backfill.cli.PrettyJson;
 import io.dpone.backfill.cli.status.ReconcileReport;
 import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
-import io.dpone.backfill.core.driver.ClaimWait;
-import io.dpone.backfill.core.engine.EngineTimings;
-import io.dpone.backfill.core.ledger.CampaignClaim;
-import io.dpone.backfill.core.ledger.CampaignLease;
-import io.dpone.backfill.core.ledger.CampaignRecord;
 import io.dpone.backfill.core.plan.CampaignBlueprint;
 import io.dpone.backfill.core.reconcile.KeyDecision;
 import io.dpone.backfill.core.reconcile.QueuedKey;
 import io.dpone.backfill.core.reconcile.ReconcileLedger;
-import io.dpone.backfill.lane.ExitCodes;
-import io.dpone.backfill.lane.HostName;
-import io.dpone.backfill.wiring.CampaignReconciliation;
-import io.dpone.backfill.wiring.CampaignRuntime;
-import io.dpone.backfill.wiring.Connectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -76,51 +65,34 @@ public final class ReconcileCommand implements Callable<Integer> {
         CampaignBlueprint blueprint = campaign.blueprint();
         BackfillCampaignSpec campaignSpec = blueprint.definition().spec();
         String runKey = blueprint.identity().runKey();
-        EngineTimings timings = EngineTimings.fromEnvironment(System.getenv());
-        try (CampaignRuntime session = CampaignRuntime.open(blueprint, campaign.source(campaignSpec)::open,
-                campaign.target(campaignSpec)::open, timings, "backfill-reconcile")) {
-            CampaignRecord record;
-            try {
-                record = CampaignReconciliation.requireHandedOff(blueprint, session.ledger());
-            } catch (CampaignReconciliation.NotReconcilableException e) {
-                System.err.println("backfill: cannot reconcile: " + e.getMessage());
-                return ExitCodes.FAILURE;
-            }
-            ReconcileLedger passes = Connectors.target(campaignSpec.getTarget().getType())
-                    .reconcileLedger(session.targetConnection(), campaignSpec.getState().getSchema());
-            passes.ensureSchema();
-            if (!accept.isEmpty() || !keep.isEmpty()) {
-                // The whole queue is read only to check the keys named, before any is decided.
-                Set<String> waiting = passes.queue(runKey, Integer.MAX_VALUE).stream().filter(q -> q.decision() == null)
-                        .map(QueuedKey::key).collect(Collectors.toCollection(TreeSet::new));
-                refuseUnknown("--accept", accept, waiting);
-                refuseUnknown("--keep", keep, waiting);
-            }
-            String owner = "reconcile@" + HostName.local() + ":" + ProcessHandle.current().pid() + ":"
-                    + UUID.randomUUID().toString().substring(0, 8);
-            CampaignClaim claim = new ClaimWait(new ClaimLines(line -> System.err.println("backfill: " + line)))
-                    .claim(() -> session.ledger().claimCampaign(runKey, owner, timings.leaseTtl()), driverWait.bound());
-            if (claim instanceof CampaignClaim.Held held) {
-                System.err.println("backfill: another driver holds the campaign lease (" + held.summary() + "); stop it first");
-                return ExitCodes.LEASE_HELD;
-            }
-            CampaignLease lease = ((CampaignClaim.Taken) claim).lease();
-            try {
-                decide(passes, runKey);
-                CampaignReconciliation.run(blueprint, session.ledger(), passes, session.sourceConnection(),
-                        session.targetConnection(), lease, timings.leaseTtl(), session.faults(), line -> System.err.println("backfill: reconcile: " + line));
-            } finally {
-                session.ledger().releaseLease(lease);
-            }
-            ReconcileReport report = ReconcileReport.read(passes, runKey, record.anchorXmin());
+        ReconcileRun.Outcome outcome = ReconcileRun.execute(blueprint, campaign.source(campaignSpec), campaign.target(campaignSpec),
+                driverWait.bound(), new ReconcileRun.Decisions() {
+                    @Override
+                    public void check(ReconcileLedger passes) {
+                        if (!accept.isEmpty() || !keep.isEmpty()) {
+                            // The whole queue is read only to check the keys named, before any is decided.
+                            Set<String> waiting = passes.queue(runKey, Integer.MAX_VALUE).stream().filter(q -> q.decision() == null)
+                                    .map(QueuedKey::key).collect(Collectors.toCollection(TreeSet::new));
+                            refuseUnknown("--accept", accept, waiting);
+                            refuseUnknown("--keep", keep, waiting);
+                        }
+                    }
+
+                    @Override
+                    public void decide(ReconcileLedger passes) {
+                        ReconcileCommand.this.decide(passes, runKey);
+                    }
+                }, line -> System.err.println("backfill: " + line));
+        ReconcileReport report = outcome.report();
+        if (report != null) {
             if (format == OutputFormat.json) {
                 System.out.println(PrettyJson.write(report.json()));
             } else {
                 report.textLines().forEach(System.out::println);
                 System.out.println("next: " + report.nextAction());
             }
-            return report.caughtUp() ? ExitCodes.OK : ExitCodes.DIFFERENCES;
         }
+        return outcome.exitCode();
     }
 
     /** Before anything is decided or read: every key named must wait in the queue, else the option is named. */

@@ -86,17 +86,21 @@ public final class ReconcilePass {
         try (ChunkRows changed = source.changedRows(pass.since(), accepted)) {
             target.stageChanges(changed);
         }
+        long staged = System.nanoTime();
         RangeBuckets differing;
         try (ChunkRows digests = source.keyDigests(ranges)) {
             differing = target.compareKeys(ranges, digests);
         }
+        long digested = System.nanoTime();
         if (!differing.isEmpty()) {
             try (ChunkRows keys = source.keys(ranges, differing)) {
                 target.stageKeys(ranges, keys);
             }
         }
-        log.accept(String.format("pass %d: surveyed in %.1f s, %d key bucket(s) differ", pass.pass(),
-                (System.nanoTime() - started) / 1e9, differing.size()));
+        long done = System.nanoTime();
+        log.accept(String.format("pass %d: surveyed in %.1f s (changed rows %.1f s, key digests %.1f s, keys of %d differing"
+                + " bucket(s) %.1f s)", pass.pass(), (done - started) / 1e9, (staged - started) / 1e9, (digested - staged) / 1e9,
+                differing.size(), (done - digested) / 1e9));
     }
 
     /** Keeps the campaign lease alive through a pass. */

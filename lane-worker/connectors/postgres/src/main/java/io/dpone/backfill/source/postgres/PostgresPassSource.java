@@ -29,6 +29,7 @@ public final class PostgresPassSource implements PassSource {
     private final String columnList;
     private final boolean autoCommit;
     private final String anchor;
+    private final PostgresKeyText keyText;
 
     private PostgresPassSource(Connection source, ChunkReading reading, List<String> keyColumns) throws SQLException {
         this.source = source;
@@ -42,6 +43,7 @@ public final class PostgresPassSource implements PassSource {
         // The first query takes the snapshot every later read of the pass sees.
         this.anchor = jdbc.one("SELECT pg_catalog.pg_snapshot_xmin(pg_catalog.pg_current_snapshot())::text AS a",
                 rs -> rs.getString("a")).orElseThrow();
+        this.keyText = PostgresKeyText.of(jdbc, table(), keyColumns);
     }
 
     /** Begins the pass's snapshot on {@code source}, which the pass then holds until {@link #close()}. */
@@ -74,7 +76,7 @@ public final class PostgresPassSource implements PassSource {
         if (!acceptedKeys.isEmpty()) {
             String keys = jdbc.one("SELECT pg_catalog.quote_literal(?::text[]) AS q", rs -> rs.getString("q"),
                     source.createArrayOf("text", acceptedKeys.toArray())).orElseThrow();
-            written = "(" + written + " OR " + PostgresKeyText.of(keyColumns, null) + " = ANY(" + keys + "::text[]))";
+            written = "(" + written + " OR " + keyText.text(null) + " = ANY(" + keys + "::text[]))";
         }
         return copy("COPY (SELECT " + columnList + " FROM " + table() + " WHERE " + written + ") TO STDOUT");
     }
@@ -82,7 +84,7 @@ public final class PostgresPassSource implements PassSource {
     @Override
     public ChunkRows keyDigests(List<ChunkRange> ranges) throws SQLException {
         requirePlanOf(ranges);
-        return copy("COPY (" + PostgresKeyText.digests(table(), keyColumns, "s", rangeNumber()) + ") TO STDOUT");
+        return copy("COPY (" + keyText.digests(table(), "s", rangeNumber()) + ") TO STDOUT");
     }
 
     @Override
@@ -90,7 +92,7 @@ public final class PostgresPassSource implements PassSource {
         requirePlanOf(ranges);
         String keys = keyColumns.stream().map(c -> "s." + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "));
         return copy("COPY (SELECT " + rangeNumber() + ", " + keys + " FROM " + table() + " s WHERE "
-                + PostgresKeyText.inPairs(PostgresKeyText.pair(rangeNumber(), keyColumns, "s"), buckets, ranges.size())
+                + PostgresKeyText.inPairs(keyText.pair(rangeNumber(), "s"), buckets, ranges.size())
                 + ") TO STDOUT");
     }
 

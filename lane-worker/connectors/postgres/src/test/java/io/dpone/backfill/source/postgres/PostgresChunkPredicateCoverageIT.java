@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The planner's coverage property, proven on a real PostgreSQL server with the exact predicate text the source
  * query uses: for random bucket counts every key satisfies exactly one chunk's predicate, and it is the chunk the
- * planner locates for it.
+ * planner locates for it; and a reconciliation pass's range number (one search over the ranges' lower bounds) names
+ * that same chunk.
  */
 public class PostgresChunkPredicateCoverageIT {
     private static final long SEED = 0xc0ffeeL;
@@ -130,12 +131,15 @@ public class PostgresChunkPredicateCoverageIT {
         }
         which.append(" END");
         String sql = "SELECT count(*) FILTER (WHERE " + matches + " <> 1),"
-                + " count(*) FILTER (WHERE (" + which + ") IS DISTINCT FROM planned_chunk), count(*) FROM keys";
+                + " count(*) FILTER (WHERE (" + which + ") IS DISTINCT FROM planned_chunk), count(*),"
+                + " count(*) FILTER (WHERE " + PostgresChunkPredicate.rangeNumber(plan, "k") + " IS DISTINCT FROM planned_chunk)"
+                + " FROM keys";
         try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             assertThat(rs.getLong(1)).as(label + ": keys matched by zero or several chunk predicates").isZero();
             assertThat(rs.getLong(2)).as(label + ": keys whose SQL chunk differs from the planner's").isZero();
             assertThat(rs.getLong(3)).as(label + ": keys tested").isGreaterThan(1000);
+            assertThat(rs.getLong(4)).as(label + ": keys whose reconciliation range number differs from the planner's chunk").isZero();
         }
     }
 }

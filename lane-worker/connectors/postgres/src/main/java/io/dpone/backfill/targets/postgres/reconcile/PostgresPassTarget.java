@@ -15,11 +15,19 @@ import io.dpone.backfill.targets.PassTable;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.stream.Collectors;
 
 /**
@@ -38,11 +46,13 @@ public final class PostgresPassTarget implements PassTarget {
     private static final String OTHERS = "bf_reconcile_others";
     private static final String DIFFERING = "bf_reconcile_differing";
     private static final String KEYS = "bf_reconcile_keys";
+    private static final String CANDIDATES = "bf_reconcile_candidates";
     private static final String GONE = "bf_reconcile_gone";
     private static final String MISSING = "bf_reconcile_missing";
     /** The range number's column in the staged key tables: a name no published table's key is likely to have. */
     private static final String RANGE = PostgresIdentifiers.quote("dpone reconcile range");
-    private static final List<String> STAGED = List.of(ROWS, SOURCE_DIGESTS, TARGET_DIGESTS, OTHERS, DIFFERING, KEYS, GONE, MISSING);
+    private static final List<String> STAGED = List.of(ROWS, SOURCE_DIGESTS, TARGET_DIGESTS, OTHERS, DIFFERING, KEYS,
+            CANDIDATES, GONE, MISSING);
 
     private final Connection target;
     private final PostgresJdbc jdbc;
@@ -51,6 +61,7 @@ public final class PostgresPassTarget implements PassTarget {
     private final String live;
     private final List<String> columns;
     private final List<String> key;
+    private final PostgresKeyText keyText;
     /** Ranges with buckets whose keys differed: their receipts say the keys were compared. */
     private final Set<Integer> compared = new HashSet<>();
 
@@ -62,6 +73,11 @@ public final class PostgresPassTarget implements PassTarget {
         this.live = PostgresIdentifiers.qualified(table.schema(), table.table());
         this.columns = table.columns().target();
         this.key = table.key();
+        try {
+            this.keyText = PostgresKeyText.of(jdbc, live, key);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the key's types of " + live + ": " + e.getMessage(), e);
+        }
     }
 
     @Override
@@ -80,25 +96,27 @@ public final class PostgresPassTarget implements PassTarget {
 
     @Override
     public RangeBuckets compareKeys(List<ChunkRange> ranges, ChunkRows sourceDigests) throws Exception {
-        jdbc.update("CREATE TEMPORARY TABLE " + SOURCE_DIGESTS + " (r integer, b integer, n bigint, s numeric)");
-        copyIn("COPY " + SOURCE_DIGESTS + " FROM STDIN", sourceDigests);
         String rt = rangeNumber("t");
-        String kt = PostgresKeyText.of(key, "t");
-        // One read of the published table: each key's text computed once, hashed once; whose row it is read beside.
-        jdbc.update("CREATE TEMPORARY TABLE " + TARGET_DIGESTS + " AS SELECT h.r, (h.h & " + (KeyBuckets.COUNT - 1)
-                + ")::int AS b, count(*) AS n, sum(h.h) AS s, array_agg(h.k) FILTER (WHERE NOT h.o) AS others FROM (SELECT"
-                + " k.r, k.k, k.o, pg_catalog.hashtextextended(k.k, 0) AS h FROM (SELECT " + rt + " AS r, " + kt + " AS k, "
-                + tables.ours("t") + " AS o FROM " + live + " t OFFSET 0) k OFFSET 0) h GROUP BY 1, 2",
-                table.runKey(), table.runKey());
-        jdbc.update("CREATE TEMPORARY TABLE " + OTHERS + " AS SELECT r, pg_catalog.unnest(others) AS k FROM " + TARGET_DIGESTS
-                + " WHERE others IS NOT NULL");
+        // The published table is read while the source digests its own keys: the two servers work at once, and the
+        // source's digests wait in a file until this session is free to take them.
+        String ours = tables.ours("t");
+        Path spilled = whileReading(sourceDigests, () -> {
+            jdbc.update("CREATE TEMPORARY TABLE " + TARGET_DIGESTS + " AS " + keyText.digests(live, "t", rt, ours),
+                    table.runKey(), table.runKey());
+            // Rows someone else wrote are rare: their keys are read only when the digests counted some.
+            if (jdbc.bool("SELECT EXISTS (SELECT 1 FROM " + TARGET_DIGESTS + " WHERE others > 0)")) {
+                jdbc.update("CREATE TEMPORARY TABLE " + OTHERS + " AS SELECT " + rt + " AS r, " + keyText.text("t") + " AS k FROM "
+                        + live + " t WHERE NOT " + ours, table.runKey(), table.runKey());
+            } else {
+                jdbc.update("CREATE TEMPORARY TABLE " + OTHERS + " (r integer, k text)");
+            }
+        });
+        jdbc.update("CREATE TEMPORARY TABLE " + SOURCE_DIGESTS + " (r integer, b integer, n bigint, s numeric)");
+        copyIn("COPY " + SOURCE_DIGESTS + " FROM STDIN", spilled);
         // The staged rows the published table lacks will be inserted: count them in, so only deletes (and others' hands)
         // leave buckets differing.
-        String sKey = PostgresKeyText.of(key, "s");
-        jdbc.update("INSERT INTO " + TARGET_DIGESTS + " (r, b, n, s) SELECT k.r, (k.h & " + (KeyBuckets.COUNT - 1)
-                + ")::int, count(*), sum(k.h) FROM (SELECT " + rangeNumber("s") + " AS r, pg_catalog.hashtextextended(" + sKey
-                + ", 0) AS h FROM " + ROWS + " s WHERE NOT EXISTS (SELECT 1 FROM " + live + " t WHERE " + join("s", "t")
-                + ")) k GROUP BY 1, 2");
+        jdbc.update("INSERT INTO " + TARGET_DIGESTS + " (r, b, n, s) " + keyText.digests("(SELECT * FROM " + ROWS + " s WHERE NOT EXISTS"
+                + " (SELECT 1 FROM " + live + " t WHERE " + join("s", "t") + "))", "s", rangeNumber("s")));
         jdbc.update("CREATE TEMPORARY TABLE " + DIFFERING + " AS SELECT coalesce(s.r, t.r) AS r, coalesce(s.b, t.b) AS b FROM "
                 + SOURCE_DIGESTS + " s FULL JOIN (SELECT r, b, sum(n) AS n, sum(s) AS s FROM " + TARGET_DIGESTS
                 + " GROUP BY r, b) t ON t.r = s.r AND t.b = s.b WHERE s.n IS DISTINCT FROM t.n OR s.s IS DISTINCT FROM t.s");
@@ -113,18 +131,69 @@ public final class PostgresPassTarget implements PassTarget {
 
     @Override
     public void stageKeys(List<ChunkRange> ranges, ChunkRows sourceKeys) throws Exception {
+        // The published table's keys in the differing buckets, read while the source reads its own.
+        Path spilled = whileReading(sourceKeys, () -> jdbc.update("CREATE TEMPORARY TABLE " + CANDIDATES + " AS SELECT "
+                + rangeNumber("t") + " AS " + RANGE + ", " + list(key, "t") + " FROM " + live + " t WHERE "
+                + keyText.pair(rangeNumber("t"), "t") + " IN (SELECT r * " + KeyBuckets.COUNT + " + b FROM " + DIFFERING + ")"));
         jdbc.update("CREATE TEMPORARY TABLE " + KEYS + " AS SELECT 0::integer AS " + RANGE + ", " + list(key, null) + " FROM "
                 + live + " WITH NO DATA");
-        copyIn("COPY " + KEYS + " FROM STDIN", sourceKeys);
+        copyIn("COPY " + KEYS + " FROM STDIN", spilled);
         jdbc.update("ANALYZE " + KEYS);
-        String pair = PostgresKeyText.pair(rangeNumber("t"), key, "t");
-        // The second read of the published table, only when some bucket differs: its keys in those buckets that the
-        // source no longer has.
-        jdbc.update("CREATE TEMPORARY TABLE " + GONE + " AS SELECT " + rangeNumber("t") + " AS " + RANGE + ", " + list(key, "t")
-                + " FROM " + live + " t WHERE " + pair + " IN (SELECT r * " + KeyBuckets.COUNT + " + b FROM " + DIFFERING + ")"
-                + " AND NOT EXISTS (SELECT 1 FROM " + KEYS + " s WHERE " + join("s", "t") + ")");
+        jdbc.update("ANALYZE " + CANDIDATES);
+        // Gone: the source has the key nowhere (a key it changed is staged, so never gone, wherever its row moved).
+        jdbc.update("CREATE TEMPORARY TABLE " + GONE + " AS SELECT c.* FROM " + CANDIDATES + " c WHERE NOT EXISTS (SELECT 1 FROM "
+                + KEYS + " s WHERE " + join("s", "c") + ") AND NOT EXISTS (SELECT 1 FROM " + ROWS + " s WHERE " + join("s", "c") + ")");
+        // Missing: the published table has the key nowhere (looked up only for keys outside the candidates).
         jdbc.update("CREATE TEMPORARY TABLE " + MISSING + " AS SELECT s.* FROM " + KEYS + " s WHERE NOT EXISTS (SELECT 1 FROM "
-                + live + " t WHERE " + join("s", "t") + ") AND NOT EXISTS (SELECT 1 FROM " + ROWS + " c WHERE " + join("c", "s") + ")");
+                + CANDIDATES + " c WHERE " + join("s", "c") + ") AND NOT EXISTS (SELECT 1 FROM " + live + " t WHERE "
+                + join("s", "t") + ") AND NOT EXISTS (SELECT 1 FROM " + ROWS + " c WHERE " + join("c", "s") + ")");
+    }
+
+    /**
+     * Runs {@code ownRead} on this session in a thread of its own while {@code rows} (a read of the other server) are
+     * written to a file as they come; returns the file once both are done. The file is deleted when it has been
+     * copied in.
+     */
+    private Path whileReading(ChunkRows rows, SqlWork ownRead) throws Exception {
+        Path file = Files.createTempFile("backfill-reconcile-", ".copy");
+        file.toFile().deleteOnExit();
+        FutureTask<Void> own = new FutureTask<>(() -> {
+            ownRead.run();
+            return null;
+        });
+        Thread reader = new Thread(own, "reconcile-target-read");
+        reader.setDaemon(true);
+        reader.start();
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            while (rows.next()) {
+                out.write(rows.copyBytes());
+            }
+        } catch (Exception e) {
+            // The session is still busy with its own read: wait for it before the caller uses the session again.
+            waitFor(own);
+            Files.deleteIfExists(file);
+            throw e;
+        }
+        try {
+            own.get();
+        } catch (ExecutionException e) {
+            Files.deleteIfExists(file);
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+        return file;
+    }
+
+    private static void waitFor(FutureTask<Void> task) {
+        try {
+            task.get();
+        } catch (Exception ignored) {
+            // the first failure is the one reported
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlWork {
+        void run() throws SQLException;
     }
 
     @Override
@@ -141,8 +210,8 @@ public final class PostgresPassTarget implements PassTarget {
         }
         String runKey = lease.runKey();
         String staged = ROWS + " s WHERE " + predicate(range, "s");
-        String sKey = PostgresKeyText.of(key, "s");
-        String tKey = PostgresKeyText.of(key, "t");
+        String sKey = keyText.text("s");
+        String tKey = keyText.text("t");
         String decided = "(SELECT q.key FROM " + tables.queue + " q WHERE q.run_key = ? AND q.decision = 'accept')";
         String held = "(SELECT q.key FROM " + tables.queue + " q WHERE q.run_key = ? AND (q.decision IS NULL OR q.decision = 'keep'))";
         // Every row of the range someone else wrote after publication waits for a decision, whatever the source did.
@@ -164,16 +233,17 @@ public final class PostgresPassTarget implements PassTarget {
 
         long deleted = 0;
         if (compared.contains(rangeId)) {
-            String gone = GONE + " g WHERE g." + RANGE + " = " + rangeId + " AND " + join("g", "t");
+            // The row must still lie in this range: one the source moved to another range is that range's to write.
+            String gone = GONE + " g WHERE g." + RANGE + " = " + rangeId + " AND " + join("g", "t") + " AND " + predicate(range, "t");
             deleted = jdbc.one("WITH d AS (DELETE FROM " + live + " t USING " + gone + " AND " + tKey + " NOT IN " + held
                     + " AND (" + tables.ours("t") + " OR " + tKey + " IN " + decided + ") RETURNING " + tKey + " AS k),"
                     + " settled AS (DELETE FROM " + tables.queue + " q WHERE q.run_key = ? AND q.decision = 'accept'"
                     + " AND q.key IN (SELECT k FROM d)) SELECT count(*) FROM d", rs -> rs.getLong(1),
                     runKey, runKey, runKey, runKey, runKey).orElse(0L);
-            queued += queue("SELECT " + PostgresKeyText.of(key, "m") + ", 'in the source but missing from the published table:"
+            queued += queue("SELECT " + keyText.text("m") + ", 'in the source but missing from the published table:"
                     + " deleted there after publication by someone else' FROM " + MISSING + " m WHERE m." + RANGE + " = " + rangeId
                     + " AND NOT EXISTS (SELECT 1 FROM " + live + " t WHERE " + join("m", "t") + ") AND "
-                    + PostgresKeyText.of(key, "m") + " NOT IN " + decided, runKey, pass, 1);
+                    + keyText.text("m") + " NOT IN " + decided, runKey, pass, 1);
         }
         jdbc.update("INSERT INTO " + tables.range + " (run_key, pass, range_id, upserted, deleted, queued, keys_compared,"
                 + " lease_epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", runKey, pass, rangeId, upserted, deleted, queued,
@@ -232,6 +302,15 @@ public final class PostgresPassTarget implements PassTarget {
 
     private static String list(List<String> names, String alias) {
         return names.stream().map(c -> (alias == null ? "" : alias + ".") + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "));
+    }
+
+    /** Copies a file of text rows in, then deletes it. */
+    private void copyIn(String sql, Path file) throws Exception {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+            target.unwrap(PGConnection.class).getCopyAPI().copyIn(sql, in);
+        } finally {
+            Files.deleteIfExists(file);
+        }
     }
 
     /** Copies {@code rows} in, to their end. */
