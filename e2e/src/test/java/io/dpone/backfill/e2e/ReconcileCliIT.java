@@ -67,6 +67,7 @@ class ReconcileCliIT {
         assertThat(reconciliation.path("queue").path("undecided").asLong()).isEqualTo(3);
         assertThat(reconciliation.path("caughtUp").asBoolean()).isFalse();
         assertThat(reconciliation.path("passes").get(0).path("deleted").asLong()).isPositive();
+        assertThat(reconciliation.path("passes").get(0).path("keyDigestsEqual").asBoolean()).as("deletes found").isFalse();
 
         String accepted = f.cli(0, with(f, "reconcile", "--accept", "(" + both + ")", "--accept", "(" + goneByHand + ")",
                 "--keep", "(" + handOnly + ")"));
@@ -79,6 +80,8 @@ class ReconcileCliIT {
         JsonNode report = JSON.readTree(again.substring(again.indexOf("{\n")));
         assertThat(report.path("passes").get(2).path("upserted").asLong()).as("nothing changed since").isZero();
         assertThat(report.path("syncAnchorFromPass").asInt()).isEqualTo(3);
+        assertThat(report.path("passes").get(2).path("keyDigestsEqual").asBoolean()).isTrue();
+        assertThat(report.path("keyDigestsEqualAtSyncAnchor").asBoolean()).isTrue();
     }
 
     /** Physical chunks place no row in a key range: the pass compares the whole table's keys as one range. */

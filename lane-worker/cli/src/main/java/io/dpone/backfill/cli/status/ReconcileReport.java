@@ -13,7 +13,9 @@ import java.util.Optional;
 /**
  * The receiving report of reconciliation (issue 38), as {@code reconcile} and {@code status} show it: the passes
  * (each one's anchors and what it upserted, deleted and queued), the queue (its count and a bounded sample), the
- * anchor an incremental sync starts from, and whether the published table has caught up.
+ * anchor an incremental sync starts from, and whether the published table has caught up. A pass's key digests were
+ * equal when its survey found no bucket whose keys differ (the rows it staged counted in): then, at its anchor, the
+ * published table held exactly the source's keys.
  */
 public final class ReconcileReport {
     /** Queued keys listed; {@code status --format json} and {@code reconcile --format json} show as many. */
@@ -78,7 +80,8 @@ public final class ReconcileReport {
         for (PassRecord p : passes) {
             lines.add("reconciliation pass " + p.pass() + ": anchor " + p.since() + " -> " + p.anchor() + ", "
                     + p.totals().upserted() + " upserted, " + p.totals().deleted() + " deleted, " + p.totals().queued()
-                    + " queued" + (p.finished() ? "" : " (interrupted after " + p.chunksDone() + " range(s))"));
+                    + " queued" + (p.totals().keysCompared() ? ", key digests differed (keys compared)" : ", key digests equal")
+                    + (p.finished() ? "" : " (interrupted after " + p.chunksDone() + " range(s))"));
         }
         lines.add("reconciliation queue: " + undecided + " key(s) waiting for a decision"
                 + (sample.isEmpty() ? "" : ": " + String.join("; ", sample.stream().limit(5)
@@ -102,6 +105,7 @@ public final class ReconcileReport {
             n.put("upserted", p.totals().upserted());
             n.put("deleted", p.totals().deleted());
             n.put("queued", p.totals().queued());
+            n.put("keyDigestsEqual", !p.totals().keysCompared());
         }
         ObjectNode queue = root.putObject("queue");
         queue.put("undecided", undecided);
@@ -109,7 +113,8 @@ public final class ReconcileReport {
         sample.forEach(q -> keys.addObject().put("key", q.key()).put("reason", q.reason()).put("pass", q.pass())
                 .put("decision", q.decision() == null ? null : q.decision().wireName()));
         root.put("syncAnchor", syncAnchor());
-        lastFinished().ifPresent(p -> root.put("syncAnchorFromPass", p.pass()));
+        lastFinished().ifPresent(p -> root.put("syncAnchorFromPass", p.pass())
+                .put("keyDigestsEqualAtSyncAnchor", !p.totals().keysCompared()));
         root.put("caughtUp", caughtUp());
         root.put("recommendedAction", nextAction());
         return root;
