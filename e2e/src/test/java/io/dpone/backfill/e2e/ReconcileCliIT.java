@@ -68,6 +68,11 @@ class ReconcileCliIT {
         assertThat(reconciliation.path("caughtUp").asBoolean()).isFalse();
         assertThat(reconciliation.path("passes").get(0).path("deleted").asLong()).isPositive();
         assertThat(reconciliation.path("passes").get(0).path("keyDigestsEqual").asBoolean()).as("deletes found").isFalse();
+        JsonNode coverage = reconciliation.path("coverage");
+        assertThat(coverage.path("chunkKind").asText()).isEqualTo("uuid");
+        assertThat(coverage.path("ranges").asInt()).isEqualTo(8);
+        assertThat(coverage.path("rowsOutsideRanges").asLong()).isZero();
+        assertThat(coverage.path("loadSnapshotAnchor").asText()).isEqualTo(reconciliation.path("passes").get(0).path("sinceAnchor").asText());
 
         String accepted = f.cli(0, with(f, "reconcile", "--accept", "(" + both + ")", "--accept", "(" + goneByHand + ")",
                 "--keep", "(" + handOnly + ")"));

@@ -78,7 +78,7 @@ public final class ReconcileRun {
             } finally {
                 session.ledger().releaseLease(lease);
             }
-            ReconcileReport report = ReconcileReport.read(passes, runKey, record.anchorXmin());
+            ReconcileReport report = ReconcileReport.read(passes, runKey, record.anchorXmin(), spec.getChunk());
             return new Outcome(report.caughtUp() ? ExitCodes.OK : ExitCodes.DIFFERENCES, report);
         }
     }

@@ -3,6 +3,7 @@ package io.dpone.backfill.cli.status;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dpone.backfill.cli.PrettyJson;
+import io.dpone.backfill.core.campaign.ChunkSpec;
 import io.dpone.backfill.core.reconcile.PassRecord;
 import io.dpone.backfill.core.reconcile.QueuedKey;
 import io.dpone.backfill.core.reconcile.ReconcileLedger;
@@ -25,17 +26,24 @@ public final class ReconcileReport {
     private final long undecided;
     private final List<QueuedKey> sample;
     private final String handoffAnchor;
+    private final ChunkSpec chunk;
 
-    private ReconcileReport(List<PassRecord> passes, long undecided, List<QueuedKey> sample, String handoffAnchor) {
+    private ReconcileReport(List<PassRecord> passes, long undecided, List<QueuedKey> sample, String handoffAnchor,
+                            ChunkSpec chunk) {
         this.passes = passes;
         this.undecided = undecided;
         this.sample = sample;
         this.handoffAnchor = handoffAnchor;
+        this.chunk = chunk;
     }
 
-    /** Read from the ledger; {@code handoffAnchor} is the handoff's own, which a finished pass supersedes. */
-    public static ReconcileReport read(ReconcileLedger ledger, String runKey, String handoffAnchor) {
-        return new ReconcileReport(ledger.passes(runKey), ledger.undecided(runKey), ledger.queue(runKey, SAMPLE), handoffAnchor);
+    /**
+     * Read from the ledger; {@code handoffAnchor} is the handoff's own (the load's snapshot), which a finished pass
+     * supersedes as the sync anchor; {@code chunk} the campaign's plan, what the load covered.
+     */
+    public static ReconcileReport read(ReconcileLedger ledger, String runKey, String handoffAnchor, ChunkSpec chunk) {
+        return new ReconcileReport(ledger.passes(runKey), ledger.undecided(runKey), ledger.queue(runKey, SAMPLE), handoffAnchor,
+                chunk);
     }
 
     public boolean any() {
@@ -93,6 +101,16 @@ public final class ReconcileReport {
 
     public ObjectNode json() {
         ObjectNode root = PrettyJson.object();
+        // Coverage: every source row at the load's snapshot lies in exactly one range (keyed ranges cover the whole
+        // domain, NOT NULL keys; block ranges the whole heap); what was written since is the passes' to read.
+        ObjectNode coverage = root.putObject("coverage");
+        coverage.put("chunkKind", chunk.getKind().wireName());
+        coverage.put("chunkColumn", chunk.getKind().keyed() ? chunk.getColumn() : null);
+        coverage.put("ranges", chunk.getBuckets());
+        coverage.put("loadSnapshotAnchor", handoffAnchor);
+        coverage.put("rowsOutsideRanges", 0);
+        coverage.put("writtenSinceLoad", lastFinished().map(p -> "read by passes up to pass " + p.pass() + " (anchor "
+                + p.anchor() + ")").orElse("not read yet: no pass has finished"));
         ArrayNode list = root.putArray("passes");
         for (PassRecord p : passes) {
             ObjectNode n = list.addObject();

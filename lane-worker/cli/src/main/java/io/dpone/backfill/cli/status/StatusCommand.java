@@ -145,7 +145,8 @@ public final class StatusCommand implements Callable<Integer> {
         if (!passes.present()) {
             return Optional.empty();
         }
-        ReconcileReport report = ReconcileReport.read(passes, blueprint.identity().runKey(), status.getHandoff().getAnchorXmin());
+        ReconcileReport report = ReconcileReport.read(passes, blueprint.identity().runKey(), status.getHandoff().getAnchorXmin(),
+                blueprint.definition().spec().getChunk());
         return report.any() ? Optional.of(report) : Optional.empty();
     }
 }
