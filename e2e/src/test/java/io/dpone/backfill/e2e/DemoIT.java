@@ -77,11 +77,29 @@ class DemoIT {
         assertThat(page.split("<polyline", -1)).as("one line per arm").hasSize(5);
     }
 
+    /** Issue 38: R loads, passes once with nothing changed and once after 1% changed, and checks the table is exact. */
+    @Test
+    void benchReconciliationArmReportsBothPassesAsSharesOfItsLoad() throws Exception {
+        BackfillProcess.Result bench = BackfillProcess.run(dir, Map.of(), Duration.ofMinutes(4), "bench", "--rows", "40000",
+                "--chunks", "4", "--arms", "R", "--format", "json");
+        assertThat(bench.exitCode()).as(bench.stderr()).isZero();
+        assertThat(bench.stderr()).contains("reconcile: pass 1: surveyed in").contains("keys of 0 differing bucket(s)")
+                .contains("reconcile: pass 2: surveyed in");
+        JsonNode r = new ObjectMapper().readTree(bench.stdout()).path("arms").path("R");
+        assertThat(r.path("rows").asLong()).isEqualTo(40_000);
+        JsonNode passes = r.path("reconcile");
+        assertThat(passes.path("loadSeconds").asDouble()).isEqualTo(r.path("seconds").asDouble());
+        assertThat(passes.path("changedRows").asLong()).as("0.5% updated, 0.25% deleted, as many inserted").isEqualTo(400);
+        assertThat(passes.path("nothingChangedSeconds").asDouble()).isPositive();
+        assertThat(passes.path("changedSeconds").asDouble()).isPositive();
+        assertThat(passes.path("changedShareOfLoad").asDouble()).isPositive();
+    }
+
     @Test
     void benchAndDemoRefuseABadOptionNamingItBeforeStartingAnything() throws Exception {
         BackfillProcess.Result arms = BackfillProcess.run(dir, "bench", "--arms", "B0,X");
         assertThat(arms.exitCode()).isEqualTo(2);
-        assertThat(arms.stderr()).contains("--arms: unknown arm X (arms are B0, B1, B2, S)").doesNotContain("bench: source public.orders");
+        assertThat(arms.stderr()).contains("--arms: unknown arm X (arms are B0, B1, B2, S, R)").doesNotContain("bench: source public.orders");
         BackfillProcess.Result url = BackfillProcess.run(dir, "demo", "--target-url", "jdbc:postgresql://127.0.0.1/x");
         assertThat(url.exitCode()).isEqualTo(2);
         assertThat(url.stderr()).contains("--target-url must be a SQL Server JDBC URL starting with jdbc:sqlserver:")

@@ -54,12 +54,13 @@ final class ReconcileArm implements BenchArm {
         String table = "public." + BenchTable.NAME;
         String key = BenchTable.KEY;
         try (Connection c = context.source().connect(); Statement s = c.createStatement()) {
-            // Rows picked by a hash of the key: spread over every range and bucket, as real changes are.
+            // Rows picked by a hash of the key (1 in 128, more than each share needs): spread over every range and bucket,
+            // as real changes are.
             long updated = s.executeUpdate("UPDATE " + table + " SET amount = amount + 1, status = 'changed' WHERE " + key
                     + " IN (SELECT " + key + " FROM " + table + " WHERE pg_catalog.hashtextextended(" + key + "::text, "
-                    + repetition + ") & 255 = 1 LIMIT " + 2 * quarter + ")");
+                    + repetition + ") & 127 = 1 LIMIT " + 2 * quarter + ")");
             long deleted = s.executeUpdate("DELETE FROM " + table + " WHERE " + key + " IN (SELECT " + key + " FROM " + table
-                    + " WHERE pg_catalog.hashtextextended(" + key + "::text, " + repetition + ") & 255 = 2 LIMIT " + quarter + ")");
+                    + " WHERE pg_catalog.hashtextextended(" + key + "::text, " + repetition + ") & 127 = 2 LIMIT " + quarter + ")");
             // New keys above every generated one: repetitions never collide.
             long from = context.rows() * (1 + repetition) + 1;
             s.execute(context.table().generate(table, from, from + deleted - 1));

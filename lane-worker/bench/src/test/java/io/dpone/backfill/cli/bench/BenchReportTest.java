@@ -69,6 +69,24 @@ class BenchReportTest {
                 .contains("  predicted: uuid keys of id lie in random order in the heap");
     }
 
+    /** Issue 38: arm R's passes are reported as shares of its own load, the figures the issue's budget names. */
+    @Test
+    void theReconciliationPassesAreReportedAsSharesOfTheLoadBeforeThem() {
+        ObjectNode setup = JsonNodeFactory.instance.objectNode().put("rows", 40).put("kind", ChunkKind.UUID.wireName());
+        ArmRun r = new ArmRun("R", 1, 50, 40, List.of(), 60, OptionalLong.empty(), List.of())
+                .withReconcile(new ReconcileTimes(6, 9.5, 400));
+        BenchReport report = new BenchReport(setup, 50, List.of(ArmSummary.of(new ReconcileArm(), List.of(r))),
+                SourceReadCost.unknown("not asked"));
+        JsonNode passes = report.json().path("arms").path("R").path("reconcile");
+        assertThat(passes.path("loadSeconds").asDouble()).isEqualTo(50);
+        assertThat(passes.path("nothingChangedShareOfLoad").asDouble()).isEqualTo(0.12);
+        assertThat(passes.path("changedShareOfLoad").asDouble()).isEqualTo(0.19);
+        assertThat(passes.path("changedRows").asLong()).isEqualTo(400);
+        assertThat(report.json().path("arms").path("R").path("runs").get(0).path("changedSeconds").asDouble()).isEqualTo(9.5);
+        assertThat(report.table()).contains("R   reconciliation after a 50.00 s load: nothing changed 6.00 s (0.120x the load),"
+                + " 400 rows changed 9.50 s (0.190x)");
+    }
+
     /** Issue 35: the read-back gate's seconds stand beside one session's raw read of the same table, as a ratio. */
     @Test
     void theContentCheckIsReportedBesideARawReadOfThePublishedTable() {
