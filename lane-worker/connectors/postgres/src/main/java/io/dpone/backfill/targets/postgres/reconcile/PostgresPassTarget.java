@@ -64,6 +64,13 @@ public final class PostgresPassTarget implements PassTarget {
     private final PostgresKeyText keyText;
     /** Ranges with buckets whose keys differed: their receipts say the keys were compared. */
     private final Set<Integer> compared = new HashSet<>();
+    /** Ranges with staged rows, others' rows, rows to delete and keys lost: a range applies only the steps it needs. */
+    private final Set<Integer> withRows = new HashSet<>();
+    private final Set<Integer> withOthers = new HashSet<>();
+    private final Set<Integer> withGone = new HashSet<>();
+    private final Set<Integer> withMissing = new HashSet<>();
+    /** Whether accepted keys wait: only then are written keys settled. */
+    private boolean accepting;
 
     public PostgresPassTarget(Connection target, PassTable table) {
         this.target = target;
@@ -92,6 +99,18 @@ public final class PostgresPassTarget implements PassTarget {
         }
         jdbc.update("CREATE INDEX ON " + ROWS + " (" + list(key, null) + ")");
         jdbc.update("ANALYZE " + ROWS);
+        note(withRows, "SELECT DISTINCT " + rangeNumber("s") + " FROM " + ROWS + " s");
+        withOthers.clear();
+        withGone.clear();
+        withMissing.clear();
+        accepting = jdbc.bool("SELECT EXISTS (SELECT 1 FROM " + tables.queue + " WHERE run_key = ? AND decision = 'accept')",
+                table.runKey());
+    }
+
+    /** Replaces {@code ranges} with the range numbers {@code select} yields. */
+    private void note(Set<Integer> ranges, String select) throws SQLException {
+        ranges.clear();
+        ranges.addAll(jdbc.list(select, rs -> rs.getInt(1)));
     }
 
     @Override
@@ -120,6 +139,7 @@ public final class PostgresPassTarget implements PassTarget {
         jdbc.update("CREATE TEMPORARY TABLE " + DIFFERING + " AS SELECT coalesce(s.r, t.r) AS r, coalesce(s.b, t.b) AS b FROM "
                 + SOURCE_DIGESTS + " s FULL JOIN (SELECT r, b, sum(n) AS n, sum(s) AS s FROM " + TARGET_DIGESTS
                 + " GROUP BY r, b) t ON t.r = s.r AND t.b = s.b WHERE s.n IS DISTINCT FROM t.n OR s.s IS DISTINCT FROM t.s");
+        note(withOthers, "SELECT DISTINCT r FROM " + OTHERS);
         RangeBuckets differing = new RangeBuckets();
         compared.clear();
         for (int[] pair : jdbc.list("SELECT r, b FROM " + DIFFERING, rs -> new int[] {rs.getInt(1), rs.getInt(2)})) {
@@ -147,6 +167,8 @@ public final class PostgresPassTarget implements PassTarget {
         jdbc.update("CREATE TEMPORARY TABLE " + MISSING + " AS SELECT s.* FROM " + KEYS + " s WHERE NOT EXISTS (SELECT 1 FROM "
                 + CANDIDATES + " c WHERE " + join("s", "c") + ") AND NOT EXISTS (SELECT 1 FROM " + live + " t WHERE "
                 + join("s", "t") + ") AND NOT EXISTS (SELECT 1 FROM " + ROWS + " c WHERE " + join("c", "s") + ")");
+        note(withGone, "SELECT DISTINCT " + RANGE + " FROM " + GONE);
+        note(withMissing, "SELECT DISTINCT " + RANGE + " FROM " + MISSING);
     }
 
     /**
@@ -215,24 +237,26 @@ public final class PostgresPassTarget implements PassTarget {
         String decided = "(SELECT q.key FROM " + tables.queue + " q WHERE q.run_key = ? AND q.decision = 'accept')";
         String held = "(SELECT q.key FROM " + tables.queue + " q WHERE q.run_key = ? AND (q.decision IS NULL OR q.decision = 'keep'))";
         // Every row of the range someone else wrote after publication waits for a decision, whatever the source did.
-        long queued = queue("SELECT o.k, CASE WHEN EXISTS (SELECT 1 FROM " + staged + " AND " + sKey + " = o.k) THEN 'written in"
+        long queued = !withOthers.contains(rangeId) ? 0 : queue("SELECT o.k, CASE WHEN EXISTS (SELECT 1 FROM " + staged + " AND " + sKey + " = o.k) THEN 'written in"
                 + " the published table after publication by someone else, and changed in the source since' ELSE 'written in the"
                 + " published table after publication by someone else' END FROM " + OTHERS + " o WHERE o.r = " + rangeId
                 + " AND o.k NOT IN " + decided, runKey, pass, 1);
 
         List<String> others = columns.stream().filter(c -> !key.contains(c)).toList();
         // Over a row someone else wrote since the survey the update does nothing: the next pass queues it.
-        long upserted = jdbc.update("INSERT INTO " + live + " AS t (" + list(columns, null) + ") SELECT " + list(columns, "s")
+        long upserted = !withRows.contains(rangeId) ? 0 : jdbc.update("INSERT INTO " + live + " AS t (" + list(columns, null) + ") SELECT " + list(columns, "s")
                 + " FROM " + staged + " AND " + sKey + " NOT IN " + held + " ON CONFLICT (" + list(key, null) + ") DO "
                 + (others.isEmpty() ? "NOTHING" : "UPDATE SET " + others.stream()
                 .map(c -> PostgresIdentifiers.quote(c) + " = EXCLUDED." + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "))
                 + " WHERE ROW(" + list(others, "t") + ")::text IS DISTINCT FROM ROW(" + list(others, "EXCLUDED") + ")::text"
                 + " AND (" + tables.ours("t") + " OR " + tKey + " IN " + decided + ")"),
                 others.isEmpty() ? new Object[] {runKey} : new Object[] {runKey, runKey, runKey, runKey});
-        settle("SELECT " + sKey + " FROM " + staged, runKey);
+        if (accepting && withRows.contains(rangeId)) {
+            settle("SELECT " + sKey + " FROM " + staged, runKey);
+        }
 
         long deleted = 0;
-        if (compared.contains(rangeId)) {
+        if (withGone.contains(rangeId)) {
             // The row must still lie in this range: one the source moved to another range is that range's to write.
             String gone = GONE + " g WHERE g." + RANGE + " = " + rangeId + " AND " + join("g", "t") + " AND " + predicate(range, "t");
             deleted = jdbc.one("WITH d AS (DELETE FROM " + live + " t USING " + gone + " AND " + tKey + " NOT IN " + held
@@ -240,6 +264,8 @@ public final class PostgresPassTarget implements PassTarget {
                     + " settled AS (DELETE FROM " + tables.queue + " q WHERE q.run_key = ? AND q.decision = 'accept'"
                     + " AND q.key IN (SELECT k FROM d)) SELECT count(*) FROM d", rs -> rs.getLong(1),
                     runKey, runKey, runKey, runKey, runKey).orElse(0L);
+        }
+        if (withMissing.contains(rangeId)) {
             queued += queue("SELECT " + keyText.text("m") + ", 'in the source but missing from the published table:"
                     + " deleted there after publication by someone else' FROM " + MISSING + " m WHERE m." + RANGE + " = " + rangeId
                     + " AND NOT EXISTS (SELECT 1 FROM " + live + " t WHERE " + join("m", "t") + ") AND "
