@@ -19,12 +19,13 @@ public interface PassTarget extends AutoCloseable {
     /**
      * Compares the source's key digests per range and bucket ({@link PassSource#keyDigests}) with the published
      * table's as they will be once the staged rows are written, notes the rows someone else wrote after publication,
-     * and returns the buckets whose keys differ.
+     * and returns the buckets whose keys differ. The target opens {@code sourceDigests} when it has begun its own read:
+     * opening blocks while the source aggregates, and the two servers should work at once.
      */
-    RangeBuckets compareKeys(List<ChunkRange> ranges, ChunkRows sourceDigests) throws Exception;
+    RangeBuckets compareKeys(List<ChunkRange> ranges, SourceRead sourceDigests) throws Exception;
 
     /** Stages the source's keys of the differing buckets ({@link PassSource#keys}) and finds what each side lacks. */
-    void stageKeys(List<ChunkRange> ranges, ChunkRows sourceKeys) throws Exception;
+    void stageKeys(List<ChunkRange> ranges, SourceRead sourceKeys) throws Exception;
 
     /**
      * Applies range {@code rangeId} from what was staged: queues the keys someone else wrote, writes the changed rows by
@@ -34,6 +35,12 @@ public interface PassTarget extends AutoCloseable {
      * @throws io.dpone.backfill.core.engine.LeaseLostException when the lease's epoch is no longer the campaign's
      */
     ChunkReconciled apply(CampaignLease lease, int pass, int rangeId, ChunkRange range) throws Exception;
+
+    /** A read of the source, opened (and closed) by the target when it is ready to take it. */
+    @FunctionalInterface
+    interface SourceRead {
+        ChunkRows open() throws Exception;
+    }
 
     /** Drops what was staged. */
     @Override

@@ -87,15 +87,10 @@ public final class ReconcilePass {
             target.stageChanges(changed);
         }
         long staged = System.nanoTime();
-        RangeBuckets differing;
-        try (ChunkRows digests = source.keyDigests(ranges)) {
-            differing = target.compareKeys(ranges, digests);
-        }
+        RangeBuckets differing = target.compareKeys(ranges, () -> source.keyDigests(ranges));
         long digested = System.nanoTime();
         if (!differing.isEmpty()) {
-            try (ChunkRows keys = source.keys(ranges, differing)) {
-                target.stageKeys(ranges, keys);
-            }
+            target.stageKeys(ranges, () -> source.keys(ranges, differing));
         }
         long done = System.nanoTime();
         log.accept(String.format("pass %d: surveyed in %.1f s (changed rows %.1f s, key digests %.1f s, keys of %d differing"

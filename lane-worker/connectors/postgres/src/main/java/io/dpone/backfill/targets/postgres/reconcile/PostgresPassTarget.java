@@ -43,6 +43,7 @@ public final class PostgresPassTarget implements PassTarget {
     private static final String ROWS = "bf_reconcile_rows";
     private static final String SOURCE_DIGESTS = "bf_reconcile_source_digests";
     private static final String TARGET_DIGESTS = "bf_reconcile_target_digests";
+    private static final String NEW_DIGESTS = "bf_reconcile_new_digests";
     private static final String OTHERS = "bf_reconcile_others";
     private static final String DIFFERING = "bf_reconcile_differing";
     private static final String KEYS = "bf_reconcile_keys";
@@ -51,7 +52,7 @@ public final class PostgresPassTarget implements PassTarget {
     private static final String MISSING = "bf_reconcile_missing";
     /** The range number's column in the staged key tables: a name no published table's key is likely to have. */
     private static final String RANGE = PostgresIdentifiers.quote("dpone reconcile range");
-    private static final List<String> STAGED = List.of(ROWS, SOURCE_DIGESTS, TARGET_DIGESTS, OTHERS, DIFFERING, KEYS,
+    private static final List<String> STAGED = List.of(ROWS, SOURCE_DIGESTS, TARGET_DIGESTS, NEW_DIGESTS, OTHERS, DIFFERING, KEYS,
             CANDIDATES, GONE, MISSING);
 
     private final Connection target;
@@ -114,7 +115,7 @@ public final class PostgresPassTarget implements PassTarget {
     }
 
     @Override
-    public RangeBuckets compareKeys(List<ChunkRange> ranges, ChunkRows sourceDigests) throws Exception {
+    public RangeBuckets compareKeys(List<ChunkRange> ranges, SourceRead sourceDigests) throws Exception {
         String rt = rangeNumber("t");
         // The published table is read while the source digests its own keys: the two servers work at once, and the
         // source's digests wait in a file until this session is free to take them.
@@ -134,11 +135,13 @@ public final class PostgresPassTarget implements PassTarget {
         copyIn("COPY " + SOURCE_DIGESTS + " FROM STDIN", spilled);
         // The staged rows the published table lacks will be inserted: count them in, so only deletes (and others' hands)
         // leave buckets differing.
-        jdbc.update("INSERT INTO " + TARGET_DIGESTS + " (r, b, n, s) " + keyText.digests("(SELECT * FROM " + ROWS + " s WHERE NOT EXISTS"
+        jdbc.update("CREATE TEMPORARY TABLE " + NEW_DIGESTS + " AS " + keyText.digests("(SELECT * FROM " + ROWS + " s WHERE NOT EXISTS"
                 + " (SELECT 1 FROM " + live + " t WHERE " + join("s", "t") + "))", "s", rangeNumber("s")));
+        // A pair only the target has differs (the source's count is null), as does one whose counts or sums differ.
         jdbc.update("CREATE TEMPORARY TABLE " + DIFFERING + " AS SELECT coalesce(s.r, t.r) AS r, coalesce(s.b, t.b) AS b FROM "
-                + SOURCE_DIGESTS + " s FULL JOIN (SELECT r, b, sum(n) AS n, sum(s) AS s FROM " + TARGET_DIGESTS
-                + " GROUP BY r, b) t ON t.r = s.r AND t.b = s.b WHERE s.n IS DISTINCT FROM t.n OR s.s IS DISTINCT FROM t.s");
+                + SOURCE_DIGESTS + " s FULL JOIN " + TARGET_DIGESTS + " t ON t.r = s.r AND t.b = s.b LEFT JOIN " + NEW_DIGESTS
+                + " n ON n.r = coalesce(s.r, t.r) AND n.b = coalesce(s.b, t.b) WHERE s.n IS DISTINCT FROM coalesce(t.n, 0)"
+                + " + coalesce(n.n, 0) OR s.s IS DISTINCT FROM coalesce(t.s, 0) + coalesce(n.s, 0)");
         note(withOthers, "SELECT DISTINCT r FROM " + OTHERS);
         RangeBuckets differing = new RangeBuckets();
         compared.clear();
@@ -150,7 +153,7 @@ public final class PostgresPassTarget implements PassTarget {
     }
 
     @Override
-    public void stageKeys(List<ChunkRange> ranges, ChunkRows sourceKeys) throws Exception {
+    public void stageKeys(List<ChunkRange> ranges, SourceRead sourceKeys) throws Exception {
         // The published table's keys in the differing buckets, read while the source reads its own.
         Path spilled = whileReading(sourceKeys, () -> jdbc.update("CREATE TEMPORARY TABLE " + CANDIDATES + " AS SELECT "
                 + rangeNumber("t") + " AS " + RANGE + ", " + list(key, "t") + " FROM " + live + " t WHERE "
@@ -172,11 +175,11 @@ public final class PostgresPassTarget implements PassTarget {
     }
 
     /**
-     * Runs {@code ownRead} on this session in a thread of its own while {@code rows} (a read of the other server) are
-     * written to a file as they come; returns the file once both are done. The file is deleted when it has been
-     * copied in.
+     * Runs {@code ownRead} on this session in a thread of its own, then opens {@code read} (the other server's, which
+     * may compute a while before its first row) and writes its rows to a file as they come; returns the file once both
+     * are done. The file is deleted when it has been copied in.
      */
-    private Path whileReading(ChunkRows rows, SqlWork ownRead) throws Exception {
+    private Path whileReading(SourceRead read, SqlWork ownRead) throws Exception {
         Path file = Files.createTempFile("backfill-reconcile-", ".copy");
         file.toFile().deleteOnExit();
         FutureTask<Void> own = new FutureTask<>(() -> {
@@ -186,7 +189,7 @@ public final class PostgresPassTarget implements PassTarget {
         Thread reader = new Thread(own, "reconcile-target-read");
         reader.setDaemon(true);
         reader.start();
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+        try (ChunkRows rows = read.open(); OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
             while (rows.next()) {
                 out.write(rows.copyBytes());
             }
