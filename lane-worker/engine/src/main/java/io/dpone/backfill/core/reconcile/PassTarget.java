@@ -8,21 +8,19 @@ import java.util.List;
 
 /**
  * The target side of one pass. First a survey, each step one read of the published table at most: the source's
- * changed rows and key digests are staged in the target session, compared with the published table's, and the keys of
- * the buckets that differ are staged; then each range is applied in one transaction with its receipt, fenced by the
+ * changed rows and key digests are staged in the target session and compared with the published table's, then the
+ * keys of the buckets that differ are staged; then each range is applied in one transaction with its receipt, fenced by the
  * campaign lease, so each range is reconciled exactly once per pass. Staged data lives as long as the session.
  */
 public interface PassTarget extends AutoCloseable {
-    /** Stages the source's rows written since the pass's {@code since} (and accepted keys' rows), read to their end. */
-    void stageChanges(ChunkRows changed) throws Exception;
-
     /**
-     * Compares the source's key digests per range and bucket ({@link PassSource#keyDigests}) with the published
-     * table's as they will be once the staged rows are written, notes the rows someone else wrote after publication,
-     * and returns the buckets whose keys differ. The target opens {@code sourceDigests} when it has begun its own read:
-     * opening blocks while the source aggregates, and the two servers should work at once.
+     * Stages the source's rows written since the pass's {@code since} (and accepted keys' rows), compares the source's
+     * key digests per range and bucket ({@link PassSource#keyDigests}) with the published table's as they will be once
+     * the staged rows are written, notes the rows someone else wrote after publication, and returns the buckets whose
+     * keys differ. The target opens the source's reads when it has begun its own: opening blocks while the source
+     * computes, and the two servers should work at once.
      */
-    RangeBuckets compareKeys(List<ChunkRange> ranges, SourceRead sourceDigests) throws Exception;
+    RangeBuckets survey(List<ChunkRange> ranges, SourceRead changed, SourceRead sourceDigests) throws Exception;
 
     /** Stages the source's keys of the differing buckets ({@link PassSource#keys}) and finds what each side lacks. */
     void stageKeys(List<ChunkRange> ranges, SourceRead sourceKeys) throws Exception;

@@ -2,7 +2,6 @@ package io.dpone.backfill.core.reconcile;
 
 import io.dpone.backfill.core.fault.FaultPoint;
 import io.dpone.backfill.core.fault.FaultPoints;
-import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.plan.ChunkPlan;
 import io.dpone.backfill.core.plan.ChunkRange;
@@ -83,19 +82,16 @@ public final class ReconcilePass {
     private void survey(PassRecord pass, List<ChunkRange> ranges, List<String> accepted, PassSource source,
                         PassTarget target) throws Exception {
         long started = System.nanoTime();
-        try (ChunkRows changed = source.changedRows(pass.since(), accepted)) {
-            target.stageChanges(changed);
-        }
-        long staged = System.nanoTime();
-        RangeBuckets differing = target.compareKeys(ranges, () -> source.keyDigests(ranges));
-        long digested = System.nanoTime();
+        RangeBuckets differing = target.survey(ranges, () -> source.changedRows(pass.since(), accepted),
+                () -> source.keyDigests(ranges));
+        long compared = System.nanoTime();
         if (!differing.isEmpty()) {
             target.stageKeys(ranges, () -> source.keys(ranges, differing));
         }
         long done = System.nanoTime();
-        log.accept(String.format("pass %d: surveyed in %.1f s (changed rows %.1f s, key digests %.1f s, keys of %d differing"
-                + " bucket(s) %.1f s)", pass.pass(), (done - started) / 1e9, (staged - started) / 1e9, (digested - staged) / 1e9,
-                differing.size(), (done - digested) / 1e9));
+        log.accept(String.format("pass %d: surveyed in %.1f s (changed rows and key digests %.1f s, keys of %d differing"
+                + " bucket(s) %.1f s)", pass.pass(), (done - started) / 1e9, (compared - started) / 1e9, differing.size(),
+                (done - compared) / 1e9));
     }
 
     /** Keeps the campaign lease alive through a pass. */

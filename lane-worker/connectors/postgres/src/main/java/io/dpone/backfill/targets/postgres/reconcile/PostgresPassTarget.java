@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -89,38 +90,15 @@ public final class PostgresPassTarget implements PassTarget {
     }
 
     @Override
-    public void stageChanges(ChunkRows changed) throws Exception {
+    public RangeBuckets survey(List<ChunkRange> ranges, SourceRead changed, SourceRead sourceDigests) throws Exception {
         dropStaged();
         // The survey's aggregates hold a group per range and bucket; the default work_mem would spill them to disk.
         jdbc.update("SET work_mem = '256MB'");
-        jdbc.update("CREATE TEMPORARY TABLE " + ROWS + " AS SELECT " + list(columns, null) + " FROM " + live + " WITH NO DATA");
-        copyIn("COPY " + ROWS + " (" + list(columns, null) + ") FROM STDIN", changed);
-        if (table.chunkColumn() != null) {
-            jdbc.update("CREATE INDEX ON " + ROWS + " (" + PostgresIdentifiers.quote(table.chunkColumn()) + ")");
-        }
-        jdbc.update("CREATE INDEX ON " + ROWS + " (" + list(key, null) + ")");
-        jdbc.update("ANALYZE " + ROWS);
-        note(withRows, "SELECT DISTINCT " + rangeNumber("s") + " FROM " + ROWS + " s");
-        withOthers.clear();
-        withGone.clear();
-        withMissing.clear();
-        accepting = jdbc.bool("SELECT EXISTS (SELECT 1 FROM " + tables.queue + " WHERE run_key = ? AND decision = 'accept')",
-                table.runKey());
-    }
-
-    /** Replaces {@code ranges} with the range numbers {@code select} yields. */
-    private void note(Set<Integer> ranges, String select) throws SQLException {
-        ranges.clear();
-        ranges.addAll(jdbc.list(select, rs -> rs.getInt(1)));
-    }
-
-    @Override
-    public RangeBuckets compareKeys(List<ChunkRange> ranges, SourceRead sourceDigests) throws Exception {
         String rt = rangeNumber("t");
-        // The published table is read while the source digests its own keys: the two servers work at once, and the
-        // source's digests wait in a file until this session is free to take them.
         String ours = tables.ours("t");
-        Path spilled = whileReading(sourceDigests, () -> {
+        // The published table is read while the source reads its changed rows and digests its keys: the two servers
+        // work at once, and what the source sends waits in files until this session is free to take it.
+        List<Path> spilled = whileReading(List.of(changed, sourceDigests), () -> {
             jdbc.update("CREATE TEMPORARY TABLE " + TARGET_DIGESTS + " AS " + keyText.digests(live, "t", rt, ours),
                     table.runKey(), table.runKey());
             // Rows someone else wrote are rare: their keys are read only when the digests counted some.
@@ -131,8 +109,21 @@ public final class PostgresPassTarget implements PassTarget {
                 jdbc.update("CREATE TEMPORARY TABLE " + OTHERS + " (r integer, k text)");
             }
         });
+        jdbc.update("CREATE TEMPORARY TABLE " + ROWS + " AS SELECT " + list(columns, null) + " FROM " + live + " WITH NO DATA");
+        copyIn("COPY " + ROWS + " (" + list(columns, null) + ") FROM STDIN", spilled.get(0));
+        if (table.chunkColumn() != null) {
+            jdbc.update("CREATE INDEX ON " + ROWS + " (" + PostgresIdentifiers.quote(table.chunkColumn()) + ")");
+        }
+        jdbc.update("CREATE INDEX ON " + ROWS + " (" + list(key, null) + ")");
+        jdbc.update("ANALYZE " + ROWS);
+        note(withRows, "SELECT DISTINCT " + rangeNumber("s") + " FROM " + ROWS + " s");
+        note(withOthers, "SELECT DISTINCT r FROM " + OTHERS);
+        withGone.clear();
+        withMissing.clear();
+        accepting = jdbc.bool("SELECT EXISTS (SELECT 1 FROM " + tables.queue + " WHERE run_key = ? AND decision = 'accept')",
+                table.runKey());
         jdbc.update("CREATE TEMPORARY TABLE " + SOURCE_DIGESTS + " (r integer, b integer, n bigint, s numeric)");
-        copyIn("COPY " + SOURCE_DIGESTS + " FROM STDIN", spilled);
+        copyIn("COPY " + SOURCE_DIGESTS + " FROM STDIN", spilled.get(1));
         // The staged rows the published table lacks will be inserted: count them in, so only deletes (and others' hands)
         // leave buckets differing.
         jdbc.update("CREATE TEMPORARY TABLE " + NEW_DIGESTS + " AS " + keyText.digests("(SELECT * FROM " + ROWS + " s WHERE NOT EXISTS"
@@ -142,7 +133,6 @@ public final class PostgresPassTarget implements PassTarget {
                 + SOURCE_DIGESTS + " s FULL JOIN " + TARGET_DIGESTS + " t ON t.r = s.r AND t.b = s.b LEFT JOIN " + NEW_DIGESTS
                 + " n ON n.r = coalesce(s.r, t.r) AND n.b = coalesce(s.b, t.b) WHERE s.n IS DISTINCT FROM coalesce(t.n, 0)"
                 + " + coalesce(n.n, 0) OR s.s IS DISTINCT FROM coalesce(t.s, 0) + coalesce(n.s, 0)");
-        note(withOthers, "SELECT DISTINCT r FROM " + OTHERS);
         RangeBuckets differing = new RangeBuckets();
         compared.clear();
         for (int[] pair : jdbc.list("SELECT r, b FROM " + DIFFERING, rs -> new int[] {rs.getInt(1), rs.getInt(2)})) {
@@ -152,12 +142,18 @@ public final class PostgresPassTarget implements PassTarget {
         return differing;
     }
 
+    /** Replaces {@code ranges} with the range numbers {@code select} yields. */
+    private void note(Set<Integer> ranges, String select) throws SQLException {
+        ranges.clear();
+        ranges.addAll(jdbc.list(select, rs -> rs.getInt(1)));
+    }
+
     @Override
     public void stageKeys(List<ChunkRange> ranges, SourceRead sourceKeys) throws Exception {
         // The published table's keys in the differing buckets, read while the source reads its own.
-        Path spilled = whileReading(sourceKeys, () -> jdbc.update("CREATE TEMPORARY TABLE " + CANDIDATES + " AS SELECT "
+        Path spilled = whileReading(List.of(sourceKeys), () -> jdbc.update("CREATE TEMPORARY TABLE " + CANDIDATES + " AS SELECT "
                 + rangeNumber("t") + " AS " + RANGE + ", " + list(key, "t") + " FROM " + live + " t WHERE "
-                + keyText.pair(rangeNumber("t"), "t") + " IN (SELECT r * " + KeyBuckets.COUNT + " + b FROM " + DIFFERING + ")"));
+                + keyText.pair(rangeNumber("t"), "t") + " IN (SELECT r * " + KeyBuckets.COUNT + " + b FROM " + DIFFERING + ")")).get(0);
         jdbc.update("CREATE TEMPORARY TABLE " + KEYS + " AS SELECT 0::integer AS " + RANGE + ", " + list(key, null) + " FROM "
                 + live + " WITH NO DATA");
         copyIn("COPY " + KEYS + " FROM STDIN", spilled);
@@ -175,13 +171,11 @@ public final class PostgresPassTarget implements PassTarget {
     }
 
     /**
-     * Runs {@code ownRead} on this session in a thread of its own, then opens {@code read} (the other server's, which
-     * may compute a while before its first row) and writes its rows to a file as they come; returns the file once both
-     * are done. The file is deleted when it has been copied in.
+     * Runs {@code ownRead} on this session in a thread of its own, then opens each of {@code reads} in turn (the other
+     * server's, which may compute a while before its first row) and writes its rows to a file of its own as they come;
+     * returns the files once all are done. Each file is deleted when it has been copied in (or on failure).
      */
-    private Path whileReading(SourceRead read, SqlWork ownRead) throws Exception {
-        Path file = Files.createTempFile("backfill-reconcile-", ".copy");
-        file.toFile().deleteOnExit();
+    private List<Path> whileReading(List<SourceRead> reads, SqlWork ownRead) throws Exception {
         FutureTask<Void> own = new FutureTask<>(() -> {
             ownRead.run();
             return null;
@@ -189,23 +183,37 @@ public final class PostgresPassTarget implements PassTarget {
         Thread reader = new Thread(own, "reconcile-target-read");
         reader.setDaemon(true);
         reader.start();
-        try (ChunkRows rows = read.open(); OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-            while (rows.next()) {
-                out.write(rows.copyBytes());
+        List<Path> files = new ArrayList<>();
+        try {
+            for (SourceRead read : reads) {
+                Path file = Files.createTempFile("backfill-reconcile-", ".copy");
+                file.toFile().deleteOnExit();
+                files.add(file);
+                try (ChunkRows rows = read.open(); OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+                    while (rows.next()) {
+                        out.write(rows.copyBytes());
+                    }
+                }
             }
         } catch (Exception e) {
             // The session is still busy with its own read: wait for it before the caller uses the session again.
             waitFor(own);
-            Files.deleteIfExists(file);
+            deleteAll(files);
             throw e;
         }
         try {
             own.get();
         } catch (ExecutionException e) {
-            Files.deleteIfExists(file);
+            deleteAll(files);
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
-        return file;
+        return files;
+    }
+
+    private static void deleteAll(List<Path> files) throws java.io.IOException {
+        for (Path f : files) {
+            Files.deleteIfExists(f);
+        }
     }
 
     private static void waitFor(FutureTask<Void> task) {
