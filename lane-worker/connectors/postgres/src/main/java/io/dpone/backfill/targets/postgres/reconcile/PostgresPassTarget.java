@@ -1,6 +1,5 @@
 package io.dpone.backfill.targets.postgres.reconcile;
 
-import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.plan.ChunkRange;
 import io.dpone.backfill.core.reconcile.ChunkReconciled;
@@ -12,23 +11,13 @@ import io.dpone.backfill.postgres.PostgresJdbc;
 import io.dpone.backfill.postgres.PostgresKeyText;
 import io.dpone.backfill.source.postgres.PostgresChunkPredicate;
 import io.dpone.backfill.targets.PassTable;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyIn;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.stream.Collectors;
 
 /**
@@ -98,7 +87,7 @@ public final class PostgresPassTarget implements PassTarget {
         String ours = tables.ours("t");
         // The published table is read while the source reads its changed rows and digests its keys: the two servers
         // work at once, and what the source sends waits in files until this session is free to take it.
-        List<Path> spilled = whileReading(List.of(changed, sourceDigests), () -> {
+        List<Path> spilled = SpilledReads.whileReading(List.of(changed, sourceDigests), () -> {
             jdbc.update("CREATE TEMPORARY TABLE " + TARGET_DIGESTS + " AS " + keyText.digests(live, "t", rt, ours),
                     table.runKey(), table.runKey());
             // Rows someone else wrote are rare: their keys are read only when the digests counted some.
@@ -110,7 +99,7 @@ public final class PostgresPassTarget implements PassTarget {
             }
         });
         jdbc.update("CREATE TEMPORARY TABLE " + ROWS + " AS SELECT " + list(columns, null) + " FROM " + live + " WITH NO DATA");
-        copyIn("COPY " + ROWS + " (" + list(columns, null) + ") FROM STDIN", spilled.get(0));
+        SpilledReads.copyIn(target, "COPY " + ROWS + " (" + list(columns, null) + ") FROM STDIN", spilled.get(0));
         if (table.chunkColumn() != null) {
             jdbc.update("CREATE INDEX ON " + ROWS + " (" + PostgresIdentifiers.quote(table.chunkColumn()) + ")");
         }
@@ -123,7 +112,7 @@ public final class PostgresPassTarget implements PassTarget {
         accepting = jdbc.bool("SELECT EXISTS (SELECT 1 FROM " + tables.queue + " WHERE run_key = ? AND decision = 'accept')",
                 table.runKey());
         jdbc.update("CREATE TEMPORARY TABLE " + SOURCE_DIGESTS + " (r integer, b integer, n bigint, s numeric)");
-        copyIn("COPY " + SOURCE_DIGESTS + " FROM STDIN", spilled.get(1));
+        SpilledReads.copyIn(target, "COPY " + SOURCE_DIGESTS + " FROM STDIN", spilled.get(1));
         // The staged rows the published table lacks will be inserted: count them in, so only deletes (and others' hands)
         // leave buckets differing.
         jdbc.update("CREATE TEMPORARY TABLE " + NEW_DIGESTS + " AS " + keyText.digests("(SELECT * FROM " + ROWS + " s WHERE NOT EXISTS"
@@ -151,12 +140,12 @@ public final class PostgresPassTarget implements PassTarget {
     @Override
     public void stageKeys(List<ChunkRange> ranges, SourceRead sourceKeys) throws Exception {
         // The published table's keys in the differing buckets, read while the source reads its own.
-        Path spilled = whileReading(List.of(sourceKeys), () -> jdbc.update("CREATE TEMPORARY TABLE " + CANDIDATES + " AS SELECT "
+        Path spilled = SpilledReads.whileReading(List.of(sourceKeys), () -> jdbc.update("CREATE TEMPORARY TABLE " + CANDIDATES + " AS SELECT "
                 + rangeNumber("t") + " AS " + RANGE + ", " + list(key, "t") + " FROM " + live + " t WHERE "
                 + keyText.pair(rangeNumber("t"), "t") + " IN (SELECT r * " + KeyBuckets.COUNT + " + b FROM " + DIFFERING + ")")).get(0);
         jdbc.update("CREATE TEMPORARY TABLE " + KEYS + " AS SELECT 0::integer AS " + RANGE + ", " + list(key, null) + " FROM "
                 + live + " WITH NO DATA");
-        copyIn("COPY " + KEYS + " FROM STDIN", spilled);
+        SpilledReads.copyIn(target, "COPY " + KEYS + " FROM STDIN", spilled);
         jdbc.update("ANALYZE " + KEYS);
         jdbc.update("ANALYZE " + CANDIDATES);
         // Gone: the source has the key nowhere (a key it changed is staged, so never gone, wherever its row moved).
@@ -168,65 +157,6 @@ public final class PostgresPassTarget implements PassTarget {
                 + join("s", "t") + ") AND NOT EXISTS (SELECT 1 FROM " + ROWS + " c WHERE " + join("c", "s") + ")");
         note(withGone, "SELECT DISTINCT " + RANGE + " FROM " + GONE);
         note(withMissing, "SELECT DISTINCT " + RANGE + " FROM " + MISSING);
-    }
-
-    /**
-     * Runs {@code ownRead} on this session in a thread of its own, then opens each of {@code reads} in turn (the other
-     * server's, which may compute a while before its first row) and writes its rows to a file of its own as they come;
-     * returns the files once all are done. Each file is deleted when it has been copied in (or on failure).
-     */
-    private List<Path> whileReading(List<SourceRead> reads, SqlWork ownRead) throws Exception {
-        FutureTask<Void> own = new FutureTask<>(() -> {
-            ownRead.run();
-            return null;
-        });
-        Thread reader = new Thread(own, "reconcile-target-read");
-        reader.setDaemon(true);
-        reader.start();
-        List<Path> files = new ArrayList<>();
-        try {
-            for (SourceRead read : reads) {
-                Path file = Files.createTempFile("backfill-reconcile-", ".copy");
-                file.toFile().deleteOnExit();
-                files.add(file);
-                try (ChunkRows rows = read.open(); OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-                    while (rows.next()) {
-                        out.write(rows.copyBytes());
-                    }
-                }
-            }
-        } catch (Exception e) {
-            // The session is still busy with its own read: wait for it before the caller uses the session again.
-            waitFor(own);
-            deleteAll(files);
-            throw e;
-        }
-        try {
-            own.get();
-        } catch (ExecutionException e) {
-            deleteAll(files);
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
-        return files;
-    }
-
-    private static void deleteAll(List<Path> files) throws java.io.IOException {
-        for (Path f : files) {
-            Files.deleteIfExists(f);
-        }
-    }
-
-    private static void waitFor(FutureTask<Void> task) {
-        try {
-            task.get();
-        } catch (Exception ignored) {
-            // the first failure is the one reported
-        }
-    }
-
-    @FunctionalInterface
-    private interface SqlWork {
-        void run() throws SQLException;
     }
 
     @Override
@@ -339,33 +269,5 @@ public final class PostgresPassTarget implements PassTarget {
 
     private static String list(List<String> names, String alias) {
         return names.stream().map(c -> (alias == null ? "" : alias + ".") + PostgresIdentifiers.quote(c)).collect(Collectors.joining(", "));
-    }
-
-    /** Copies a file of text rows in, then deletes it. */
-    private void copyIn(String sql, Path file) throws Exception {
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-            target.unwrap(PGConnection.class).getCopyAPI().copyIn(sql, in);
-        } finally {
-            Files.deleteIfExists(file);
-        }
-    }
-
-    /** Copies {@code rows} in, to their end. */
-    private void copyIn(String sql, ChunkRows rows) throws Exception {
-        if (!rows.next()) {
-            return;
-        }
-        CopyIn in = target.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
-        try {
-            do {
-                byte[] row = rows.copyBytes();
-                in.writeToCopy(row, 0, row.length);
-            } while (rows.next());
-            in.endCopy();
-        } finally {
-            if (in.isActive()) {
-                in.cancelCopy();
-            }
-        }
     }
 }
