@@ -57,6 +57,11 @@ public final class ReconciliationProjection {
         if (all.isEmpty()) {
             return Optional.empty();
         }
+        return Optional.of(of(spec, all, passes.undecided(runKey), passes.queue(runKey, ReconciliationStatus.MAX_QUEUE_SAMPLE)));
+    }
+
+    /** The section from what the pass ledger holds: every pass (oldest first), the undecided count, a queue sample. */
+    public static ReconciliationStatus of(BackfillCampaignSpec spec, List<PassRecord> all, long undecided, List<QueuedKey> queue) {
         ReconciliationStatus r = new ReconciliationStatus();
         r.setMode(spec.reconcileMode().wireName());
         r.setPassCount(all.size());
@@ -66,19 +71,15 @@ public final class ReconciliationProjection {
         all.subList(Math.max(0, all.size() - ReconciliationStatus.MAX_PASSES_SHOWN), all.size()).forEach(p -> r.getPasses()
                 .add(new ReconciliationStatus.Pass(p.pass(), p.since(), p.anchor(), p.finished(), p.totals().upserted(),
                         p.totals().deleted(), p.totals().queued(), !p.totals().keysCompared())));
-        long undecided = passes.undecided(runKey);
         r.setQueue(undecided);
-        for (QueuedKey q : passes.queue(runKey, ReconciliationStatus.MAX_QUEUE_SAMPLE)) {
-            if (q.decision() == null) {
-                r.getQueueSample().add(ReconciliationStatus.boundedKey(q.key()));
-            }
-        }
+        queue.stream().filter(q -> q.decision() == null).limit(ReconciliationStatus.MAX_QUEUE_SAMPLE)
+                .forEach(q -> r.getQueueSample().add(ReconciliationStatus.boundedKey(q.key())));
         Optional<PassRecord> last = PassRecord.lastFinished(all);
         last.ifPresent(p -> {
             r.setSyncAnchor(p.anchor());
             r.setSyncAnchorFromPass(p.pass());
         });
-        r.setCaughtUp(all.get(all.size() - 1).finished() && undecided == 0);
-        return Optional.of(r);
+        r.setCaughtUp(!all.isEmpty() && all.get(all.size() - 1).finished() && undecided == 0);
+        return r;
     }
 }

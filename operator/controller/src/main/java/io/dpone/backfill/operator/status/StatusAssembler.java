@@ -86,6 +86,9 @@ public final class StatusAssembler {
                         null, null) : c);
             }
         }
+        if (status.getReconciliation() != null) {
+            wanted.add(CampaignConditions.caughtUp(status.getReconciliation(), phase));
+        }
         // The projection already reads publication.phase rolled_back from the receipt; the condition is ours.
         s.rollback().ifPresent(r -> wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r))));
         status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));
