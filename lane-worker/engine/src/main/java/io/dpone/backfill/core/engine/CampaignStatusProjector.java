@@ -253,7 +253,7 @@ public final class CampaignStatusProjector {
         // One member's rollback swaps every member back (issue 40): the standing says so, not "published".
         status.getPublication().setGroupStanding("rolled_back".equals(status.getPublication().getPhase())
                 ? "rolled back with its publication group " + group.get().describe()
-                : phase == CampaignPhase.Published || phase == CampaignPhase.HandoffCommitted
+                : phase == CampaignPhase.Published || phase == CampaignPhase.Reconciling || phase == CampaignPhase.HandoffCommitted
                 ? "published with its group " + group.get().describe()
                 : io.dpone.backfill.core.ledger.GroupStanding.of(group.get(), members.apply(group.get().name())).describe());
         return status;
