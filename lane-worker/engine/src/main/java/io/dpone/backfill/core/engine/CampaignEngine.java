@@ -76,6 +76,8 @@ public final class CampaignEngine {
     private static final Duration IDLE_POLL = Duration.ofSeconds(5);
     /** How often a campaign waiting for its publication window looks again, at most. */
     private static final Duration WINDOW_POLL = Duration.ofMinutes(1);
+    /** The pause before a reconciliation pass or the handoff after one (ADR 0057): one driver round's end. */
+    private static final Duration BEFORE_PASS = Duration.ofSeconds(1);
 
     private final CampaignBlueprint blueprint;
     private final BackfillCampaignSpec spec;
@@ -405,7 +407,7 @@ public final class CampaignEngine {
         }
         if (!shadowSwap()) {
             advance(lease, CampaignPhase.Validating, CampaignPhase.Published, detail.json());
-            return StepResult.progressed(CampaignPhase.Published, "direct load validated: " + v.describe(), NOW);
+            return StepResult.progressed(CampaignPhase.Published, "direct load validated: " + v.describe(), untilPasses());
         }
         // Read once: the gate compares with them, the fingerprint may be derived from their sum.
         ChunkDigest[] sent = receiptDigests(counts);
@@ -561,7 +563,8 @@ public final class CampaignEngine {
         }
         faults.reached(FaultPoint.AFTER_PUBLISH, -1);
         advance(lease, CampaignPhase.Publishing, CampaignPhase.Published, PhaseDetail.parse(campaign.detail()).with("publicationReceipt", receipt.receiptId()).json());
-        return StepResult.progressed(CampaignPhase.Published, "published " + rows + " rows; backup " + names.backupTable() + " kept", NOW);
+        return StepResult.progressed(CampaignPhase.Published, "published " + rows + " rows; backup " + names.backupTable() + " kept",
+                untilPasses());
     }
 
     /**
@@ -616,13 +619,23 @@ public final class CampaignEngine {
         Optional<String> done = ReconcileSchedule.done(spec.getReconcile(), held, clock.instant());
         if (done.isEmpty()) {
             HandoffPasses.Pass pass = passes.run(lease);
+            // Each pass ends the driver's round, so status and events show it before the next pass or the handoff.
             return StepResult.progressed(CampaignPhase.Reconciling, "reconciliation pass " + pass.pass() + " finished at"
                     + " anchor " + pass.anchor() + ": " + pass.upserted() + " upserted, " + pass.deleted() + " deleted, "
-                    + pass.queued() + " queued", NOW);
+                    + pass.queued() + " queued", BEFORE_PASS);
         }
         Optional<HandoffPasses.Pass> last = HandoffPasses.Pass.lastFinished(held);
         return handoff(lease, campaign, last.map(HandoffPasses.Pass::anchor).orElse(campaign.anchorXmin()),
                 last.map(p -> " from reconciliation pass " + p.pass() + " (" + done.get() + ")").orElse(""));
+    }
+
+    /**
+     * How soon the step after publication follows: at once, or, when reconciliation passes come next, after a pause
+     * that ends the driver's round, so its status says Reconciling (and the operator's events are written) before a
+     * pass that may take as long as a scan of the source.
+     */
+    private Duration untilPasses() {
+        return spec.reconcileMode() == io.dpone.backfill.core.campaign.ReconcileMode.NONE ? NOW : BEFORE_PASS;
     }
 
     /** {@code anchor}: the load's, or the last pass's; {@code from} says which, for the message. */
@@ -647,8 +660,9 @@ public final class CampaignEngine {
         if (!ledger.recordHandoff(lease, receipt)) {
             throw lost();
         }
+        // A receipt written before a crash keeps its anchor (a receipt is not rewritten); name the pass only if it is this one.
         return move(lease, CampaignPhase.Published, CampaignPhase.HandoffCommitted, campaign, NOW,
-                "handoff committed at XMin " + receipt.anchorXmin() + from);
+                "handoff committed at XMin " + receipt.anchorXmin() + (receipt.anchorXmin().equals(anchor) ? from : ""));
     }
 
     private String drift(CampaignRecord campaign) {
