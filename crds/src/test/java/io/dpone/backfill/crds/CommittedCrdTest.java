@@ -85,10 +85,11 @@ class CommittedCrdTest {
             columns.add(c.path("name").asText());
             paths.add(c.path("jsonPath").asText());
         });
-        assertThat(columns).as("kubectl get bfc shows them in this order").containsExactly("Phase", "Chunks", "Rows", "Rate", "ETA", "Ready", "Reason", "Group", "Age");
+        assertThat(columns).as("kubectl get bfc shows them in this order").containsExactly("Phase", "Chunks", "Rows", "Rate", "ETA", "Ready", "Reason", "Group", "Passes", "Queued", "Age");
         assertThat(paths).containsExactly(".status.phase", ".status.progress.chunks", ".status.progress.rowsLoaded",
                 ".status.progress.rowsPerSecond", ".status.progress.eta", ".status.conditions[?(@.type==\"Ready\")].status",
-                ".status.conditions[?(@.type==\"Reconciling\")].reason", ".spec.publication.group.name", ".metadata.creationTimestamp");
+                ".status.conditions[?(@.type==\"Reconciling\")].reason", ".spec.publication.group.name",
+                ".status.reconciliation.passCount", ".status.reconciliation.queue", ".metadata.creationTimestamp");
         JsonNode progress = version.path("schema").path("openAPIV3Schema").path("properties").path("status").path("properties")
                 .path("progress").path("properties");
         assertThat(progress.path("chunks").path("type").asText()).isEqualTo("string");

@@ -275,7 +275,7 @@ class HelmChartTest {
         assertThat(endpoint.path("honorLabels").asBoolean()).isTrue();
         assertThat(kind(docs, "PodMonitor")).isEmpty();
 
-        assertThat(kind(docs, "PrometheusRule").get(0).path("spec").path("groups").get(0).path("rules")).hasSize(7);
+        assertThat(kind(docs, "PrometheusRule").get(0).path("spec").path("groups").get(0).path("rules")).hasSize(8);
 
         JsonNode dashboard = YAML.readTree(kind(docs, "ConfigMap").get(0).path("data").path("backfill-operator.json").asText());
         List<String> titles = new ArrayList<>();

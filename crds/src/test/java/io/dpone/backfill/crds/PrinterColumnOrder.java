@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  */
 final class PrinterColumnOrder {
     /** NAME is kubectl's own; AGE last, as in built-in resources. */
-    static final List<String> ORDER = List.of("Phase", "Chunks", "Rows", "Rate", "ETA", "Ready", "Reason", "Group", "Age");
+    static final List<String> ORDER = List.of("Phase", "Chunks", "Rows", "Rate", "ETA", "Ready", "Reason", "Group", "Passes", "Queued", "Age");
 
     private static final String START = "  - additionalPrinterColumns:\n";
     private static final Pattern NAME = Pattern.compile("^      name: \"([^\"]*)\"$", Pattern.MULTILINE);

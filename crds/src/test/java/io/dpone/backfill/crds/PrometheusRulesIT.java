@@ -54,7 +54,7 @@ class PrometheusRulesIT {
     void promtoolAcceptsTheRenderedRules() throws Exception {
         Result r = promtool("check", "rules", rules.toString());
         assertThat(r.exit()).as(r.output()).isZero();
-        assertThat(r.output()).contains("SUCCESS: 7 rules found");
+        assertThat(r.output()).contains("SUCCESS: 8 rules found");
     }
 
     @Test

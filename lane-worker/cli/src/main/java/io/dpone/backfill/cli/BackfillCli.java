@@ -37,7 +37,8 @@ import java.util.Arrays;
                 "4:The campaign is Recoverable; fix lastError's cause, then one resume.",
                 "5:Another driver holds the campaign's lease; nothing was changed.",
                 "6:Pre-flight found errors (doctor, or run refusing before any change).",
-                "7:verify found rows that differ from the source.",
+                "7:differences remain: verify found rows that differ from the source; reconcile (or run with"
+                        + " spec.reconcile) left keys waiting for a decision.",
                 "8:certify ran and a scenario did not pass.",
                 "9:The campaign validated and waits for the other members of its publication group; run theirs."})
 public final class BackfillCli implements Runnable {

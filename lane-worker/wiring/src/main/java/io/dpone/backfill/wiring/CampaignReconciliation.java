@@ -41,7 +41,11 @@ public final class CampaignReconciliation {
     private CampaignReconciliation() {
     }
 
-    /** Refuses a campaign a pass cannot follow, naming why, before anything is written. */
+    /**
+     * Refuses a campaign a pass cannot follow, naming why, before anything is written. A pass follows publication:
+     * a campaign handed off, or one Published whose driver runs {@code spec.reconcile}'s passes before the handoff
+     * (ADR 0057; the handoff then carries the last pass's anchor).
+     */
     public static CampaignRecord requireHandedOff(CampaignBlueprint blueprint, LedgerStore ledger) {
         String runKey = blueprint.identity().runKey();
         String id = blueprint.definition().spec().getBackfillId();
@@ -54,14 +58,17 @@ public final class CampaignReconciliation {
             throw new NotReconcilableException("campaign " + id + " was rolled back: the live table is no longer the one it"
                     + " published");
         }
-        if (ledger.handoffReceipt(runKey).isEmpty()) {
-            throw new NotReconcilableException("campaign " + id + " has not handed off yet (phase " + campaign.phase()
-                    + "): reconciliation follows the handoff; run the campaign to HandoffCommitted first");
+        if (ledger.handoffReceipt(runKey).isEmpty() && campaign.phase() != io.dpone.backfill.core.campaign.CampaignPhase.Published) {
+            throw new NotReconcilableException("campaign " + id + " has not published yet (phase " + campaign.phase()
+                    + "): reconciliation follows publication; run the campaign to Published (or HandoffCommitted) first");
         }
         return campaign;
     }
 
-    /** Runs (or resumes) the campaign's next pass under {@code lease}. */
+    /**
+     * Runs (or resumes) the campaign's next pass under {@code lease}. The one entry point: {@code backfill reconcile},
+     * the bench and the drivers' passes before the handoff ({@link DriverPasses}) all call it.
+     */
     public static PassRecord run(CampaignBlueprint blueprint, LedgerStore ledger, ReconcileLedger passes, Connection source,
                                  Connection target, CampaignLease lease, java.time.Duration leaseTtl, FaultPoints faults,
                                  Consumer<String> log) throws Exception {

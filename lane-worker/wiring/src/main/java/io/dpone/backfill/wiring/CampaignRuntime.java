@@ -34,6 +34,10 @@ public final class CampaignRuntime implements AutoCloseable {
     private final TargetAdapter adapter;
     private final StaleSessionIds sessionIds;
 
+    private final EngineTimings timings;
+    /** Where a reconciliation pass's lines go (ADR 0057); read when a pass runs, so a host may set it after open. */
+    private volatile java.util.function.Consumer<String> passLog = line -> { };
+
     /** Opens the read-back gate's extra sessions to the target, named for the driver. */
     private final Connector readBackSessions;
 
@@ -44,6 +48,7 @@ public final class CampaignRuntime implements AutoCloseable {
         this.adapter = adapter;
         this.readBackSessions = readBackSessions;
         this.faults = faults;
+        this.timings = timings;
         this.sessionIds = new StaleSessionIds(java.util.Collections.singletonList(sourceAdapter.sessions().identify(source)),
                 java.util.Arrays.asList(adapter.sessions().identify(state), adapter.sessions().identify(target)));
         this.source = source;
@@ -63,7 +68,13 @@ public final class CampaignRuntime implements AutoCloseable {
                 columns -> adapter.rowEncoding(sourceTable(spec), target, blueprint.artifacts().schema(),
                         blueprint.loadTable(), columns),
                 new ShadowReadBack(adapter, sourceTable(spec), target, readBackSessions,
-                        spec.getParallelWorkers() == null ? 1 : spec.getParallelWorkers()));
+                        spec.getParallelWorkers() == null ? 1 : spec.getParallelWorkers()))
+                .reconcilingWith(new DriverPasses(blueprint, ledger, source, target, timings.leaseTtl(), faults, () -> passLog));
+    }
+
+    /** Sends the lines of the reconciliation passes this runtime's engines run to {@code log}. */
+    public void logPassesTo(java.util.function.Consumer<String> log) {
+        this.passLog = log;
     }
 
     /** The campaign's source table over this session's source connection. */

@@ -22,7 +22,10 @@ public final class ExitCodes {
     public static final int LEASE_HELD = 5;
     /** Pre-flight checks found errors ({@code doctor}, or {@code run} refusing before any change). */
     public static final int PREFLIGHT_ERRORS = 6;
-    /** {@code verify} found rows in the target that differ from the source. */
+    /**
+     * Differences remain: {@code verify} found rows that differ from the source; {@code reconcile} (or a run with
+     * {@code spec.reconcile}) left keys waiting for a decision.
+     */
     public static final int DIFFERENCES = 7;
     /** {@code certify} ran and a scenario did not pass. */
     public static final int NOT_CERTIFIED = 8;

@@ -45,6 +45,7 @@ public final class StatusReport {
                     + " failed; their last errors are in the ledger (backfill status campaign.yaml --format json) and in the lane logs");
         }
         receipts(out, st.getPublication(), st.getHandoff());
+        reconciliation(out, st.getReconciliation());
         events(out, s.events());
         line(out, "next", st.getRecommendedAction() == null ? "none" : st.getRecommendedAction());
         return out.toString();
@@ -108,9 +109,32 @@ public final class StatusReport {
         }
         if (handoff != null) {
             line(out, "handoff", "XMin anchor " + (handoff.getAnchorXmin() == null ? "not captured yet" : handoff.getAnchorXmin())
+                    + (handoff.getFromPass() == null ? "" : " (reconciliation pass " + handoff.getFromPass() + ")")
                     + "; receipt " + (handoff.getReceiptId() == null ? "none yet" : handoff.getReceiptId()
                     + (handoff.getCommittedAt() == null ? "" : " at " + handoff.getCommittedAt())));
         }
+    }
+
+    /**
+     * The receiving report of the status's reconciliation section (issue 38): the passes shown (the last five), the
+     * queue and a sample of its keys, the sync anchor and whether the table caught up.
+     */
+    static void reconciliation(StringBuilder out, io.dpone.backfill.core.campaign.ReconciliationStatus r) {
+        if (r == null) {
+            return;
+        }
+        line(out, "reconcile", r.getPassCount() + " pass(es) (" + r.getMode() + "): " + r.getUpserted() + " upserted, "
+                + r.getDeleted() + " deleted, " + r.getQueuedByPasses() + " queued in all");
+        for (io.dpone.backfill.core.campaign.ReconciliationStatus.Pass p : r.getPasses()) {
+            out.append(String.format("  pass %d: anchor %s -> %s, %d upserted, %d deleted, %d queued, key digests %s%s%n",
+                    p.getPass(), p.getSinceAnchor(), p.getAnchor(), p.getUpserted(), p.getDeleted(), p.getQueued(),
+                    Boolean.TRUE.equals(p.getKeyDigestsEqual()) ? "equal" : "differed (keys compared)",
+                    Boolean.TRUE.equals(p.getFinished()) ? "" : " (interrupted)"));
+        }
+        line(out, "queue", r.getQueue() + " key(s) waiting for a decision" + (r.getQueueSample().isEmpty() ? ""
+                : ": " + String.join(", ", r.getQueueSample()) + (r.getQueue() > r.getQueueSample().size() ? ", ..." : "")));
+        line(out, "sync anchor", (r.getSyncAnchor() == null ? "none yet (no pass finished)" : r.getSyncAnchor() + " (pass "
+                + r.getSyncAnchorFromPass() + ")") + (Boolean.TRUE.equals(r.getCaughtUp()) ? "; caught up" : "; not caught up"));
     }
 
     private static void events(StringBuilder out, List<EventLine> events) {

@@ -62,7 +62,12 @@ public final class LocalDriver implements AutoCloseable {
     LocalDriver(CampaignBlueprint blueprint, SessionOpener opener, EngineTimings timings, HealingTimings healing,
                 LocalLaneLauncher lanes, ProgressDisplay progress, Consumer<String> log, Duration driverWait) {
         this.blueprint = blueprint;
-        this.opener = opener;
+        // Each session's engines run spec.reconcile's passes before the handoff (ADR 0057); their lines go to the log.
+        this.opener = () -> {
+            CampaignRuntime runtime = opener.open();
+            runtime.logPassesTo(line -> log.accept("reconcile: " + line));
+            return runtime;
+        };
         this.timings = timings;
         this.healing = healing;
         this.lanes = lanes;
@@ -132,11 +137,35 @@ public final class LocalDriver implements AutoCloseable {
         if (result.next() instanceof NextAction.AwaitGroup) {
             return ExitCodes.AWAITING_GROUP;
         }
+        if (result.phase() == io.dpone.backfill.core.campaign.CampaignPhase.HandoffCommitted
+                && blueprint.definition().spec().reconcileMode() != io.dpone.backfill.core.campaign.ReconcileMode.NONE) {
+            return reconciled();
+        }
         return switch (result.phase()) {
             case HandoffCommitted -> ExitCodes.OK;
             case Blocked -> ExitCodes.BLOCKED;
             default -> ExitCodes.RECOVERABLE;
         };
+    }
+
+    /**
+     * Handed off after the spec's passes: the receiving report, and {@code backfill reconcile}'s exit code for it (0
+     * caught up, 7 keys wait for a decision), so a script reads a queue the same way from either command.
+     */
+    private int reconciled() {
+        var spec = blueprint.definition().spec();
+        io.dpone.backfill.core.reconcile.ReconcileLedger passes = io.dpone.backfill.wiring.Connectors
+                .target(spec.getTarget().getType()).reconcileLedger(hold.session().targetConnection(), spec.getState().getSchema());
+        var record = hold.session().ledger().findByRunKey(blueprint.identity().runKey()).orElseThrow();
+        io.dpone.backfill.cli.status.ReconcileReport report = io.dpone.backfill.cli.status.ReconcileReport.read(passes,
+                blueprint.identity().runKey(), record.anchorXmin(), spec.getChunk());
+        report.textLines().forEach(log);
+        if (!report.caughtUp()) {
+            nextAction = report.nextAction();
+            log.accept("next: " + nextAction);
+            return ExitCodes.DIFFERENCES;
+        }
+        return ExitCodes.OK;
     }
 
     /** What the run's last step said to do next, as stderr said it; null when it said nothing beyond the ledger. */

@@ -65,6 +65,9 @@ final class TerminalStatus implements StatusSink {
     @Override
     public void stepped(StepResult step) {
         progress.update(ledgerStatus.get());
+        if (step.phase() == io.dpone.backfill.core.campaign.CampaignPhase.Reconciling) {
+            log.accept(step.message()); // one line a pass (ADR 0057); its ranges' lines came from the pass itself
+        }
         if ((step.next() instanceof NextAction.AwaitWindow || step.next() instanceof NextAction.AwaitApproval)
                 && !step.message().equals(lastWait)) {
             // Said once per wait: the progress line alone would show a campaign stuck in Publishing.

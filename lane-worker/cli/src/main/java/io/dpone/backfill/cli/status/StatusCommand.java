@@ -130,10 +130,14 @@ public final class StatusCommand implements Callable<Integer> {
         return "rolled_back".equals(s.getPublication().getPhase()) ? "; publication rolled back" : "";
     }
 
-    /** The receiving report of reconciliation, once a pass ran on a handed-off campaign (issue 38); empty before. */
+    /**
+     * The receiving report of reconciliation, once a pass ran after publication (issue 38): on a handed-off campaign,
+     * or one whose spec's passes run before the handoff (Reconciling, ADR 0057); empty before.
+     */
     static Optional<ReconcileReport> reconciliation(TargetAdapter adapter, Connection state, CampaignBlueprint blueprint,
                                                     BackfillCampaignStatus status) {
-        if (status.getHandoff() == null || status.getHandoff().getReceiptId() == null) {
+        boolean handedOff = status.getHandoff() != null && status.getHandoff().getReceiptId() != null;
+        if (!handedOff && status.getPhase() != io.dpone.backfill.core.campaign.CampaignPhase.Reconciling) {
             return Optional.empty();
         }
         io.dpone.backfill.core.reconcile.ReconcileLedger passes;
@@ -145,7 +149,11 @@ public final class StatusCommand implements Callable<Integer> {
         if (!passes.present()) {
             return Optional.empty();
         }
-        ReconcileReport report = ReconcileReport.read(passes, blueprint.identity().runKey(), status.getHandoff().getAnchorXmin(),
+        // The load's own snapshot anchor: the handoff receipt may carry a pass's (ADR 0057).
+        String loadAnchor = adapter.ledger(state, blueprint.definition().spec().getState().getSchema())
+                .findByRunKey(blueprint.identity().runKey()).map(io.dpone.backfill.core.ledger.CampaignRecord::anchorXmin)
+                .orElse(status.getHandoff().getAnchorXmin());
+        ReconcileReport report = ReconcileReport.read(passes, blueprint.identity().runKey(), loadAnchor,
                 blueprint.definition().spec().getChunk());
         return report.any() ? Optional.of(report) : Optional.empty();
     }

@@ -239,6 +239,41 @@ class KubectlPluginIT {
     }
 
     @Test
+    void statusOfAReconciledCampaignShowsItsPassesQueueAndSyncAnchor() {
+        var campaign = client.genericKubernetesResources(Campaigns.CONTEXT).inNamespace(NS).withName("orders").get();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> status = (Map<String, Object>) campaign.getAdditionalProperties().get("status");
+        // The section as the operator writes it: the model's own class, serialised as the status is.
+        var r = new io.dpone.backfill.core.campaign.ReconciliationStatus();
+        r.setMode("once");
+        r.setPassCount(1);
+        r.setUpserted(17L);
+        r.setDeleted(3L);
+        r.setQueuedByPasses(1L);
+        r.getPasses().add(new io.dpone.backfill.core.campaign.ReconciliationStatus.Pass(1, "48213377", "48215002", true,
+                17, 3, 1, false));
+        r.setQueue(1L);
+        r.getQueueSample().add("(42)");
+        r.setSyncAnchor("48215002");
+        r.setSyncAnchorFromPass(1);
+        r.setCaughtUp(false);
+        status.put("phase", "HandoffCommitted");
+        status.put("reconciliation", Serialization.jsonMapper().convertValue(r, Map.class));
+        status.put("handoff", Map.of("anchorXmin", "48215002", "receiptId", "h-1", "fromPass", 1));
+        client.genericKubernetesResources(Campaigns.CONTEXT).inNamespace(NS).resource(campaign).update();
+
+        Run run = kubectlBackfill("status", "orders", "-n", NS);
+        System.out.println("$ kubectl backfill status orders -n shop   # reconciled\n" + run.out());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("handoff      XMin anchor 48215002 (reconciliation pass 1); receipt h-1")
+                .contains("reconcile    1 pass(es) (once): 17 upserted, 3 deleted, 1 queued in all")
+                .contains("  pass 1: anchor 48213377 -> 48215002, 17 upserted, 3 deleted, 1 queued, key digests differed (keys compared)")
+                .contains("queue        1 key(s) waiting for a decision: (42)")
+                .contains("sync anchor  48215002 (pass 1); not caught up");
+    }
+
+    @Test
     void requeueAndRollbackSetTheOperatorsActionAnnotationsOnceAToken() throws Exception {
         Run requeue = kubectlBackfill("requeue", "orders", "-n", NS, "--token", "1764583200");
         assertThat(requeue.exit()).as(requeue.err()).isZero();

@@ -19,7 +19,7 @@ import java.util.Objects;
  * (operator's CampaignRules): it depends on the status, which a rule on the spec cannot see.
  */
 @JsonPropertyOrder({"backfillId", "source", "target", "uniqueKey", "chunk", "parallelWorkers", "innerMode",
-        "onlyNewRows", "retryPolicy", "maxChunkAttempts", "state", "publication", "columns", "lane", "throttle", "suspend"})
+        "onlyNewRows", "retryPolicy", "maxChunkAttempts", "state", "publication", "columns", "lane", "throttle", "reconcile", "suspend"})
 public class BackfillCampaignSpec {
     public static final String BACKFILL_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$";
     public static final int MAX_PARALLEL_WORKERS = 64;
@@ -65,6 +65,9 @@ public class BackfillCampaignSpec {
     @JsonPropertyDescription("A rate ceiling shared by the campaign's lanes; can change at any time and never changes"
             + " the campaign's identity.")
     private ThrottleSpec throttle;
+    @JsonPropertyDescription("Reconciliation passes after publication, before the handoff (default none); the handoff"
+            + " then carries the last pass's anchor.")
+    private ReconcileSpec reconcile;
     @JsonPropertyDescription("true pauses: no new chunk claims, running chunks drain. Can change at any time.")
     private Boolean suspend;
 
@@ -193,6 +196,19 @@ public class BackfillCampaignSpec {
         this.throttle = throttle;
     }
 
+    public ReconcileSpec getReconcile() {
+        return reconcile;
+    }
+
+    public void setReconcile(ReconcileSpec reconcile) {
+        this.reconcile = reconcile;
+    }
+
+    /** The passes in force: off when {@code reconcile} or its mode is absent. */
+    public ReconcileMode reconcileMode() {
+        return reconcile == null || reconcile.getMode() == null ? ReconcileMode.NONE : reconcile.getMode();
+    }
+
     public Boolean getSuspend() {
         return suspend;
     }
@@ -219,6 +235,7 @@ public class BackfillCampaignSpec {
         c.columns = columns == null ? null : columns.copy();
         c.lane = lane == null ? null : lane.copy();
         c.throttle = throttle == null ? null : throttle.copy();
+        c.reconcile = reconcile == null ? null : reconcile.copy();
         c.suspend = suspend;
         return c;
     }
@@ -233,12 +250,13 @@ public class BackfillCampaignSpec {
                 && Objects.equals(maxChunkAttempts, s.maxChunkAttempts) && Objects.equals(state, s.state)
                 && Objects.equals(publication, s.publication) && Objects.equals(columns, s.columns)
                 && Objects.equals(lane, s.lane) && Objects.equals(throttle, s.throttle)
+                && Objects.equals(reconcile, s.reconcile)
                 && Objects.equals(suspend, s.suspend);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(backfillId, source, target, uniqueKey, chunk, parallelWorkers, innerMode, onlyNewRows,
-                retryPolicy, maxChunkAttempts, state, publication, columns, lane, throttle, suspend);
+                retryPolicy, maxChunkAttempts, state, publication, columns, lane, throttle, reconcile, suspend);
     }
 }

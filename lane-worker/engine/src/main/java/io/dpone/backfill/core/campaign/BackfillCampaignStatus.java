@@ -22,6 +22,7 @@ public class BackfillCampaignStatus {
     private PreflightStatus preflight;
     private ThrottleStatus throttle;
     private SourceReadStatus sourceReads;
+    private ReconciliationStatus reconciliation;
 
     public CampaignPhase getPhase() {
         return phase;
@@ -111,6 +112,15 @@ public class BackfillCampaignStatus {
         this.preflight = preflight;
     }
 
+    /** The passes after publication (issue 38); absent until the first pass began. */
+    public ReconciliationStatus getReconciliation() {
+        return reconciliation;
+    }
+
+    public void setReconciliation(ReconciliationStatus reconciliation) {
+        this.reconciliation = reconciliation;
+    }
+
     public ThrottleStatus getThrottle() {
         return throttle;
     }
@@ -136,12 +146,13 @@ public class BackfillCampaignStatus {
                 && Objects.equals(configDigest, s.configDigest) && Objects.equals(progress, s.progress)
                 && Objects.equals(publication, s.publication) && Objects.equals(handoff, s.handoff)
                 && Objects.equals(recommendedAction, s.recommendedAction) && Objects.equals(preflight, s.preflight)
-                && Objects.equals(throttle, s.throttle) && Objects.equals(sourceReads, s.sourceReads);
+                && Objects.equals(throttle, s.throttle) && Objects.equals(sourceReads, s.sourceReads)
+                && Objects.equals(reconciliation, s.reconciliation);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(phase, observedGeneration, conditions, runKey, planDigest, configDigest, progress,
-                publication, handoff, recommendedAction, preflight, throttle, sourceReads);
+                publication, handoff, recommendedAction, preflight, throttle, sourceReads, reconciliation);
     }
 }

@@ -12,7 +12,12 @@ import java.util.Set;
 public enum CampaignPhase {
     Planned, Prepared, Loading, Validating, Publishing, Published, HandoffCommitted, Recoverable, Blocked, Suspended,
     /** Rejected by validation before any side effect; not a ledger phase. */
-    Invalid;
+    Invalid,
+    /**
+     * Published, running {@code spec.reconcile}'s passes before the handoff (ADR 0057): how status and steps name it;
+     * the ledger holds Published meanwhile, so no ledger learns a new phase.
+     */
+    Reconciling;
 
     private static final Map<CampaignPhase, EnumSet<CampaignPhase>> NEXT = new EnumMap<>(CampaignPhase.class);
 
@@ -29,6 +34,7 @@ public enum CampaignPhase {
         NEXT.put(HandoffCommitted, EnumSet.noneOf(CampaignPhase.class));
         NEXT.put(Blocked, EnumSet.noneOf(CampaignPhase.class));
         NEXT.put(Invalid, EnumSet.noneOf(CampaignPhase.class));
+        NEXT.put(Reconciling, EnumSet.noneOf(CampaignPhase.class));
     }
 
     /** Planned or Prepared: the campaign is still being prepared, and lanes started already wait (ADR 0023). */

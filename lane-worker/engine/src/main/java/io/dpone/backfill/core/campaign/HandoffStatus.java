@@ -7,6 +7,16 @@ public class HandoffStatus {
     private String anchorXmin;
     private String receiptId;
     private String committedAt;
+    /** The reconciliation pass whose anchor the receipt carries (ADR 0057); absent: the load's own anchor. */
+    private Integer fromPass;
+
+    public Integer getFromPass() {
+        return fromPass;
+    }
+
+    public void setFromPass(Integer fromPass) {
+        this.fromPass = fromPass;
+    }
 
     public String getAnchorXmin() {
         return anchorXmin;
@@ -35,11 +45,12 @@ public class HandoffStatus {
     @Override
     public boolean equals(Object o) {
         return o instanceof HandoffStatus h && Objects.equals(anchorXmin, h.anchorXmin)
-                && Objects.equals(receiptId, h.receiptId) && Objects.equals(committedAt, h.committedAt);
+                && Objects.equals(receiptId, h.receiptId) && Objects.equals(committedAt, h.committedAt)
+                && Objects.equals(fromPass, h.fromPass);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(anchorXmin, receiptId, committedAt);
+        return Objects.hash(anchorXmin, receiptId, committedAt, fromPass);
     }
 }

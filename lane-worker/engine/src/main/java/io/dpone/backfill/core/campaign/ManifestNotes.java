@@ -97,6 +97,11 @@ final class ManifestNotes {
         n.put("spec.throttle.windows", new Note("list of `{from, to, timeZone}` (as `spec.publication.window`)", null,
                 "at most 8; each as the publication window: `HH:MM`, `to` earlier than `from` spans midnight; may change"
                         + " at any time"));
+        n.put("spec.reconcile.mode", new Note(null, "`none`", "`once` or `until`: the drivers run the passes after publication"
+                + " and before the handoff, which carries the last pass's anchor (ADR 0057); part of the campaign's identity"));
+        n.put("spec.reconcile.maxChangedRows", rule("`until` only; with `deadline`, `maxChangedRows` or both"));
+        n.put("spec.reconcile.deadline", new Note("duration (`h`, `m`, `s`)", null, "`until` only; more than 0s, at most 720h"));
+        n.put("spec.reconcile.maxPasses", new Note(null, "5 (`until`)", "`until` only"));
         n.put("spec.suspend", rule("`true`: no new chunk claims, running chunks drain; may change at any time"));
         return n;
     }

@@ -72,6 +72,13 @@ public final class SpecDefaults {
             lane.setMaxPodFailures(LaneSpec.DEFAULT_MAX_POD_FAILURES);
         }
         s.setLane(lane);
+        // none is left absent, as verify and approval: a campaign written before the field keeps its run key.
+        ReconcileSpec reconcile = s.getReconcile();
+        if (reconcile != null && (reconcile.getMode() == null || reconcile.getMode() == ReconcileMode.NONE)) {
+            s.setReconcile(null);
+        } else if (reconcile != null && reconcile.getMode() == ReconcileMode.UNTIL && reconcile.getMaxPasses() == null) {
+            reconcile.setMaxPasses(ReconcileSpec.DEFAULT_MAX_PASSES);
+        }
         if (s.getSuspend() == null) {
             s.setSuspend(false);
         }

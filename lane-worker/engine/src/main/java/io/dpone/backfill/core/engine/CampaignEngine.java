@@ -76,6 +76,8 @@ public final class CampaignEngine {
     private static final Duration IDLE_POLL = Duration.ofSeconds(5);
     /** How often a campaign waiting for its publication window looks again, at most. */
     private static final Duration WINDOW_POLL = Duration.ofMinutes(1);
+    /** The pause before a reconciliation pass or the handoff after one (ADR 0057): one driver round's end. */
+    private static final Duration BEFORE_PASS = Duration.ofSeconds(1);
 
     private final CampaignBlueprint blueprint;
     private final BackfillCampaignSpec spec;
@@ -90,6 +92,8 @@ public final class CampaignEngine {
     private PreflightResult preflight;
     /** What a publication window is read against: the wall clock, except in tests. */
     private Clock clock = Clock.systemUTC();
+    /** Runs the spec's reconciliation passes before the handoff (ADR 0057); none for engines over fakes. */
+    private HandoffPasses passes = HandoffPasses.NONE;
 
     public CampaignEngine(CampaignBlueprint blueprint, LedgerStore ledger, ShadowPublisher publisher, SourceCatalog source) {
         this(blueprint, ledger, publisher, source, FaultPoints.NONE);
@@ -159,6 +163,12 @@ public final class CampaignEngine {
         return this;
     }
 
+    /** Runs {@code spec.reconcile}'s passes through {@code passes} from now on; returns this engine. */
+    public CampaignEngine reconcilingWith(HandoffPasses passes) {
+        this.passes = passes;
+        return this;
+    }
+
     public StepResult step(CampaignLease lease) {
         CampaignRecord campaign = ledger.findByRunKey(runKey())
                 .orElseThrow(() -> new IllegalStateException("campaign " + runKey() + " is not in the ledger; open() it first"));
@@ -171,12 +181,13 @@ public final class CampaignEngine {
                     new NextAction.FixThenResume(PhaseDetail.parse(campaign.detail()).text("recoverableReason")));
             case Validating -> validate(lease, campaign);
             case Publishing -> publish(lease, campaign);
-            case Published -> handoff(lease, campaign);
+            case Published -> reconcileOrHandOff(lease, campaign);
             case HandoffCommitted -> StepResult.settled(CampaignPhase.HandoffCommitted, "published and handed off",
-                    "campaign complete", NOW, new NextAction.StartIncrementalSync(campaign.anchorXmin()));
+                    "campaign complete", NOW, new NextAction.StartIncrementalSync(ledger.handoffReceipt(runKey())
+                            .map(HandoffReceipt::anchorXmin).orElse(campaign.anchorXmin())));
             case Blocked -> StepResult.blocked(PhaseDetail.parse(campaign.detail()).blockReason(),
                     "blocked: " + PhaseDetail.parse(campaign.detail()).text("blockedReason"), IDLE_POLL, blockedAction());
-            case Invalid -> throw new IllegalStateException("Invalid is not a ledger phase");
+            case Invalid, Reconciling -> throw new IllegalStateException(campaign.phase() + " is not a ledger phase");
         };
     }
 
@@ -396,7 +407,7 @@ public final class CampaignEngine {
         }
         if (!shadowSwap()) {
             advance(lease, CampaignPhase.Validating, CampaignPhase.Published, detail.json());
-            return StepResult.progressed(CampaignPhase.Published, "direct load validated: " + v.describe(), NOW);
+            return StepResult.progressed(CampaignPhase.Published, "direct load validated: " + v.describe(), untilPasses());
         }
         // Read once: the gate compares with them, the fingerprint may be derived from their sum.
         ChunkDigest[] sent = receiptDigests(counts);
@@ -552,7 +563,8 @@ public final class CampaignEngine {
         }
         faults.reached(FaultPoint.AFTER_PUBLISH, -1);
         advance(lease, CampaignPhase.Publishing, CampaignPhase.Published, PhaseDetail.parse(campaign.detail()).with("publicationReceipt", receipt.receiptId()).json());
-        return StepResult.progressed(CampaignPhase.Published, "published " + rows + " rows; backup " + names.backupTable() + " kept", NOW);
+        return StepResult.progressed(CampaignPhase.Published, "published " + rows + " rows; backup " + names.backupTable() + " kept",
+                untilPasses());
     }
 
     /**
@@ -591,14 +603,50 @@ public final class CampaignEngine {
         return group().map(g -> g.othersThan(spec.getTarget().getTable())).orElse(Set.of());
     }
 
-    private StepResult handoff(CampaignLease lease, CampaignRecord campaign) {
+    /**
+     * Published: the spec's reconciliation passes first, one a step, while {@link ReconcileSchedule} asks for one; then
+     * the handoff, carrying the last finished pass's anchor (ADR 0057). The ledger stays Published meanwhile: a crash
+     * anywhere is judged again from the passes the ledger holds, and a finished pass is never run again.
+     */
+    private StepResult reconcileOrHandOff(CampaignLease lease, CampaignRecord campaign) {
+        if (spec.reconcileMode() == io.dpone.backfill.core.campaign.ReconcileMode.NONE) {
+            return handoff(lease, campaign, campaign.anchorXmin(), "");
+        }
         if (shadowSwap() && ledger.publicationReceipt(runKey()).isEmpty()) {
             return block(lease, campaign, BlockReason.LEDGER_INCOMPLETE, "phase is Published but no publication receipt exists");
         }
-        AnchorCheck check = source.checkAnchor(campaign.anchorXmin());
+        List<HandoffPasses.Pass> held = passes.passes(runKey());
+        Optional<String> done = ReconcileSchedule.done(spec.getReconcile(), held, clock.instant());
+        if (done.isEmpty()) {
+            HandoffPasses.Pass pass = passes.run(lease);
+            // Each pass ends the driver's round, so status and events show it before the next pass or the handoff.
+            return StepResult.progressed(CampaignPhase.Reconciling, "reconciliation pass " + pass.pass() + " finished at"
+                    + " anchor " + pass.anchor() + ": " + pass.upserted() + " upserted, " + pass.deleted() + " deleted, "
+                    + pass.queued() + " queued", BEFORE_PASS);
+        }
+        Optional<HandoffPasses.Pass> last = HandoffPasses.Pass.lastFinished(held);
+        return handoff(lease, campaign, last.map(HandoffPasses.Pass::anchor).orElse(campaign.anchorXmin()),
+                last.map(p -> " from reconciliation pass " + p.pass() + " (" + done.get() + ")").orElse(""));
+    }
+
+    /**
+     * How soon the step after publication follows: at once, or, when reconciliation passes come next, after a pause
+     * that ends the driver's round, so its status says Reconciling (and the operator's events are written) before a
+     * pass that may take as long as a scan of the source.
+     */
+    private Duration untilPasses() {
+        return spec.reconcileMode() == io.dpone.backfill.core.campaign.ReconcileMode.NONE ? NOW : BEFORE_PASS;
+    }
+
+    /** {@code anchor}: the load's, or the last pass's; {@code from} says which, for the message. */
+    private StepResult handoff(CampaignLease lease, CampaignRecord campaign, String anchor, String from) {
+        if (shadowSwap() && ledger.publicationReceipt(runKey()).isEmpty()) {
+            return block(lease, campaign, BlockReason.LEDGER_INCOMPLETE, "phase is Published but no publication receipt exists");
+        }
+        AnchorCheck check = source.checkAnchor(anchor);
         if (!check.usable()) {
             // The swap has happened: unlike every other block, the live table is the published one now.
-            String reason = "XMin anchor " + campaign.anchorXmin() + " is no longer usable: " + check.reason()
+            String reason = "XMin anchor " + anchor + " is no longer usable: " + check.reason()
                     + "; the swap happened, so the published table is live (backup kept), and incremental sync needs"
                     + " a fresh reconciliation";
             advance(lease, CampaignPhase.Published, CampaignPhase.Blocked,
@@ -608,12 +656,13 @@ public final class CampaignEngine {
                     new NextAction.ReconcileBeforeSync(names.schema() + "." + spec.getTarget().getTable()));
         }
         HandoffReceipt receipt = ledger.handoffReceipt(runKey())
-                .orElse(new HandoffReceipt(runKey(), UUID.randomUUID().toString(), campaign.anchorXmin(), null));
+                .orElse(new HandoffReceipt(runKey(), UUID.randomUUID().toString(), anchor, null));
         if (!ledger.recordHandoff(lease, receipt)) {
             throw lost();
         }
+        // A receipt written before a crash keeps its anchor (a receipt is not rewritten); name the pass only if it is this one.
         return move(lease, CampaignPhase.Published, CampaignPhase.HandoffCommitted, campaign, NOW,
-                "handoff committed at XMin " + campaign.anchorXmin());
+                "handoff committed at XMin " + receipt.anchorXmin() + (receipt.anchorXmin().equals(anchor) ? from : ""));
     }
 
     private String drift(CampaignRecord campaign) {

@@ -44,7 +44,10 @@ public final class CampaignStatusProjector {
                                                  Optional<HandoffReceipt> handoff, Optional<RollbackReceipt> rollback,
                                                  NextActionRenderer render) {
         BackfillCampaignStatus status = new BackfillCampaignStatus();
-        status.setPhase(campaign.phase());
+        // Published with passes to run before the handoff is Reconciling to people (ADR 0057); the ledger says Published.
+        status.setPhase(campaign.phase() == CampaignPhase.Published && handoff.isEmpty()
+                && spec.reconcileMode() != io.dpone.backfill.core.campaign.ReconcileMode.NONE
+                ? CampaignPhase.Reconciling : campaign.phase());
         status.setRunKey(campaign.runKey());
         status.setPlanDigest(campaign.planDigest());
         status.setConfigDigest(campaign.configDigest());
@@ -54,11 +57,14 @@ public final class CampaignStatusProjector {
         HandoffStatus h = new HandoffStatus();
         h.setAnchorXmin(campaign.anchorXmin());
         handoff.ifPresent(r -> {
+            // The receipt's anchor: the last reconciliation pass's when the spec ran passes before the handoff.
+            h.setAnchorXmin(r.anchorXmin());
             h.setReceiptId(r.receiptId());
             h.setCommittedAt(r.committedAt() == null ? null : r.committedAt().toString());
         });
         status.setHandoff(h);
-        status.setRecommendedAction(recommendedAction(spec, names, campaign, detail, render));
+        status.setRecommendedAction(recommendedAction(spec, names, campaign, detail, render,
+                handoff.map(HandoffReceipt::anchorXmin).orElse(null)));
         rollback.ifPresent(r -> {
             status.getPublication().setPhase("rolled_back");
             status.setRecommendedAction("rolled back (receipt " + r.receiptId() + "): the previous table is live again and the"
@@ -152,6 +158,12 @@ public final class CampaignStatusProjector {
 
     /** What a person should do next, as the ledger shows it: the same fact the engine's step returns. */
     public static NextAction nextAction(BackfillCampaignSpec spec, ArtifactNames names, CampaignRecord campaign, PhaseDetail detail) {
+        return nextAction(spec, names, campaign, detail, null);
+    }
+
+    /** {@code handoffAnchor}: the handoff receipt's anchor (a reconciliation pass's, ADR 0057), null for the load's. */
+    static NextAction nextAction(BackfillCampaignSpec spec, ArtifactNames names, CampaignRecord campaign, PhaseDetail detail,
+                                 String handoffAnchor) {
         boolean shadow = spec.getPublication().getMode() == PublicationMode.SHADOW_SWAP;
         return switch (campaign.phase()) {
             case Suspended -> new NextAction.LiftSuspension();
@@ -159,14 +171,14 @@ public final class CampaignStatusProjector {
             case Blocked -> "true".equals(detail.text("blockedAfterPublication"))
                     ? new NextAction.ReconcileBeforeSync(names.schema() + "." + spec.getTarget().getTable())
                     : new NextAction.NewCampaign(shadow ? names.schema() + "." + names.shadowTable() : null);
-            case HandoffCommitted -> new NextAction.StartIncrementalSync(campaign.anchorXmin());
+            case HandoffCommitted -> new NextAction.StartIncrementalSync(handoffAnchor == null ? campaign.anchorXmin() : handoffAnchor);
             default -> NextAction.NONE;
         };
     }
 
     static String recommendedAction(BackfillCampaignSpec spec, ArtifactNames names, CampaignRecord campaign, PhaseDetail detail,
-                                    NextActionRenderer render) {
-        NextAction next = nextAction(spec, names, campaign, detail);
+                                    NextActionRenderer render, String handoffAnchor) {
+        NextAction next = nextAction(spec, names, campaign, detail, handoffAnchor);
         String rendered = render.render(next);
         String text = rendered != null ? rendered : NextActionRenderer.NEUTRAL.render(next);
         return switch (campaign.phase()) {
@@ -241,7 +253,7 @@ public final class CampaignStatusProjector {
         // One member's rollback swaps every member back (issue 40): the standing says so, not "published".
         status.getPublication().setGroupStanding("rolled_back".equals(status.getPublication().getPhase())
                 ? "rolled back with its publication group " + group.get().describe()
-                : phase == CampaignPhase.Published || phase == CampaignPhase.HandoffCommitted
+                : phase == CampaignPhase.Published || phase == CampaignPhase.Reconciling || phase == CampaignPhase.HandoffCommitted
                 ? "published with its group " + group.get().describe()
                 : io.dpone.backfill.core.ledger.GroupStanding.of(group.get(), members.apply(group.get().name())).describe());
         return status;

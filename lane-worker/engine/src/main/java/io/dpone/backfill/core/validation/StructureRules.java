@@ -51,10 +51,58 @@ final class StructureRules {
         }
         lane(spec.getLane(), errors);
         throttle(spec.getThrottle(), errors);
+        reconcile(spec.getReconcile(), errors);
         int planned = spec.getParallelWorkers() == null ? BackfillCampaignSpec.DEFAULT_PARALLEL_WORKERS : spec.getParallelWorkers();
         if (spec.getThrottle() != null && spec.getThrottle().getLanes() != null && spec.getThrottle().getLanes() > planned) {
             errors.add("spec.throttle.lanes", "range", "must not exceed spec.parallelWorkers (" + planned
                     + "), which is part of the campaign's identity; got " + spec.getThrottle().getLanes());
+        }
+    }
+
+    /**
+     * The passes before the handoff (issue 38, ADR 0057): {@code until} needs a stop rule besides its pass limit;
+     * {@code once} and {@code none} take no bounds, which would otherwise be read as meaning something.
+     */
+    private static void reconcile(io.dpone.backfill.core.campaign.ReconcileSpec reconcile, Errors errors) {
+        if (reconcile == null) {
+            return;
+        }
+        errors.range(reconcile.getMaxPasses(), 1, io.dpone.backfill.core.campaign.ReconcileSpec.MAX_PASSES,
+                "spec.reconcile.maxPasses");
+        Long rows = reconcile.getMaxChangedRows();
+        if (rows != null && (rows < 0 || rows > io.dpone.backfill.core.campaign.ReconcileSpec.MAX_CHANGED_ROWS)) {
+            errors.add("spec.reconcile.maxChangedRows", "range", "must be between 0 and "
+                    + io.dpone.backfill.core.campaign.ReconcileSpec.MAX_CHANGED_ROWS + ", got " + rows);
+        }
+        String deadline = reconcile.getDeadline();
+        if (deadline != null) {
+            var parsed = io.dpone.backfill.core.campaign.ReconcileSpec.parseDeadline(deadline);
+            if (parsed.isEmpty()) {
+                errors.add("spec.reconcile.deadline", "pattern", "must be a duration in hours, minutes and seconds such"
+                        + " as 30m, 2h or 1h30m, got '" + KubernetesNames.printable(deadline) + "'");
+            } else if (parsed.get().isZero() || parsed.get().compareTo(io.dpone.backfill.core.campaign.ReconcileSpec.MAX_DEADLINE) > 0) {
+                errors.add("spec.reconcile.deadline", "range", "must be more than 0s and at most 720h (30 days), got '"
+                        + deadline + "'");
+            }
+        }
+        io.dpone.backfill.core.campaign.ReconcileMode mode = reconcile.getMode() == null
+                ? io.dpone.backfill.core.campaign.ReconcileMode.NONE : reconcile.getMode();
+        if (mode == io.dpone.backfill.core.campaign.ReconcileMode.UNTIL) {
+            if (rows == null && deadline == null) {
+                errors.add("spec.reconcile", "required", "mode until needs maxChangedRows, deadline or both: when to stop"
+                        + " besides maxPasses");
+            }
+        } else {
+            forbiddenOutsideUntil(rows, "maxChangedRows", mode, errors);
+            forbiddenOutsideUntil(deadline, "deadline", mode, errors);
+            forbiddenOutsideUntil(reconcile.getMaxPasses(), "maxPasses", mode, errors);
+        }
+    }
+
+    private static void forbiddenOutsideUntil(Object bound, String field,
+                                              io.dpone.backfill.core.campaign.ReconcileMode mode, Errors errors) {
+        if (bound != null) {
+            errors.add("spec.reconcile." + field, "forbidden", "applies to mode until only; mode is " + mode.wireName());
         }
     }
 

@@ -30,6 +30,7 @@ import io.dpone.backfill.operator.lanes.LanePods;
 import io.dpone.backfill.operator.lanes.LaneSupervisor;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 import io.dpone.backfill.wiring.Connectors;
+import io.dpone.backfill.wiring.ReconciliationProjection;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.jboss.logging.Logger;
@@ -117,7 +118,7 @@ public final class CampaignDriver {
                 approve(client, campaign, hold, engine.runKey(), notes);
             });
             Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, hold, lease, step, notes);
-            BackfillCampaignStatus projection = project(blueprint, hold.ledger(), runKey,
+            BackfillCampaignStatus projection = project(blueprint, hold, runKey,
                     campaign.getStatus() != null && campaign.getStatus().getThrottle() != null
                             && campaign.getStatus().getThrottle().throttled());
             DriveOutcome.ChunkActivity activity = step.phase() == CampaignPhase.Loading
@@ -237,8 +238,9 @@ public final class CampaignDriver {
     }
 
     /** {@code wasThrottled}: the last status said the ceiling held the lanes back (the judgement's hysteresis). */
-    private static BackfillCampaignStatus project(CampaignBlueprint blueprint, LedgerStore ledger, String runKey,
+    private static BackfillCampaignStatus project(CampaignBlueprint blueprint, CampaignHold hold, String runKey,
                                                   boolean wasThrottled) {
+        LedgerStore ledger = hold.ledger();
         BackfillCampaignSpec spec = blueprint.definition().spec();
         CampaignRecord record = ledger.findByRunKey(runKey).orElseThrow();
         io.dpone.backfill.core.ledger.ChunkCounts counts = ledger.counts(runKey, spec.getMaxChunkAttempts());
@@ -246,7 +248,11 @@ public final class CampaignDriver {
                 blueprint.artifacts(), record, counts, ledger.publicationReceipt(runKey), ledger.handoffReceipt(runKey),
                 ledger.rollbackReceipt(runKey)), spec, ledger.publicationApproval(runKey));
         status = CampaignStatusProjector.withGroup(status, spec, ledger::groupMembers);
-        return CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(runKey), ledger.claimPause(runKey),
+        status = CampaignStatusProjector.withThrottle(status, counts, ledger.throttle(runKey), ledger.claimPause(runKey),
                 wasThrottled);
+        // The passes after publication (issue 38): bounded counts, the queue and the sync anchor, from the pass ledger.
+        BackfillCampaignStatus projected = status;
+        return ReconciliationProjection.ledgerOf(spec, hold.runtime().targetConnection())
+                .map(passes -> ReconciliationProjection.into(projected, spec, passes, runKey)).orElse(status);
     }
 }

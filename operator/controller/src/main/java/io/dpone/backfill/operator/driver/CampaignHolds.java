@@ -45,6 +45,8 @@ public final class CampaignHolds implements AutoCloseable {
         }
         release(key);
         CampaignRuntime runtime = CampaignRuntime.open(blueprint, source::open, target::open, timings, APP);
+        // Reconciliation passes before the handoff (ADR 0057) log their ranges; events and status say the totals.
+        runtime.logPassesTo(line -> LOG.infof("campaign %s: reconcile: %s", runKey, line));
         StaleSessionIds abandoned = stale.remove(key);
         if (abandoned != null) {
             // A half-open state session still holds the driver lock: without this the claim would wait for it.

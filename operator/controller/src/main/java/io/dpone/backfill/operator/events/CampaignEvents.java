@@ -35,6 +35,8 @@ public final class CampaignEvents {
     private static final Set<CampaignPhase> WARNING_PHASES = Set.of(CampaignPhase.Blocked, CampaignPhase.Recoverable, CampaignPhase.Invalid);
     private static final int MAX_MESSAGE = 1024;
     private static final String COMPONENT = "backfill-operator";
+    /** The reason of the event each reconciliation pass before the handoff emits, with its upserted/deleted/queued. */
+    public static final String RECONCILE_PASS_FINISHED = "ReconcilePassFinished";
 
     private final Clock clock;
     private final String instanceId;
@@ -60,7 +62,11 @@ public final class CampaignEvents {
         CampaignPhase now = after.getPhase();
         CampaignPhase at = was;
         for (StepResult step : steps) {
-            if (step.phase() != at) {
+            if (step.phase() == CampaignPhase.Reconciling) {
+                // One event a pass (ADR 0057), its counts in the message; the phase transition says no more.
+                events.add(new Planned("Normal", RECONCILE_PASS_FINISHED, step.message()));
+                at = step.phase();
+            } else if (step.phase() != at) {
                 events.add(transition(at, step.phase(), step.message()));
                 at = step.phase();
             }
@@ -87,6 +93,14 @@ public final class CampaignEvents {
         if (group != null && ConditionSet.TRUE.equals(group.getStatus())
                 && (groupBefore == null || !ConditionSet.TRUE.equals(groupBefore.getStatus()))) {
             events.add(new Planned("Normal", CampaignConditions.AWAITING_GROUP, group.getMessage()));
+        }
+        // Keys someone else wrote in the published table start waiting for a person (issue 38): said once.
+        CampaignCondition caught = ConditionSet.find(after.getConditions(), CampaignConditions.CAUGHT_UP).orElse(null);
+        CampaignCondition caughtBefore = before == null ? null
+                : ConditionSet.find(before.getConditions(), CampaignConditions.CAUGHT_UP).orElse(null);
+        if (caught != null && CampaignConditions.KEYS_QUEUED.equals(caught.getReason())
+                && (caughtBefore == null || !Objects.equals(caughtBefore.getMessage(), caught.getMessage()))) {
+            events.add(new Planned("Warning", CampaignConditions.KEYS_QUEUED, caught.getMessage()));
         }
         notes.forEach(n -> events.add(new Planned(n.warning() ? "Warning" : "Normal", n.reason(), n.message())));
         return events;

@@ -51,6 +51,14 @@ public final class CampaignMetrics {
             io.dpone.backfill.core.campaign.ThrottleStatus.RATE_CEILING, "source_guard",
             io.dpone.backfill.core.campaign.ThrottleStatus.SOURCE_GUARD, "outside_load_window",
             io.dpone.backfill.core.campaign.ThrottleStatus.OUTSIDE_LOAD_WINDOW);
+    /** Keys in the reconciliation queue waiting for a person's decision (issue 38); NaN before any pass. */
+    static final String RECONCILE_QUEUE = "backfill_reconcile_queue_keys";
+    /** Reconciliation passes that began; NaN before any pass. */
+    static final String RECONCILE_PASSES = "backfill_reconcile_passes";
+    /** Rows the passes wrote together, by {@code change}: {@code upserted}, {@code deleted}, {@code queued}. */
+    static final String RECONCILE_ROWS = "backfill_reconcile_rows";
+    /** 1 when the last pass finished and no key waits, else 0; NaN before any pass. */
+    static final String RECONCILE_CAUGHT_UP = "backfill_reconcile_caught_up";
     private static final List<String> STATES = List.of("pending", "running", "committed", "failed");
 
     private final MeterRegistry registry;
@@ -65,6 +73,8 @@ public final class CampaignMetrics {
         volatile String reconcilingReason;
         /** The throttle of the last status; null while no ceiling is in force. */
         volatile io.dpone.backfill.core.campaign.ThrottleStatus throttle;
+        /** The reconciliation section of the last status; null before any pass. */
+        volatile io.dpone.backfill.core.campaign.ReconciliationStatus reconciliation;
     }
 
     public CampaignMetrics(MeterRegistry registry) {
@@ -81,6 +91,7 @@ public final class CampaignMetrics {
         }
         holder.phase = after.getPhase();
         holder.throttle = after.getThrottle();
+        holder.reconciliation = after.getReconciliation();
         holder.reconcilingReason = after.getConditions() == null ? null : after.getConditions().stream()
                 .filter(c -> CampaignConditions.RECONCILING.equals(c.getType())).map(c -> c.getReason()).findFirst().orElse(null);
         if (activity != null) {
@@ -162,6 +173,22 @@ public final class CampaignMetrics {
                         ? Double.NaN : h.throttle.getRowsPerSecond())
                 .description("Rows per second the campaign's lanes read together at most (spec.throttle.rowsPerSecond)")
                 .tags(tags).register(registry);
+        Gauge.builder(RECONCILE_QUEUE, holder, h -> reconciled(h, r -> r.getQueue()))
+                .description("Keys someone else wrote in the published table after publication, waiting for a decision")
+                .tags(tags).register(registry);
+        Gauge.builder(RECONCILE_PASSES, holder, h -> reconciled(h, r -> r.getPassCount() == null ? null : r.getPassCount().longValue()))
+                .description("Reconciliation passes that began").tags(tags).register(registry);
+        Map.<String, java.util.function.Function<io.dpone.backfill.core.campaign.ReconciliationStatus, Long>>of(
+                "upserted", io.dpone.backfill.core.campaign.ReconciliationStatus::getUpserted,
+                "deleted", io.dpone.backfill.core.campaign.ReconciliationStatus::getDeleted,
+                "queued", io.dpone.backfill.core.campaign.ReconciliationStatus::getQueuedByPasses)
+                .forEach((change, read) -> Gauge.builder(RECONCILE_ROWS, holder, h -> reconciled(h, read))
+                        .description("Rows the reconciliation passes upserted, deleted or queued, all passes together")
+                        .tags(tags).tag("change", change).register(registry));
+        Gauge.builder(RECONCILE_CAUGHT_UP, holder, h -> reconciled(h, r -> r.getCaughtUp() == null ? null
+                        : Boolean.TRUE.equals(r.getCaughtUp()) ? 1L : 0L))
+                .description("1 when the last reconciliation pass finished and no key waits for a decision")
+                .tags(tags).register(registry);
         Gauge.builder(LANE_POD_FAILURES, holder, h -> h.lanes == null ? 0 : h.lanes.failures())
                 .description("Failed lane pods of the current run, counted against spec.lane.maxPodFailures").tags(tags).register(registry);
         Gauge.builder(LANE_PODS_STUCK, holder, h -> h.lanes == null ? 0 : h.lanes.stuck().size())
@@ -172,6 +199,13 @@ public final class CampaignMetrics {
         validations(tags, "passed");
         validations(tags, "failed");
         return holder;
+    }
+
+    /** NaN (no sample an alert compares true against) while no pass began. */
+    private static double reconciled(Live h, java.util.function.Function<io.dpone.backfill.core.campaign.ReconciliationStatus, Long> read) {
+        io.dpone.backfill.core.campaign.ReconciliationStatus r = h.reconciliation;
+        Long value = r == null ? null : read.apply(r);
+        return value == null ? Double.NaN : value;
     }
 
     private Counter validations(Tags tags, String outcome) {

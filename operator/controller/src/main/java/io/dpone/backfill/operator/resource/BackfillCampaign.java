@@ -37,10 +37,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Reconciling\")].reason", type = Type.STRING)
 // The publication group it swaps with (issue 27), empty for a campaign of its own.
 @AdditionalPrinterColumn(name = "Group", jsonPath = ".spec.publication.group.name", type = Type.STRING, priority = 1)
+// Reconciliation passes after publication (issue 38): how many began, and the keys waiting for a person.
+@AdditionalPrinterColumn(name = "Passes", jsonPath = ".status.reconciliation.passCount", type = Type.INTEGER, priority = 1)
+@AdditionalPrinterColumn(name = "Queued", jsonPath = ".status.reconciliation.queue", type = Type.INTEGER, priority = 1)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
 // The CRD's CEL rules (CampaignRules, ADR 0030); on the root, where a transition rule can see spec and status.
 @ValidationRule(value = CampaignRules.NAME_RULE, message = CampaignRules.NAME_MESSAGE)
 @ValidationRule(value = CampaignRules.PLAN_RULE, message = CampaignRules.PLAN_MESSAGE, reason = "FieldValueForbidden")
+@ValidationRule(value = CampaignRules.RECONCILE_RULE, message = CampaignRules.RECONCILE_MESSAGE,
+        fieldPath = CampaignRules.RECONCILE_FIELD)
 public class BackfillCampaign extends CustomResource<BackfillCampaignSpec, BackfillCampaignStatus> implements Namespaced {
     public static final String GROUP = "backfill.dpone.io";
     public static final String VERSION = "v1alpha1";

@@ -43,10 +43,24 @@ public final class CampaignRules {
             + " && (has(self.spec.state) ? has(oldSelf.spec.state) && self.spec.state == oldSelf.spec.state : !has(oldSelf.spec.state))"
             + " && (has(self.spec.publication) ? has(oldSelf.spec.publication) && self.spec.publication == oldSelf.spec.publication : !has(oldSelf.spec.publication))"
             + " && (has(self.spec.columns) ? has(oldSelf.spec.columns) && self.spec.columns == oldSelf.spec.columns : !has(oldSelf.spec.columns))"
+            + " && (has(self.spec.reconcile) ? has(oldSelf.spec.reconcile) && self.spec.reconcile == oldSelf.spec.reconcile : !has(oldSelf.spec.reconcile))"
             + ")";
     public static final String PLAN_MESSAGE = "the campaign is planned: its spec is immutable except suspend, lane and throttle;"
             + " a changed plan or policy needs a new BackfillCampaign with a new backfillId"
             + " (a campaign refused before planning can still be corrected)";
+
+    /**
+     * {@code spec.reconcile} (issue 38, ADR 0057) as core's validator reads it: {@code until} needs a stop rule besides
+     * its pass limit; the bounds mean nothing to {@code once} or {@code none} and are refused there rather than ignored.
+     */
+    public static final String RECONCILE_RULE = "!has(self.spec.reconcile) || ((has(self.spec.reconcile.mode)"
+            + " && self.spec.reconcile.mode == 'until')"
+            + " ? (has(self.spec.reconcile.maxChangedRows) || has(self.spec.reconcile.deadline))"
+            + " : !(has(self.spec.reconcile.maxChangedRows) || has(self.spec.reconcile.deadline)"
+            + " || has(self.spec.reconcile.maxPasses)))";
+    public static final String RECONCILE_MESSAGE = "spec.reconcile: mode until needs maxChangedRows, deadline or both;"
+            + " maxChangedRows, deadline and maxPasses apply to mode until only";
+    public static final String RECONCILE_FIELD = ".spec.reconcile";
 
     private CampaignRules() {
     }

@@ -53,6 +53,14 @@ public final class CampaignConditions {
      * ({@code ByteCeilingUnmeasured}) under a byte ceiling alone, which the status does not measure.
      */
     public static final String THROTTLED = "Throttled";
+    /**
+     * Present once a reconciliation pass began (issue 38): True ({@code CaughtUp}) when the last pass finished and no
+     * key waits; False with {@code KeysQueued} while keys written by someone else wait for a person's decision,
+     * {@code PassRunning} while the spec's passes run, {@code PassInterrupted} when a pass was cut short. Not a kstatus
+     * condition: a queue that waits for a person never keeps the campaign InProgress.
+     */
+    public static final String CAUGHT_UP = "CaughtUp";
+    public static final String KEYS_QUEUED = "KeysQueued";
     /** The Blocked condition's reason when pre-flight refused a start. */
     public static final String PREFLIGHT_FAILED = "PreflightFailed";
 
@@ -85,7 +93,9 @@ public final class CampaignConditions {
                     // pkg/kstatus/status/generic.go) reads Reconciling=True as InProgress, and a load takes hours, so
                     // Flux's wait (and kubectl wait) would time out on a healthy campaign. The generation is observed
                     // in this very status write; the phase and progress say how far it is; Ready says when done.
-                    case Planned, Prepared, Loading, Validating, Publishing, Published -> wanted(RECONCILING, false, phase.name(), progressing(phase));
+                    // Reconciliation passes (ADR 0057) are healthy work too: a pass is not Reconciling=True, ever.
+                    case Planned, Prepared, Loading, Validating, Publishing, Published, Reconciling ->
+                            wanted(RECONCILING, false, phase.name(), progressing(phase));
                     case Suspended -> wanted(RECONCILING, false, "Suspended", "spec.suspend is true: no new chunk claims; running chunks drain");
                     case HandoffCommitted -> wanted(RECONCILING, false, "Completed", "nothing left to do");
                     default -> wanted(RECONCILING, false, phase.name(), "waiting for a person: see recommendedAction");
@@ -127,6 +137,25 @@ public final class CampaignConditions {
         return new CampaignCondition(THROTTLED, status, t.getReason(), t.getMessage(), null, null);
     }
 
+    /** The CaughtUp condition of the status's reconciliation section. */
+    public static CampaignCondition caughtUp(io.dpone.backfill.core.campaign.ReconciliationStatus r, CampaignPhase phase) {
+        if (Boolean.TRUE.equals(r.getCaughtUp())) {
+            return phase == CampaignPhase.Reconciling
+                    ? wanted(CAUGHT_UP, false, "PassRunning", "pass " + r.getSyncAnchorFromPass() + " caught up; the"
+                    + " spec's passes decide whether another runs before the handoff")
+                    : wanted(CAUGHT_UP, true, "CaughtUp", "the published table caught up with the source at anchor "
+                    + r.getSyncAnchor() + " (reconciliation pass " + r.getSyncAnchorFromPass() + ")");
+        }
+        if (r.getQueue() != null && r.getQueue() > 0) {
+            return wanted(CAUGHT_UP, false, KEYS_QUEUED, r.getQueue() + " key(s) written in the published table by someone"
+                    + " else after publication wait for a decision (backfill reconcile --accept KEY | --keep KEY)");
+        }
+        return phase == CampaignPhase.Reconciling
+                ? wanted(CAUGHT_UP, false, "PassRunning", "a reconciliation pass runs before the handoff")
+                : wanted(CAUGHT_UP, false, "PassInterrupted", "the last reconciliation pass did not finish: run"
+                + " backfill reconcile again to finish it");
+    }
+
     /** The stall a phase means by itself: Blocked and Recoverable wait for a person; the others do not. */
     static Stall stallOf(CampaignPhase phase, BlockReason blockReason, String engineMessage) {
         return switch (phase) {
@@ -149,6 +178,7 @@ public final class CampaignConditions {
             case Validating -> "validating the loaded table exactly";
             case Publishing -> "publishing: swapping the shadow in";
             case Published -> "published: committing the XMin handoff";
+            case Reconciling -> "published: reconciliation passes bring it to the source before the handoff";
             default -> phase.name();
         };
     }

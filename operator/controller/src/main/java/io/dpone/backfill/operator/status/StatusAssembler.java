@@ -65,8 +65,8 @@ public final class StatusAssembler {
         } else if (campaign.getSpec() != null && campaign.getSpec().getPublication() != null
                 && campaign.getSpec().getPublication().getGroup() != null) {
             wanted.add(ConditionSet.wanted(CampaignConditions.AWAITING_GROUP, false,
-                    phase == CampaignPhase.Published || phase == CampaignPhase.HandoffCommitted ? "GroupPublished" : "NotValidated",
-                    phase == CampaignPhase.Published || phase == CampaignPhase.HandoffCommitted
+                    published(phase) ? "GroupPublished" : "NotValidated",
+                    published(phase)
                             ? "published with group " + campaign.getSpec().getPublication().getGroup().getName()
                             : "not validated yet"));
         }
@@ -85,6 +85,9 @@ public final class StatusAssembler {
                         ? new CampaignCondition(c.getType(), c.getStatus(), throttle.getReason(), throttle.getMessage(),
                         null, null) : c);
             }
+        }
+        if (status.getReconciliation() != null) {
+            wanted.add(CampaignConditions.caughtUp(status.getReconciliation(), phase));
         }
         // The projection already reads publication.phase rolled_back from the receipt; the condition is ours.
         s.rollback().ifPresent(r -> wanted.add(ConditionSet.wanted(CampaignConditions.ROLLED_BACK, true, "RolledBack", rolledBack(r))));
@@ -193,6 +196,11 @@ public final class StatusAssembler {
         return status;
     }
 
+    /** Swapped: Published, Reconciling (its passes before the handoff, ADR 0057) or handed off. */
+    private static boolean published(CampaignPhase phase) {
+        return phase == CampaignPhase.Published || phase == CampaignPhase.Reconciling || phase == CampaignPhase.HandoffCommitted;
+    }
+
     static String recommendedAction(BackfillCampaign campaign, CampaignPhase phase, BackfillCampaignStatus status, DriveOutcome.Stepped s) {
         String name = campaign.getMetadata().getName();
         String ns = campaign.getMetadata().getNamespace();
@@ -209,6 +217,13 @@ public final class StatusAssembler {
         if (s.step().next() instanceof NextAction.AwaitWindow w) {
             return "nothing to do: validated; the swap runs when the publication window " + w.window() + " opens ("
                     + w.opensAt() + ")";
+        }
+        var r = status.getReconciliation();
+        if (phase == CampaignPhase.HandoffCommitted && s.rollback().isEmpty() && r != null && r.getQueue() != null && r.getQueue() > 0) {
+            // Handed off, but keys someone else wrote wait for a person (issue 38): that comes first.
+            return r.getQueue() + " key(s) written in the published table by someone else wait for a decision: backfill"
+                    + " reconcile <campaign file> --accept KEY (the source's version) or --keep KEY (the target's), then"
+                    + " the next pass converges; " + status.getRecommendedAction();
         }
         return switch (phase) {
             case Suspended -> "set spec.suspend to false to continue";

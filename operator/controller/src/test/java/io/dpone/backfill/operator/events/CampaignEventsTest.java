@@ -76,4 +76,35 @@ class CampaignEventsTest {
 
         assertThat(message).doesNotContain("Ev1").endsWith("...").hasSize(1027);
     }
+
+    @Test
+    void eachReconciliationPassIsOneEventWithItsCountsAndTheHandoffFollows() {
+        var events = CampaignEvents.plan(status(CampaignPhase.Published, ""), status(CampaignPhase.HandoffCommitted, ""), List.of(),
+                List.of(step(CampaignPhase.Reconciling, "reconciliation pass 1 finished at anchor 2001: 40 upserted, 2 deleted, 0 queued"),
+                        step(CampaignPhase.Reconciling, "reconciliation pass 2 finished at anchor 2002: 3 upserted, 0 deleted, 1 queued"),
+                        step(CampaignPhase.HandoffCommitted, "handoff committed at XMin 2002 from reconciliation pass 2")));
+        assertThat(events).extracting(CampaignEvents.Planned::reason).containsExactly(CampaignEvents.RECONCILE_PASS_FINISHED,
+                CampaignEvents.RECONCILE_PASS_FINISHED, "HandoffCommitted");
+        assertThat(events.get(1).message()).contains("pass 2", "3 upserted", "1 queued");
+        assertThat(events.get(2).message()).isEqualTo("Reconciling -> HandoffCommitted: handoff committed at XMin 2002 from reconciliation pass 2");
+    }
+
+    @Test
+    void keysThatStartToWaitInTheQueueAreOneWarningUntilTheirCountChanges() {
+        var r = new io.dpone.backfill.core.campaign.ReconciliationStatus();
+        r.setCaughtUp(false);
+        r.setQueue(2L);
+        var before = status(CampaignPhase.HandoffCommitted, "");
+        var after = status(CampaignPhase.HandoffCommitted, "");
+        after.setConditions(ConditionSet.merge(after.getConditions(),
+                List.of(CampaignConditions.caughtUp(r, CampaignPhase.HandoffCommitted)), Instant.EPOCH, 1L));
+
+        var events = CampaignEvents.plan(before, after, List.of(), List.of());
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.type()).isEqualTo("Warning");
+            assertThat(e.reason()).isEqualTo(CampaignConditions.KEYS_QUEUED);
+            assertThat(e.message()).startsWith("2 key(s)");
+        });
+        assertThat(CampaignEvents.plan(after, after, List.of(), List.of())).as("said once").isEmpty();
+    }
 }

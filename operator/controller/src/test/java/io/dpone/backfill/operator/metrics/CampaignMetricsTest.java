@@ -114,6 +114,31 @@ class CampaignMetricsTest {
         assertThat(registry.get(CampaignMetrics.ROWS_PER_SECOND_CEILING).gauge().value()).isEqualTo(500.0);
     }
 
+    @Test
+    void reconciliationGaugesAreNaNBeforeAnyPassAndFollowTheStatusSectionAfter() {
+        BackfillCampaignStatus published = status(CampaignPhase.Published, 8, "passed", "r-1");
+        metrics.record("ns", "items", null, published, DriveOutcome.ChunkActivity.NONE);
+        assertThat(registry.get(CampaignMetrics.RECONCILE_QUEUE).gauge().value()).as("no pass yet: nothing to alert on").isNaN();
+        assertThat(registry.get(CampaignMetrics.RECONCILE_CAUGHT_UP).gauge().value()).isNaN();
+
+        BackfillCampaignStatus reconciled = status(CampaignPhase.HandoffCommitted, 8, "passed", "r-1");
+        var r = new io.dpone.backfill.core.campaign.ReconciliationStatus();
+        r.setPassCount(2);
+        r.setUpserted(40L);
+        r.setDeleted(3L);
+        r.setQueuedByPasses(2L);
+        r.setQueue(2L);
+        r.setCaughtUp(false);
+        reconciled.setReconciliation(r);
+        metrics.record("ns", "items", published, reconciled, DriveOutcome.ChunkActivity.NONE);
+        assertThat(registry.get(CampaignMetrics.RECONCILE_QUEUE).gauge().value()).isEqualTo(2.0);
+        assertThat(registry.get(CampaignMetrics.RECONCILE_PASSES).gauge().value()).isEqualTo(2.0);
+        assertThat(registry.get(CampaignMetrics.RECONCILE_ROWS).tag("change", "upserted").gauge().value()).isEqualTo(40.0);
+        assertThat(registry.get(CampaignMetrics.RECONCILE_ROWS).tag("change", "deleted").gauge().value()).isEqualTo(3.0);
+        assertThat(registry.get(CampaignMetrics.RECONCILE_ROWS).tag("change", "queued").gauge().value()).isEqualTo(2.0);
+        assertThat(registry.get(CampaignMetrics.RECONCILE_CAUGHT_UP).gauge().value()).isZero();
+    }
+
     /** The chart's alerts and dashboard query these names; each must be a series the Prometheus registry exposes. */
     @Test
     void everyMetricTheChartQueriesIsExportedUnderThatName() throws IOException {

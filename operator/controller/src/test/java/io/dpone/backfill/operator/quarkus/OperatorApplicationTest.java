@@ -37,7 +37,7 @@ class OperatorApplicationTest {
         assertThat(crd).isNotNull();
         assertThat(crd.getSpec().getNames().getShortNames()).containsExactly("bfc");
         assertThat(crd.getSpec().getVersions().get(0).getAdditionalPrinterColumns()).extracting(c -> c.getName())
-                .containsExactlyInAnyOrder("Phase", "Chunks", "Rows", "Rate", "ETA", "Ready", "Reason", "Group", "Age");
+                .containsExactlyInAnyOrder("Phase", "Chunks", "Rows", "Rate", "ETA", "Ready", "Reason", "Group", "Passes", "Queued", "Age");
     }
 
     @Test

@@ -154,6 +154,40 @@ class CrdAdmissionTest {
     }
 
     @Test
+    void specReconcileIsAdmittedAsTheOperatorReadsItAndRefusedNamingTheFieldOtherwise() {
+        ObjectNode campaign = json(PgCampaign.campaign("backfill", "items", "items_v1", 8, 2, ""));
+        Map<String, Consumer<ObjectNode>> good = new LinkedHashMap<>();
+        good.put("none", s -> s.putObject("reconcile").put("mode", "none"));
+        good.put("once", s -> s.putObject("reconcile").put("mode", "once"));
+        good.put("until rows", s -> s.putObject("reconcile").put("mode", "until").put("maxChangedRows", 0));
+        good.put("until deadline", s -> s.putObject("reconcile").put("mode", "until").put("deadline", "1h30m").put("maxPasses", 3));
+        for (Map.Entry<String, Consumer<ObjectNode>> c : good.entrySet()) {
+            ObjectNode edited = edit(campaign, c.getValue());
+            assertThat(api.create(edited)).as(c.getKey()).isEmpty();
+            assertThat(operatorSpecErrors(edited)).as("the operator agrees: " + c.getKey()).isEmpty();
+        }
+        Map<String, Consumer<ObjectNode>> bad = new LinkedHashMap<>();
+        bad.put("spec.reconcile", s -> s.putObject("reconcile").put("mode", "until"));
+        bad.put("spec.reconcile ", s -> s.putObject("reconcile").put("mode", "once").put("maxPasses", 2));
+        bad.put("spec.reconcile.mode", s -> s.putObject("reconcile").put("mode", "always"));
+        bad.put("spec.reconcile.deadline", s -> s.putObject("reconcile").put("mode", "until").put("deadline", "2 hours"));
+        bad.put("spec.reconcile.maxPasses", s -> s.putObject("reconcile").put("mode", "until").put("maxChangedRows", 1).put("maxPasses", 101));
+        bad.put("spec.reconcile.maxChangedRows", s -> s.putObject("reconcile").put("mode", "until").put("maxChangedRows", -1));
+        for (Map.Entry<String, Consumer<ObjectNode>> c : bad.entrySet()) {
+            ObjectNode edited = edit(campaign, c.getValue());
+            String field = c.getKey().trim();
+            assertThat(api.create(edited)).as(c.getKey()).isNotEmpty().allMatch(e -> e.startsWith(field));
+            assertThat(operatorSpecErrors(edited)).as("the operator refuses it too: " + c.getKey()).isNotEmpty()
+                    .allMatch(e -> e.startsWith(field));
+        }
+
+        ObjectNode planned = withStatus(edit(campaign, s -> s.putObject("reconcile").put("mode", "once")), "Loading", "rk-1", null);
+        assertThat(api.update(edit(planned, s -> ((ObjectNode) s.get("reconcile")).put("mode", "none")), planned))
+                .as("a planned campaign keeps its passes: they decide what the handoff carries").singleElement().asString()
+                .contains("new backfillId");
+    }
+
+    @Test
     void aCampaignRefusedBeforePlanningCanBeCorrectedInPlace() {
         ObjectNode fresh = json(PgCampaign.campaign("backfill", "items", "items_v1", 8, 2, ""));
         Consumer<ObjectNode> correction = s -> ((ObjectNode) s.get("source")).put("table", "items_fixed");
@@ -200,6 +234,19 @@ class CrdAdmissionTest {
             resource.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":true}}");
             assertThat(resource.get().getSpec().getSuspend()).isTrue();
             assertThat(cluster.admission.takeRefusals()).hasSize(2);
+        }
+    }
+
+    /** What the operator's own validation (the CLI's reader, the same model) says of a campaign's spec. */
+    private static List<String> operatorSpecErrors(ObjectNode campaign) {
+        ObjectNode document = campaign.deepCopy();
+        document.remove("status");
+        ((ObjectNode) document.get("metadata")).retain("name", "namespace");
+        try {
+            io.dpone.backfill.core.manifest.CampaignReader.parse(document.toString());
+            return List.of();
+        } catch (io.dpone.backfill.core.validation.CampaignRejectedException e) {
+            return e.errors().stream().map(Object::toString).toList();
         }
     }
 

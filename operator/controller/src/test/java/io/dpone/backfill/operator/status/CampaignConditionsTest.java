@@ -86,4 +86,38 @@ class CampaignConditionsTest {
         assertThat(get(c, CampaignConditions.READY)).isEqualTo(get(loading, CampaignConditions.READY));
         assertThat(get(c, CampaignConditions.STALLED).getStatus()).isEqualTo("False");
     }
+
+    private static io.dpone.backfill.core.campaign.ReconciliationStatus reconciled(boolean caughtUp, long queue) {
+        var r = new io.dpone.backfill.core.campaign.ReconciliationStatus();
+        r.setCaughtUp(caughtUp);
+        r.setQueue(queue);
+        r.setSyncAnchor("2001");
+        r.setSyncAnchorFromPass(1);
+        return r;
+    }
+
+    @Test
+    void aReconciliationPassIsHealthyWorkNotReconcilingTrue() {
+        var c = CampaignConditions.forPhase(CampaignPhase.Reconciling, null, "reconciliation pass 1 finished", null, null);
+        assertThat(get(c, CampaignConditions.RECONCILING)).extracting(CampaignCondition::getStatus, CampaignCondition::getReason)
+                .containsExactly("False", "Reconciling");
+        assertThat(get(c, CampaignConditions.READY).getStatus()).isEqualTo("False");
+        assertThat(get(c, CampaignConditions.STALLED).getStatus()).isEqualTo("False");
+    }
+
+    @Test
+    void caughtUpSaysWhetherKeysWaitForAPersonAndIsNeverTrueWhilePassesStillRun() {
+        assertThat(CampaignConditions.caughtUp(reconciled(true, 0), CampaignPhase.HandoffCommitted))
+                .extracting(CampaignCondition::getStatus, CampaignCondition::getReason).containsExactly("True", "CaughtUp");
+        assertThat(CampaignConditions.caughtUp(reconciled(true, 0), CampaignPhase.HandoffCommitted).getMessage())
+                .contains("2001", "pass 1");
+        assertThat(CampaignConditions.caughtUp(reconciled(false, 3), CampaignPhase.HandoffCommitted))
+                .extracting(CampaignCondition::getStatus, CampaignCondition::getReason).containsExactly("False", "KeysQueued");
+        assertThat(CampaignConditions.caughtUp(reconciled(false, 3), CampaignPhase.HandoffCommitted).getMessage())
+                .startsWith("3 key(s)").contains("--accept");
+        assertThat(CampaignConditions.caughtUp(reconciled(true, 0), CampaignPhase.Reconciling))
+                .extracting(CampaignCondition::getStatus, CampaignCondition::getReason).containsExactly("False", "PassRunning");
+        assertThat(CampaignConditions.caughtUp(reconciled(false, 0), CampaignPhase.HandoffCommitted).getReason())
+                .isEqualTo("PassInterrupted");
+    }
 }

@@ -69,4 +69,33 @@ class StatusAssemblerTest {
         assertThat(StatusAssembler.degradation(CampaignPhase.Loading, healthy)).isNull();
         assertThat(StatusAssembler.degradation(CampaignPhase.Validating, stuck)).as("only while loading").isNull();
     }
+
+    @Test
+    void aHandedOffCampaignWithQueuedKeysIsReadyNotReconcilingAndSaysToDecideTheKeysFirst() {
+        var campaign = io.dpone.backfill.operator.support.PgCampaign.campaign("backfill", "items", "items_v1", 8, 2,
+                "  reconcile: {mode: once}\n");
+        campaign.getMetadata().setGeneration(1L);
+        var projection = new io.dpone.backfill.core.campaign.BackfillCampaignStatus();
+        projection.setPhase(CampaignPhase.HandoffCommitted);
+        projection.setRecommendedAction("start incremental sync from the XMin anchor 2001 (reconciliation pass 1)");
+        var r = new io.dpone.backfill.core.campaign.ReconciliationStatus();
+        r.setPassCount(1);
+        r.setQueue(2L);
+        r.setCaughtUp(false);
+        projection.setReconciliation(r);
+        var step = io.dpone.backfill.core.engine.StepResult.settled(CampaignPhase.HandoffCommitted, "published and handed off",
+                "campaign complete", java.time.Duration.ZERO, new io.dpone.backfill.core.engine.NextAction.StartIncrementalSync("2001"));
+        var stepped = new io.dpone.backfill.operator.driver.DriveOutcome.Stepped(java.util.List.of(step), projection, null,
+                java.util.Optional.empty(), java.util.List.of(), io.dpone.backfill.operator.driver.DriveOutcome.ChunkActivity.NONE);
+
+        var status = new StatusAssembler(java.time.Clock.fixed(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC))
+                .stepped(campaign, null, stepped);
+
+        assertThat(ConditionSet.isTrue(status.getConditions(), CampaignConditions.READY)).isTrue();
+        assertThat(ConditionSet.isTrue(status.getConditions(), CampaignConditions.RECONCILING)).isFalse();
+        assertThat(ConditionSet.find(status.getConditions(), CampaignConditions.CAUGHT_UP).orElseThrow().getReason())
+                .isEqualTo(CampaignConditions.KEYS_QUEUED);
+        assertThat(status.getRecommendedAction()).startsWith("2 key(s) written in the published table by someone else")
+                .contains("--accept KEY", "--keep KEY", "start incremental sync from the XMin anchor 2001");
+    }
 }

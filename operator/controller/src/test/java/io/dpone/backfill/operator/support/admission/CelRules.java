@@ -73,7 +73,10 @@ final class CelRules {
             if (transition) {
                 activation.put("oldSelf", toCel(old, path.isEmpty()));
             }
-            String where = path.isEmpty() ? "<root>" : path;
+            // A rule's fieldPath names the field the API server reports it on (".spec.reconcile" reads spec.reconcile).
+            String where = rule.hasNonNull("fieldPath")
+                    ? StructuralSchema.join(path, rule.get("fieldPath").asText().replaceFirst("^\\.", ""))
+                    : path.isEmpty() ? "<root>" : path;
             try {
                 Object result = program(expression).eval(activation);
                 if (!Boolean.TRUE.equals(result)) {
