@@ -120,6 +120,16 @@ final class CampaignFixture {
         }
     }
 
+    /** Every row of {@code public.items}, key order, as one text each: what reconciliation tests compare side by side. */
+    static final String ITEMS_ROWS = "SELECT concat_ws('|', id, qty, note) FROM public.items ORDER BY id";
+
+    /** Updates, deletes and inserts spread over every chunk of the source. */
+    void writeTheSource() throws SQLException {
+        source.execute("UPDATE public.items SET qty = qty + 1000, note = 'updated' WHERE qty % 7 = 0",
+                "DELETE FROM public.items WHERE qty % 11 = 0",
+                "INSERT INTO public.items SELECT gen_random_uuid(), 100000 + i, 'inserted ' || i FROM generate_series(1, 120) i");
+    }
+
     /** Runs the packaged CLI as a user would, in this fixture's directory, and returns its output. */
     String cli(int expectedExit, String... args) throws Exception {
         return files.cli(env(), Duration.ofSeconds(120), expectedExit, args);

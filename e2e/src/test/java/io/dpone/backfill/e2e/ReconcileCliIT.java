@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReconcileCliIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ROWS = "SELECT concat_ws('|', id, qty, note) FROM public.items ORDER BY id";
+    private static final String ROWS = CampaignFixture.ITEMS_ROWS;
 
     @TempDir
     Path dir;
@@ -28,19 +28,13 @@ class ReconcileCliIT {
         return f.files.withCampaign(command, more);
     }
 
-    /** The source's writes after the handoff: updates, inserts and deletes spread over every chunk. */
-    private static void writeTheSource(CampaignFixture f) throws Exception {
-        f.source.execute("UPDATE public.items SET qty = qty + 1000, note = 'updated' WHERE qty % 7 = 0",
-                "DELETE FROM public.items WHERE qty % 11 = 0",
-                "INSERT INTO public.items SELECT gen_random_uuid(), 100000 + i, 'inserted ' || i FROM generate_series(1, 120) i");
-    }
 
     @Test
     void aPassMakesThePublishedTableEqualToTheSourceDeletesIncludedAndQueuesAHandEditedRowUntilAccepted() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "reconcile_cli", 3000, 8, 2);
         assertThat(f.cli(1, with(f, "reconcile"))).as("not started").contains("cannot reconcile").contains("never started");
         f.cli(0, f.runArgs("run"));
-        writeTheSource(f);
+        f.writeTheSource();
         assertThat(f.target.queryForStrings(ROWS)).isNotEqualTo(f.source.queryForStrings(ROWS));
         // Someone edits the published table by hand: a row the source also changed, and one it did not.
         String both = f.target.queryForStrings("SELECT id::text FROM public.items WHERE qty % 7 = 0 AND qty % 11 <> 0 ORDER BY id LIMIT 1").get(0);
@@ -95,7 +89,7 @@ class ReconcileCliIT {
         CampaignFixture f = new CampaignFixture(dir, "reconcile_physical", 3000,
                 io.dpone.backfill.testsupport.postgres.CampaignYaml.physicalChunks(6), 2);
         f.cli(0, f.runArgs("run"));
-        writeTheSource(f);
+        f.writeTheSource();
 
         String out = f.cli(0, with(f, "reconcile"));
         assertThat(out).contains("1 of 1 range(s) to reconcile").contains("caught up");
@@ -139,7 +133,7 @@ class ReconcileCliIT {
     void aPassKilledMidwayIsFinishedByOneMoreReconcileAndTheTableIsExact() throws Exception {
         CampaignFixture f = new CampaignFixture(dir, "reconcile_kill", 4000, 8, 2);
         f.cli(0, f.runArgs("run"));
-        writeTheSource(f);
+        f.writeTheSource();
         Map<String, String> env = f.env();
         env.put("BACKFILL_FAULT", "after-commit:3");
         try (LaunchedProcess killed = LaunchedProcess.start(dir, env, with(f, "reconcile"))) {

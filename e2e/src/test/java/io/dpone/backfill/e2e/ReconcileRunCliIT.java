@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReconcileRunCliIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ROWS = "SELECT concat_ws('|', id, qty, note) FROM public.items ORDER BY id";
+    private static final String ROWS = CampaignFixture.ITEMS_ROWS;
 
     @TempDir
     Path dir;
@@ -37,19 +37,13 @@ class ReconcileRunCliIT {
         run.awaitLine("waits for a person's approval", Duration.ofSeconds(120));
     }
 
-    /** Updates, deletes and inserts spread over every chunk: after the load, before the swap. */
-    private static void writeTheSource(CampaignFixture f) throws Exception {
-        f.source.execute("UPDATE public.items SET qty = qty + 1000, note = 'updated' WHERE qty % 7 = 0",
-                "DELETE FROM public.items WHERE qty % 11 = 0",
-                "INSERT INTO public.items SELECT gen_random_uuid(), 100000 + i, 'inserted ' || i FROM generate_series(1, 120) i");
-    }
 
     @Test
     void runWithReconcileOnceHandsOffAtThePassAnchorWithTheTableEqualToTheSource() throws Exception {
         CampaignFixture f = campaign("reconcile_run", "{mode: once}");
         try (LaunchedProcess run = LaunchedProcess.start(dir, f.env(), f.runArgs("run"))) {
             awaitApprovalWait(run);
-            writeTheSource(f);
+            f.writeTheSource();
             f.cli(0, f.files.withCampaign("publish", "--by", "jane@example.org"));
             assertThat(run.awaitExit(Duration.ofSeconds(120))).as(run.output()).isZero();
             String passAnchor = f.target.queryForString("SELECT anchor FROM backfill_state.reconcile_pass WHERE pass = 1");
@@ -84,7 +78,7 @@ class ReconcileRunCliIT {
             run.signal("KILL");
             run.awaitExit(Duration.ofSeconds(10));
         }
-        writeTheSource(f);
+        f.writeTheSource();
         f.cli(0, f.files.withCampaign("publish", "--by", "jane@example.org"));
         Thread.sleep(3500); // the dead driver's campaign lease expires
         // The next driver swaps, then freezes after its pass's fourth range committed; no lane runs past loading.

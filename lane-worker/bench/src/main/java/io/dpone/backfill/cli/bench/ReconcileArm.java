@@ -70,22 +70,26 @@ final class ReconcileArm implements BenchArm {
 
     /** The published table holds exactly the source's rows: the same count and the same sum of row hashes. */
     private static void requireEqual(ArmContext context, ArmPlace place) throws SQLException {
-        String digest = "SELECT count(*)::text || '/' || coalesce(sum(pg_catalog.hashtextextended(t::text, 0)), 0)::text FROM ";
         String source;
         String target;
-        try (Connection c = context.source().connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery(digest + "public." + BenchTable.NAME + " t")) {
-            rs.next();
-            source = rs.getString(1);
+        try (Connection c = context.source().connect()) {
+            source = digest(c, "public." + BenchTable.NAME);
         }
-        try (Connection c = place.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery(digest + place.schema() + "." + place.table() + " t")) {
-            rs.next();
-            target = rs.getString(1);
+        try (Connection c = place.connect()) {
+            target = digest(c, place.schema() + "." + place.table());
         }
         if (!source.equals(target)) {
             throw new IllegalStateException("after reconciliation the published table differs from the source: count/row"
                     + " digest " + target + " against the source's " + source);
+        }
+    }
+
+    /** The table's row count and the exact sum of its rows' hashes, as "count/sum". */
+    private static String digest(Connection c, String table) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*)::text || '/' ||"
+                + " coalesce(sum(pg_catalog.hashtextextended(t::text, 0)), 0)::text FROM " + table + " t")) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 }

@@ -42,8 +42,8 @@ public final class PostgresKeyText {
         return new PostgresKeyText(columns, PLAIN.contains(type), type.equals("uuid"));
     }
 
-    /** The record form, whatever the types: for keys read where the table's types are not at hand. */
-    public static String of(List<String> keyColumns, String alias) {
+    /** The record form, whatever the types. */
+    private static String of(List<String> keyColumns, String alias) {
         return "ROW(" + keyColumns.stream().map(c -> qualified(alias, c)).collect(Collectors.joining(", ")) + ")::text";
     }
 
