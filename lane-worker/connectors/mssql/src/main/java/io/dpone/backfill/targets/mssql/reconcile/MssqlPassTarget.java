@@ -246,7 +246,11 @@ public final class MssqlPassTarget implements PassTarget {
             while (keys.next()) {
                 String[] f = CopyTextFields.split(keys.copyBytes());
                 List<Object> values = key.decode(f, 1);
-                source.put(RecordKeyText.of(values), new Object[] {Integer.parseInt(f[0]), values});
+                int range = Integer.parseInt(f[0]);
+                // A source ships every key when most buckets differ: only the differing ones' are kept.
+                if (differing.contains(range, RecordKeyText.bucket(RecordKeyText.hash(values)))) {
+                    source.put(RecordKeyText.of(values), new Object[] {range, values});
+                }
             }
         }
         // Gone: the published key in a differing bucket that the source has nowhere (a staged key is the source's).
