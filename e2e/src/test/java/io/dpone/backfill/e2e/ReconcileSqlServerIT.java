@@ -1,5 +1,7 @@
 package io.dpone.backfill.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * function for Babelfish's rowversion (the writing transaction's id), the product's SQL stays SQL Server's.
  */
 class ReconcileSqlServerIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TARGET_ROWS = "SELECT id, amount, title, paid, attrs, note FROM dbo.orders";
     private static final String SOURCE_ROWS = "SELECT id, amount, title, paid, attrs::text, note FROM public.orders";
 
@@ -73,6 +76,13 @@ class ReconcileSqlServerIT {
                 .as("never overwritten").containsOnly("by hand");
         assertThat(route.count("SELECT COUNT_BIG(*) FROM dbo.orders WHERE id = " + goneByHand)).as("not restored").isZero();
 
+        JsonNode status = JSON.readTree(route.cli(0, route.withCampaign("status", "--format", "json")).lines()
+                .dropWhile(l -> !l.startsWith("{")).reduce("", (a, b) -> a + b + "\n"));
+        JsonNode reconciliation = status.path("reconciliation");
+        assertThat(reconciliation.path("queue").path("undecided").asLong()).isEqualTo(3);
+        assertThat(reconciliation.path("caughtUp").asBoolean()).isFalse();
+        assertThat(reconciliation.path("passes").get(0).path("deleted").asLong()).as("the source's deletes").isPositive();
+
         String accepted = route.cli(0, route.withCampaign("reconcile", "--accept", "(" + both + ")", "--accept",
                 "(" + goneByHand + ")", "--keep", "(" + handOnly + ")"));
         assertThat(accepted).contains("reconciliation pass 3").contains("0 key(s) waiting").contains("caught up");
@@ -86,11 +96,28 @@ class ReconcileSqlServerIT {
                 .as("nothing changed since").isZero();
     }
 
-    /** SIGKILL in the middle of a pass, after some ranges committed: one `reconcile` finishes it, the table exact. */
+    /**
+     * Writes to the source during the load, then after it; SIGKILL in the middle of the pass, after some ranges
+     * committed: one `reconcile` finishes it, and the table is exact.
+     */
     @Test
-    void aPassKilledMidwayIsFinishedByOneMoreReconcileAndTheTableIsExact() throws Exception {
+    void writesDuringTheLoadAndAPassKilledMidwayEndExactAfterOneMoreReconcile() throws Exception {
         SqlServerRoute route = new SqlServerRoute(dir, "orders_reconcile_kill_v1", 4000, 8, 2, 3);
-        route.cli(0, route.runArgs("run"));
+        // The source keeps taking writes while the lanes load it: the pass reads them from the load's anchor.
+        int rounds = 0;
+        try (LaunchedProcess run = LaunchedProcess.start(dir, route.env(), route.runArgs("run"))) {
+            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+            while (route.committedChunks() < 8 && System.nanoTime() < deadline) {
+                rounds++;
+                route.source.execute("UPDATE public.orders SET note = 'during the load " + rounds + "' WHERE id % 97 = " + rounds,
+                        "DELETE FROM public.orders WHERE id % 89 = " + rounds,
+                        "INSERT INTO public.orders (id, amount, title, paid) SELECT 50000 + " + rounds + " * 10 + i, i,"
+                                + " 'during the load', false FROM generate_series(1, 5) i");
+                Thread.sleep(200);
+            }
+            assertThat(run.awaitExit(Duration.ofMinutes(5))).as(run.output()).isZero();
+        }
+        System.out.println("the source took " + rounds + " round(s) of writes during the load");
         addRowVersion(route);
         writeTheSource(route, 1);
         Map<String, String> env = route.env();
