@@ -139,6 +139,41 @@ class ReconcileSqlServerIT {
         assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.reconcile_pass")).isEqualTo(1);
     }
 
+    /**
+     * With {@code spec.reconcile} the driver runs the pass itself between publication and the handoff (ADR 0057). A
+     * published table without a rowversion column stops the run after publication, naming the fix; once the column is
+     * added, running again reconciles (the source's writes during the load included) and hands off with the pass's
+     * anchor.
+     */
+    @Test
+    void backfillRunWithSpecReconcileStopsForTheRowversionColumnThenReconcilesBeforeTheHandoff() throws Exception {
+        SqlServerRoute route = new SqlServerRoute(dir, "orders_reconcile_spec_v1", 3000, 8, 2, 10);
+        java.nio.file.Files.writeString(route.campaignFile, java.nio.file.Files.readString(route.campaignFile)
+                + "  reconcile: {mode: once}\n");
+        int rounds = 0;
+        try (LaunchedProcess run = LaunchedProcess.start(dir, route.env(), route.runArgs("run"))) {
+            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+            while (route.committedChunks() < 8 && System.nanoTime() < deadline) {
+                rounds++;
+                route.source.execute("UPDATE public.orders SET note = 'during the load " + rounds + "' WHERE id % 97 = " + rounds,
+                        "DELETE FROM public.orders WHERE id % 89 = " + rounds);
+                Thread.sleep(200);
+            }
+            assertThat(run.awaitExit(Duration.ofMinutes(5))).as(run.output()).isNotZero();
+            assertThat(run.output()).contains("needs a rowversion column on [dbo].[orders]");
+        }
+        System.out.println("the source took " + rounds + " round(s) of writes during the load");
+        assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.publication_receipt")).isEqualTo(1);
+        assertThat(route.count("SELECT COUNT_BIG(*) FROM backfill_state.handoff_receipt")).as("no handoff yet").isZero();
+
+        addRowVersion(route);
+        String resumed = route.cli(0, route.runArgs("run"));
+        assertThat(resumed).contains("reconciliation pass 1").contains("caught up");
+        assertThat(targetRows(route, "")).isEqualTo(sourceRows(route, ""));
+        assertThat(route.lines("SELECT h.anchor_xmin FROM backfill_state.handoff_receipt h"))
+                .as("the handoff carries the pass's anchor").isEqualTo(route.lines("SELECT anchor FROM backfill_state.reconcile_pass"));
+    }
+
     /** Updates, deletes and inserts spread over every chunk, with text that needs care (quotes, Unicode, empty). */
     private static void writeTheSource(SqlServerRoute route, int round) throws SQLException {
         route.source.execute("UPDATE public.orders SET title = 'updated ' || id || ' \"q\" ñ', paid = NOT paid, note = ''"
