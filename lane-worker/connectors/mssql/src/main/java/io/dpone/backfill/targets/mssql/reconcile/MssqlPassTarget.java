@@ -276,8 +276,8 @@ public final class MssqlPassTarget implements PassTarget {
                 missing.add(keyRow(values, (Integer) s.getValue()[0], s.getKey(), null));
             }
         }
-        stageKeyRows(MssqlPassStatements.GONE, gone, true);
-        stageKeyRows(MssqlPassStatements.MISSING, missing, true);
+        stageKeyRows(MssqlPassStatements.GONE, gone);
+        stageKeyRows(MssqlPassStatements.MISSING, missing);
         gone.forEach(g -> withGone.add((Integer) g[keyIndexes.length]));
         missing.forEach(m -> withMissing.add((Integer) m[keyIndexes.length]));
     }
@@ -294,10 +294,8 @@ public final class MssqlPassTarget implements PassTarget {
         return row;
     }
 
-    private void stageKeyRows(String staging, List<Object[]> rows, boolean create) throws Exception {
-        if (create) {
-            jdbc.update(sql.createKeys(staging));
-        }
+    private void stageKeyRows(String staging, List<Object[]> rows) throws Exception {
+        jdbc.update(sql.createKeys(staging));
         List<String> names = new ArrayList<>(table.key());
         List<MssqlColumnBinding> bindings = new ArrayList<>(keyColumns.bindings());
         List<MssqlColumn> extras = new ArrayList<>(EXTRAS);
