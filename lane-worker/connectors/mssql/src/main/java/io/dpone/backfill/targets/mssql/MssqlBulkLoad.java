@@ -71,6 +71,20 @@ public final class MssqlBulkLoad {
     }
 
     /**
+     * A load of {@code columns} (target names, bound by {@code bindings} in that order) into a staging table of the
+     * caller's session, e.g. a {@code #temp} table a reconciliation pass stages the source's rows in: the same bulk
+     * path as the lanes', without a table lock (a session's own temporary table has no other writer).
+     */
+    public static MssqlBulkLoad staging(Connection target, String destination, List<String> columns,
+                                        List<MssqlColumnBinding> bindings) {
+        if (columns.size() != bindings.size()) {
+            throw new IllegalArgumentException(columns.size() + " staged column(s) but " + bindings.size() + " binding(s)");
+        }
+        return new MssqlBulkLoad(target, destination, List.copyOf(columns), List.copyOf(bindings), new int[0],
+                MssqlLoadShape.OTHER);
+    }
+
+    /**
      * Streams every row of {@code rows} into the table; returns the rows handed to the bulk copy (with no triggers
      * and no IGNORE_DUP_KEY on the table, the rows it inserted). A failure of the rows themselves (a guard, the
      * source) is rethrown as it was, not as the bulk copy's wrapper.

@@ -82,6 +82,18 @@ public final class MssqlTargetAdapter implements TargetAdapter {
         return MssqlSessions.INSTANCE;
     }
 
+    /** Passes, range receipts, the queue and the versions passes wrote, in the state schema (ADR 0056). */
+    @Override
+    public io.dpone.backfill.core.reconcile.ReconcileLedger reconcileLedger(Connection state, String stateSchema) {
+        return new io.dpone.backfill.targets.mssql.reconcile.MssqlReconcileLedger(state, stateSchema);
+    }
+
+    /** Refuses, before anything is written, a published table without a rowversion column or with keys it cannot digest. */
+    @Override
+    public io.dpone.backfill.core.reconcile.PassTarget passTarget(Connection target, io.dpone.backfill.targets.PassTable table) {
+        return new io.dpone.backfill.targets.mssql.reconcile.MssqlPassTarget(target, table);
+    }
+
     @Override
     public PublishedTableDigests publishedDigests(Connection target, SourceTable source, LoadColumns columns) {
         return new MssqlPublishedDigests(target, source, columns);

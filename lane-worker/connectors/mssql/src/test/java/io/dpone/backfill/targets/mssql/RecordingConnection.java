@@ -149,7 +149,8 @@ public final class RecordingConnection {
                     if (m.getName().equals("wasNull")) {
                         return last[0] == null;
                     }
-                    if (!m.getName().startsWith("get") || a == null || a.length != 1) {
+                    // getObject(column, type) reads the scripted value as it is.
+                    if (!m.getName().startsWith("get") || a == null || a.length != 1 && !m.getName().equals("getObject")) {
                         return null;
                     }
                     Map<String, Object> row = rows.get(at[0]);

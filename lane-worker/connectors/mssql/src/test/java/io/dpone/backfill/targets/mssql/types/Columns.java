@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * declaration, turned into what the real readers produce: the PostgreSQL source's description of a planned column
  * (from its typmod), and the catalog values (max_length, precision, scale) of sys.columns.
  */
-final class Columns {
+public final class Columns {
     private static final Pattern DECLARATION = Pattern.compile("(\\w+)(?:\\((\\w+)(?:,\\s*(-?\\d+))?\\))?(\\[\\])?");
 
     private Columns() {
@@ -44,7 +44,7 @@ final class Columns {
     }
 
     /** e.g. {@code target("n", "decimal(5,2)")}; nullable, no collation. */
-    static MssqlColumn target(String name, String declaration) {
+    public static MssqlColumn target(String name, String declaration) {
         return target(name, declaration, true, null);
     }
 

@@ -32,7 +32,7 @@ import java.util.UUID;
  * <li>GUID is declared {@code char(precision)} and written as its text.</li>
  * </ul>
  */
-final class DriverBulkRules {
+public final class DriverBulkRules {
     /** DataTypes.SHORT_VARTYPE_MAX_BYTES and SHORT_VARTYPE_MAX_CHARS: above these the driver streams as (max). */
     static final int SHORT_VARTYPE_MAX_BYTES = 8000;
     static final int SHORT_VARTYPE_MAX_CHARS = 4000;
@@ -43,7 +43,7 @@ final class DriverBulkRules {
     }
 
     /** Every rule the emitted value breaks, worded; empty when the driver and the server take it as reported. */
-    static List<String> violations(MssqlBulkColumn declared, MssqlColumn target, Object emitted) {
+    public static List<String> violations(MssqlBulkColumn declared, MssqlColumn target, Object emitted) {
         List<String> broken = new ArrayList<>();
         if (emitted == null) {
             return broken;

@@ -1,0 +1,433 @@
+package io.dpone.backfill.targets.mssql.reconcile;
+
+import io.dpone.backfill.core.lane.ChunkRows;
+import io.dpone.backfill.core.ledger.CampaignLease;
+import io.dpone.backfill.core.plan.ChunkPlan;
+import io.dpone.backfill.core.plan.ChunkRange;
+import io.dpone.backfill.core.plan.UuidKeys;
+import io.dpone.backfill.core.reconcile.ChunkReconciled;
+import io.dpone.backfill.core.reconcile.KeyBuckets;
+import io.dpone.backfill.core.reconcile.KeyDigestSums;
+import io.dpone.backfill.core.reconcile.PassTarget;
+import io.dpone.backfill.core.reconcile.RangeBuckets;
+import io.dpone.backfill.core.reconcile.RecordKeyText;
+import io.dpone.backfill.targets.PassTable;
+import io.dpone.backfill.targets.mssql.MssqlBulkLoad;
+import io.dpone.backfill.targets.mssql.MssqlIdentifiers;
+import io.dpone.backfill.targets.mssql.MssqlTableColumns;
+import io.dpone.backfill.targets.mssql.types.MssqlColumn;
+import io.dpone.backfill.targets.mssql.types.MssqlColumnBinding;
+
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A reconciliation pass into a SQL Server published table (issue 38, ADR 0056), with the PostgreSQL target's
+ * semantics (ADR 0054). SQL Server cannot hash a key as the source does, so the pass reads the published table's
+ * key columns back over JDBC and digests them in Java ({@link RecordKeyText}, {@link KeyDigestSums}); the same read
+ * tells the product's rows from others' by their {@code rowversion}: below the mark the campaign's first pass took,
+ * or the version a pass recorded writing for that key. The source's changed rows are staged with the lanes' bulk
+ * copy into a temporary table; the keys of differing buckets, and of rows someone else wrote, into others. Each range
+ * then applies in one transaction, fenced by the campaign lease, with its receipt ({@link MssqlPassStatements}).
+ */
+public final class MssqlPassTarget implements PassTarget {
+    private static final String OTHERS_REASON = "CASE WHEN bf_k.changed = 1 THEN N'written in the published table after"
+            + " publication by someone else, and changed in the source since' ELSE N'written in the published table after"
+            + " publication by someone else' END";
+    private static final String MISSING_REASON = "N'in the source but missing from the published table: deleted there after"
+            + " publication by someone else'";
+    private static final List<MssqlColumn> EXTRAS = List.of(
+            new MssqlColumn("dpone range", "int", 4, 10, 0, false, null),
+            new MssqlColumn("dpone key", "nvarchar", MssqlColumn.MAX, 0, 0, false, null),
+            new MssqlColumn("dpone key sha", "varbinary", 32, 0, 0, false, null));
+    private static final MssqlColumn HASH = new MssqlColumn("dpone hash", "bigint", 8, 19, 0, false, null);
+    private static final MssqlColumn VERSION = new MssqlColumn("dpone row version", "varbinary", 8, 0, 0, false, null);
+
+    private final Connection target;
+    private final Jdbc jdbc;
+    private final PassTable table;
+    private final MssqlReconcileTables tables;
+    private final MssqlPassStatements sql;
+    private final PassColumns columns;
+    private final PassColumns keyColumns;
+    private final PassKey key;
+    private final int[] keyIndexes;
+    private final int chunkIndex;
+    private final boolean identityKey;
+    private final ChunkPlan plan;
+
+    /** Staged changed rows by key text: their range and hash, and whether the published table has the key. */
+    private final Map<String, long[]> staged = new HashMap<>();
+    private final Set<Integer> compared = new HashSet<>();
+    private final Set<Integer> withRows = new HashSet<>();
+    private final Set<Integer> withOthers = new HashSet<>();
+    private final Set<Integer> withGone = new HashSet<>();
+    private final Set<Integer> withMissing = new HashSet<>();
+    private RangeBuckets differing = new RangeBuckets();
+    private byte[] mark;
+    private boolean accepting;
+
+    public MssqlPassTarget(Connection target, PassTable table) {
+        this.target = target;
+        this.jdbc = new Jdbc(target);
+        this.table = table;
+        this.tables = new MssqlReconcileTables(table.stateSchema());
+        this.plan = table.plan();
+        String shown = MssqlIdentifiers.quote(table.schema()) + "." + MssqlIdentifiers.quote(table.table());
+        try {
+            List<MssqlColumn> loaded = MssqlTableColumns.of(target, table.schema(), table.table(), table.columns().target());
+            this.columns = PassColumns.of(shown, loaded);
+            List<MssqlColumn> keyed = MssqlTableColumns.of(target, table.schema(), table.table(), table.key());
+            this.key = PassKey.of(shown, keyed);
+            this.keyColumns = PassColumns.of(shown, keyed);
+            String rowVersion = MssqlRowVersion.require(jdbc, table.schema(), table.table());
+            this.identityKey = MssqlRowVersion.identityLoaded(jdbc, table.schema(), table.table(), table.columns().target(), table.key());
+            this.sql = new MssqlPassStatements(table.schema(), table.table(), tables, loaded, table.key(), rowVersion);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the published table " + shown + ": " + e.getMessage(), e);
+        }
+        List<String> names = table.columns().target();
+        this.keyIndexes = table.key().stream().mapToInt(names::indexOf).toArray();
+        this.chunkIndex = table.chunkColumn() == null ? -1 : names.indexOf(table.chunkColumn());
+    }
+
+    @Override
+    public RangeBuckets survey(List<ChunkRange> ranges, SourceRead changed, SourceRead sourceDigests) throws Exception {
+        dropStaged();
+        mark = MssqlReconcileLedger.rowMark(jdbc, tables, table.runKey());
+        accepting = jdbc.one("SELECT COUNT_BIG(*) FROM " + tables.queue + " WHERE run_key = ? AND decision = N'accept'",
+                rs -> rs.getLong(1), table.runKey()).orElse(0L) > 0;
+        Map<ByteBuffer, ByteBuffer> written = new HashMap<>();
+        for (byte[][] w : jdbc.list("SELECT key_sha, row_version FROM " + tables.written + " WHERE run_key = ?",
+                rs -> new byte[][] {rs.getBytes(1), rs.getBytes(2)}, table.runKey())) {
+            written.put(ByteBuffer.wrap(w[0]), ByteBuffer.wrap(w[1]));
+        }
+        stageChangedRows(changed);
+        KeyDigestSums source = new KeyDigestSums();
+        try (ChunkRows digests = sourceDigests.open()) {
+            while (digests.next()) {
+                String[] f = CopyTextFields.split(digests.copyBytes());
+                source.addDigest(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Long.parseLong(f[2]), new BigInteger(f[3]));
+            }
+        }
+        KeyDigestSums published = new KeyDigestSums();
+        Set<String> present = new HashSet<>();
+        List<Object[]> others = new ArrayList<>();
+        readPublished((values, range, version) -> {
+            String text = RecordKeyText.of(values);
+            published.add(range, RecordKeyText.hash(values));
+            if (staged.containsKey(text)) {
+                present.add(text);
+            }
+            if (!ours(text, version, written)) {
+                others.add(new Object[] {range, text, PassKey.sha(text), staged.containsKey(text)});
+            }
+        });
+        // The staged rows the published table lacks will be inserted: counted in, only deletes and others' hands differ.
+        for (Map.Entry<String, long[]> row : staged.entrySet()) {
+            if (!present.contains(row.getKey())) {
+                published.add((int) row.getValue()[0], row.getValue()[1]);
+            }
+        }
+        differing = source.differing(published);
+        compared.clear();
+        differing.numbers().forEach(n -> compared.add(n / KeyBuckets.COUNT));
+        stageOthers(others);
+        withGone.clear();
+        withMissing.clear();
+        return differing;
+    }
+
+    /** Whether a published row with key {@code text} and {@code version} is the product's. */
+    private boolean ours(String text, byte[] version, Map<ByteBuffer, ByteBuffer> written) {
+        if (Arrays.compareUnsigned(version, mark) < 0) {
+            return true;
+        }
+        ByteBuffer recorded = written.get(ByteBuffer.wrap(PassKey.sha(text)));
+        return recorded != null && recorded.equals(ByteBuffer.wrap(version));
+    }
+
+    private void stageChangedRows(SourceRead changed) throws Exception {
+        staged.clear();
+        withRows.clear();
+        jdbc.update(sql.createRows());
+        List<String> names = new ArrayList<>(table.columns().target());
+        List<MssqlColumnBinding> bindings = new ArrayList<>(columns.bindings());
+        List<MssqlColumn> extras = new ArrayList<>(EXTRAS);
+        extras.add(HASH);
+        PassColumns extra = PassColumns.of("the staged rows", extras);
+        extras.forEach(c -> names.add(c.name()));
+        bindings.addAll(extra.bindings());
+        int n = table.columns().target().size();
+        try (ChunkRows rows = changed.open()) {
+            Iterator<Object[]> decoded = new Iterator<>() {
+                private Boolean ahead;
+
+                @Override
+                public boolean hasNext() {
+                    if (ahead == null) {
+                        try {
+                            ahead = rows.next();
+                        } catch (Exception e) {
+                            throw new IllegalStateException("reading the source's changed rows: " + e.getMessage(), e);
+                        }
+                    }
+                    return ahead;
+                }
+
+                @Override
+                public Object[] next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    ahead = null;
+                    String[] fields = CopyTextFields.split(rows.copyBytes());
+                    Object[] out = new Object[n + 4];
+                    for (int i = 0; i < n; i++) {
+                        out[i] = PassColumns.decode(columns.family(i), fields[i]);
+                    }
+                    List<Object> keyValues = new ArrayList<>();
+                    for (int k : keyIndexes) {
+                        keyValues.add(out[k]);
+                    }
+                    String text = RecordKeyText.of(keyValues);
+                    long hash = RecordKeyText.hash(keyValues);
+                    int range = range(chunkIndex < 0 ? null : out[chunkIndex]);
+                    staged.put(text, new long[] {range, hash});
+                    withRows.add(range);
+                    out[n] = range;
+                    out[n + 1] = text;
+                    out[n + 2] = PassKey.sha(text);
+                    out[n + 3] = hash;
+                    return out;
+                }
+            };
+            MssqlBulkLoad.staging(target, MssqlPassStatements.ROWS, names, bindings).write(new ValueRows(decoded));
+        }
+    }
+
+    private void stageOthers(List<Object[]> others) throws SQLException {
+        withOthers.clear();
+        jdbc.update(MssqlPassStatements.createOthers());
+        try (PreparedStatement ps = target.prepareStatement(MssqlPassStatements.insertOther())) {
+            for (Object[] other : others) {
+                ps.setInt(1, (Integer) other[0]);
+                ps.setString(2, (String) other[1]);
+                ps.setBytes(3, (byte[]) other[2]);
+                ps.setBoolean(4, (Boolean) other[3]);
+                ps.addBatch();
+                withOthers.add((Integer) other[0]);
+            }
+            if (!others.isEmpty()) {
+                ps.executeBatch();
+            }
+        }
+    }
+
+    @Override
+    public void stageKeys(List<ChunkRange> ranges, SourceRead sourceKeys) throws Exception {
+        Map<String, Object[]> source = new HashMap<>();
+        try (ChunkRows keys = sourceKeys.open()) {
+            while (keys.next()) {
+                String[] f = CopyTextFields.split(keys.copyBytes());
+                List<Object> values = key.decode(f, 1);
+                int range = Integer.parseInt(f[0]);
+                // A source ships every key when most buckets differ: only the differing ones' are kept.
+                if (differing.contains(range, RecordKeyText.bucket(RecordKeyText.hash(values)))) {
+                    source.put(RecordKeyText.of(values), new Object[] {range, values});
+                }
+            }
+        }
+        // Gone: the published key in a differing bucket that the source has nowhere (a staged key is the source's).
+        List<Object[]> gone = new ArrayList<>();
+        Set<String> candidates = new HashSet<>();
+        readPublished((values, range, version) -> {
+            long hash = RecordKeyText.hash(values);
+            if (!differing.contains(range, RecordKeyText.bucket(hash))) {
+                return;
+            }
+            String text = RecordKeyText.of(values);
+            candidates.add(text);
+            if (!source.containsKey(text) && !staged.containsKey(text)) {
+                gone.add(keyRow(values, range, text, version));
+            }
+        });
+        // Missing: the source's key the published table lacks (confirmed against the table when the range applies).
+        List<Object[]> missing = new ArrayList<>();
+        for (Map.Entry<String, Object[]> s : source.entrySet()) {
+            if (!candidates.contains(s.getKey()) && !staged.containsKey(s.getKey())) {
+                @SuppressWarnings("unchecked")
+                List<Object> values = (List<Object>) s.getValue()[1];
+                missing.add(keyRow(values, (Integer) s.getValue()[0], s.getKey(), null));
+            }
+        }
+        stageKeyRows(MssqlPassStatements.GONE, gone);
+        stageKeyRows(MssqlPassStatements.MISSING, missing);
+        gone.forEach(g -> withGone.add((Integer) g[keyIndexes.length]));
+        missing.forEach(m -> withMissing.add((Integer) m[keyIndexes.length]));
+    }
+
+    private Object[] keyRow(List<Object> values, int range, String text, byte[] version) {
+        Object[] row = new Object[values.size() + 4];
+        for (int i = 0; i < values.size(); i++) {
+            row[i] = values.get(i);
+        }
+        row[values.size()] = range;
+        row[values.size() + 1] = text;
+        row[values.size() + 2] = PassKey.sha(text);
+        row[values.size() + 3] = version == null ? new byte[0] : version;
+        return row;
+    }
+
+    private void stageKeyRows(String staging, List<Object[]> rows) throws Exception {
+        jdbc.update(sql.createKeys(staging));
+        List<String> names = new ArrayList<>(table.key());
+        List<MssqlColumnBinding> bindings = new ArrayList<>(keyColumns.bindings());
+        List<MssqlColumn> extras = new ArrayList<>(EXTRAS);
+        extras.add(VERSION);
+        extras.forEach(c -> names.add(c.name()));
+        bindings.addAll(PassColumns.of("the staged keys", extras).bindings());
+        MssqlBulkLoad.staging(target, staging, names, bindings).write(new ValueRows(rows.iterator()));
+    }
+
+    /** One forward-only read of the published table's keys, chunk column and row version. */
+    private void readPublished(PublishedRow each) throws SQLException {
+        try (PreparedStatement ps = target.prepareStatement(sql.readKeys(table.chunkColumn()), ResultSet.TYPE_FORWARD_ONLY,
+                ResultSet.CONCUR_READ_ONLY)) {
+            ps.setFetchSize(10_000);
+            try (ResultSet rs = ps.executeQuery()) {
+                int n = table.key().size();
+                while (rs.next()) {
+                    List<Object> values = key.read(rs, 1);
+                    Object chunk = chunkIndex < 0 ? null : chunkValue(rs, n + 1);
+                    each.row(values, range(chunk), rs.getBytes(n + 2));
+                }
+            }
+        }
+    }
+
+    private Object chunkValue(ResultSet rs, int column) throws SQLException {
+        if (columns.family(chunkIndex) == io.dpone.backfill.source.TypeFamily.UUID) {
+            String text = rs.getString(column);
+            return text == null ? null : UUID.fromString(text);
+        }
+        long value = rs.getLong(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    /** The plan's range holding a row with chunk column {@code value}: the whole table's one for a physical plan. */
+    private int range(Object value) {
+        if (!plan.kind().keyed()) {
+            return 0;
+        }
+        if (value == null) {
+            throw new IllegalStateException("a row of the published table has a NULL chunk column " + table.chunkColumn());
+        }
+        BigInteger number = value instanceof UUID u ? UuidKeys.fromBits(u.getMostSignificantBits(), u.getLeastSignificantBits())
+                : BigInteger.valueOf(((Number) value).longValue());
+        return plan.locate(number).id();
+    }
+
+    @FunctionalInterface
+    private interface PublishedRow {
+        void row(List<Object> key, int range, byte[] version) throws SQLException;
+    }
+
+    @Override
+    public ChunkReconciled apply(CampaignLease lease, int pass, int rangeId, ChunkRange range) throws Exception {
+        return jdbc.inTransaction(() -> applyInTransaction(lease, pass, rangeId));
+    }
+
+    private ChunkReconciled applyInTransaction(CampaignLease lease, int pass, int rangeId) throws Exception {
+        MssqlReconcileLedger.fence(jdbc, tables, lease);
+        String runKey = lease.runKey();
+        if (jdbc.one(sql.receiptExists(), rs -> 1, runKey, pass, rangeId).isPresent()) {
+            // Committed before a crash whose resume surveyed again: exactly once per range.
+            return ChunkReconciled.NOTHING;
+        }
+        // Every row of the range someone else wrote after publication waits for a decision, whatever the source did.
+        long queued = 0;
+        if (withOthers.contains(rangeId)) {
+            String notAccepted = "NOT " + sql.accepted("bf_k." + MssqlPassStatements.SHA);
+            queued += jdbc.update(sql.requeue(MssqlPassStatements.OTHERS, OTHERS_REASON, null), pass, runKey, rangeId)
+                    + jdbc.update(sql.enqueue(MssqlPassStatements.OTHERS, OTHERS_REASON, notAccepted), runKey, pass, rangeId, runKey, runKey);
+        }
+        long upserted = 0;
+        if (withRows.contains(rangeId)) {
+            recreate(MssqlPassStatements.WROTE, sql.createWrote());
+            String update = sql.update();
+            if (update != null) {
+                upserted += jdbc.update(update, rangeId, runKey, mark, runKey, runKey);
+            }
+            upserted += identityInsert(() -> jdbc.update(sql.insert(), rangeId, runKey));
+            jdbc.update(sql.rememberWrittenUpdate(), runKey);
+            jdbc.update(sql.rememberWrittenInsert(), runKey, runKey);
+            if (accepting) {
+                jdbc.update(sql.settleWritten(), runKey, rangeId);
+            }
+        }
+        long deleted = 0;
+        if (withGone.contains(rangeId)) {
+            recreate(MssqlPassStatements.DELETED, sql.createDeleted());
+            deleted = jdbc.update(sql.delete(), rangeId, runKey, mark, runKey, runKey);
+            if (accepting) {
+                jdbc.update(sql.settleDeleted(), runKey, rangeId);
+            }
+        }
+        if (withMissing.contains(rangeId)) {
+            String condition = sql.stillMissing() + " AND NOT " + sql.accepted("bf_k." + MssqlPassStatements.SHA);
+            queued += jdbc.update(sql.requeue(MssqlPassStatements.MISSING, MISSING_REASON, sql.stillMissing()), pass, runKey, rangeId)
+                    + jdbc.update(sql.enqueue(MssqlPassStatements.MISSING, MISSING_REASON, condition), runKey, pass, rangeId, runKey, runKey);
+        }
+        jdbc.update(sql.receipt(), runKey, pass, rangeId, upserted, deleted, queued, compared.contains(rangeId), lease.epoch());
+        return new ChunkReconciled(upserted, deleted, queued, compared.contains(rangeId));
+    }
+
+    private void recreate(String staging, String create) throws SQLException {
+        jdbc.update(MssqlPassStatements.drop(staging));
+        jdbc.update(create);
+    }
+
+    /** An identity key's explicit values are inserted as the source has them, as the lanes' bulk copy keeps them. */
+    private int identityInsert(Jdbc.Work<Integer> insert) throws Exception {
+        if (!identityKey) {
+            return insert.run();
+        }
+        try (Statement s = target.createStatement()) {
+            s.execute("SET IDENTITY_INSERT " + sql.live() + " ON");
+        }
+        try {
+            return insert.run();
+        } finally {
+            try (Statement s = target.createStatement()) {
+                s.execute("SET IDENTITY_INSERT " + sql.live() + " OFF");
+            }
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        dropStaged();
+    }
+
+    private void dropStaged() throws SQLException {
+        for (String staging : MssqlPassStatements.STAGED) {
+            jdbc.update(MssqlPassStatements.drop(staging));
+        }
+    }
+}
