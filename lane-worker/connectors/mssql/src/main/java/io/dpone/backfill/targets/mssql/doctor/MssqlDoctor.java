@@ -7,6 +7,7 @@ import io.dpone.backfill.core.naming.ArtifactNames;
 import io.dpone.backfill.source.SourceDoctor;
 import io.dpone.backfill.source.SourceTable;
 import io.dpone.backfill.targets.TargetDoctor;
+import io.dpone.backfill.targets.mssql.MssqlIdentifierNames;
 import io.dpone.backfill.targets.mssql.doctor.MssqlDoctorTarget.LiveTarget;
 
 import java.sql.Connection;
@@ -29,7 +30,9 @@ import java.util.Optional;
  * {@code target.column.missing-in-source}, {@code target.column.nullability},
  * {@code target.column.computed-ignores-source}, {@code target.unique-key.collation} (WARNINGs);
  * {@code target.column.compatible} (with its value guards), {@code target.column.computed},
- * {@code target.column.identity}, {@code target.columns.compatible} (OK);</li>
+ * {@code target.column.identity}, {@code target.column.row-version}, {@code target.columns.compatible} (OK);</li>
+ * <li>with {@code spec.reconcile} ({@link MssqlDoctorReconcile}): {@code target.reconcile.row-version-missing|key-type}
+ * (ERRORs), {@code target.reconcile.row-version} (OK);</li>
  * <li>{@code target.database.create-table-denied}, {@code target.schema.missing|alter-denied},
  * {@code target.table.alter-denied|select-denied|insert-denied}, {@code target.shadow.load-denied},
  * {@code target.swap.checkident-denied|grants-denied|owner-denied}, {@code state.schema.alter-denied|write-denied},
@@ -75,6 +78,10 @@ public final class MssqlDoctor implements TargetDoctor {
                 });
             }
             new MssqlDoctorBindings(target, findings).check(live.get());
+            MssqlDoctorGuard.guarded("target.reconcile", SYS_CATALOG, findings, () -> {
+                MssqlDoctorReconcile.check(normalisedSpec, live.get(), MssqlIdentifierNames.of(target), findings);
+                return Boolean.TRUE;
+            });
             if (sourceTable) {
                 MssqlDoctorGuard.guarded("target.foreign-keys", sourceCatalog + " and " + SYS_CATALOG, findings, () -> {
                     MssqlDoctorForeignKeys.of(source, target, normalisedSpec, findings).check(live.get());

@@ -13,6 +13,7 @@ import io.dpone.backfill.source.UnsupportedSourceTypeException;
 import io.dpone.backfill.targets.mssql.MssqlTableColumns;
 import io.dpone.backfill.targets.mssql.doctor.MssqlDoctorTarget.LiveTarget;
 import io.dpone.backfill.targets.mssql.doctor.MssqlDoctorTarget.TargetColumn;
+import io.dpone.backfill.targets.mssql.reconcile.MssqlReconcileRequirements;
 import io.dpone.backfill.targets.mssql.types.MssqlColumn;
 import io.dpone.backfill.targets.mssql.types.MssqlTypeCheck;
 import io.dpone.backfill.targets.mssql.types.MssqlTypeMap;
@@ -160,7 +161,11 @@ final class MssqlDoctorColumns {
     }
 
     private void missingInSource(TargetColumn column) {
-        if (!column.nullable() && !column.hasDefault() && !column.identity()) {
+        if (MssqlReconcileRequirements.rowVersion(column.typeName())) {
+            // The target stamps it on every insert and update; a load cannot write it, a default cannot exist on it.
+            findings.add(Finding.ok("target.column.row-version", "target column " + column.name() + " is a rowversion:"
+                    + " the target stamps it on every write, it is never loaded"));
+        } else if (!column.nullable() && !column.hasDefault() && !column.identity()) {
             findings.add(Finding.error("target.column.required-missing-in-source", "target column " + column.name()
                     + " is NOT NULL without a default and does not exist in the source: every row would fail",
                     "Add a default to the target column, allow NULL, or add the column to the source."));

@@ -2,6 +2,7 @@ package io.dpone.backfill.targets.mssql.publish;
 
 import io.dpone.backfill.targets.mssql.MssqlIdentifiers;
 import io.dpone.backfill.targets.mssql.publish.MssqlCarriedObject.Kind;
+import io.dpone.backfill.targets.mssql.reconcile.MssqlReconcileRequirements;
 
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -37,7 +38,9 @@ final class MssqlShadowDdl {
             sql.append(" IDENTITY(").append(c.identitySeed()).append(", ").append(c.identityIncrement()).append(')');
         }
         sql.append(c.nullable() ? " NULL" : " NOT NULL");
-        if (c.defaultDefinition() != null) {
+        // SQL Server creates no default on a timestamp (rowversion) column; a catalog that lists one there lists
+        // what the engine stamps anyway (src-docs/babelfish-gaps.md), and copying it would fail the CREATE.
+        if (c.defaultDefinition() != null && !MssqlReconcileRequirements.rowVersion(c.typeName())) {
             sql.append(" CONSTRAINT ").append(MssqlIdentifiers.quote(defaultNameOf.apply(c.defaultName())))
                     .append(" DEFAULT ").append(c.defaultDefinition());
         }

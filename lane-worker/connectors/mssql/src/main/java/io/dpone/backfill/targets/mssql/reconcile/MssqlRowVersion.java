@@ -21,7 +21,7 @@ final class MssqlRowVersion {
                 .orElseThrow(() -> new IllegalArgumentException("reconciliation into SQL Server needs a rowversion column on "
                         + shown + " to tell the rows the product wrote from rows written there by others after publication;"
                         + " add one (existing rows count as the product's up to the first pass), then run the pass again: "
-                        + "ALTER TABLE " + shown + " ADD " + MssqlIdentifiers.quote("dpone_row_version") + " rowversion"));
+                        + MssqlReconcileRequirements.addRowVersion(schema, table)));
     }
 
     /**

@@ -33,13 +33,12 @@ final class PassKey {
         List<String> names = new ArrayList<>();
         List<TypeFamily> families = new ArrayList<>();
         for (MssqlColumn column : keyColumns) {
-            TypeFamily family = PassColumns.family(column);
-            if (family != TypeFamily.INT16 && family != TypeFamily.INT32 && family != TypeFamily.INT64
-                    && family != TypeFamily.TEXT && family != TypeFamily.UUID) {
+            if (!MssqlReconcileRequirements.digestibleKey(column.typeName())) {
                 throw new IllegalArgumentException("reconciliation into " + table + " cannot digest key column "
-                        + column.name() + " of type " + column.typeName() + ": keys of smallint, int, bigint, nvarchar,"
-                        + " varchar and uniqueidentifier columns can be compared with the source's");
+                        + column.name() + " of type " + column.typeName() + ": keys of "
+                        + MssqlReconcileRequirements.KEY_TYPES + " columns can be compared with the source's");
             }
+            TypeFamily family = PassColumns.family(column);
             names.add(column.name());
             families.add(family);
         }

@@ -5,6 +5,8 @@ import io.dpone.backfill.core.campaign.BackfillCampaignSpec;
 import io.dpone.backfill.core.campaign.CampaignYamlFixture;
 import io.dpone.backfill.core.campaign.IdentifierComparison;
 import io.dpone.backfill.core.campaign.PublicationGroupSpec;
+import io.dpone.backfill.core.campaign.ReconcileMode;
+import io.dpone.backfill.core.campaign.ReconcileSpec;
 import io.dpone.backfill.core.doctor.DoctorReport;
 import io.dpone.backfill.core.doctor.Finding;
 import io.dpone.backfill.core.doctor.Severity;
@@ -562,6 +564,35 @@ class MssqlDoctorIT {
 
     private static ArtifactNames names(BackfillCampaignSpec spec) {
         return ArtifactNames.derive(spec);
+    }
+
+    /**
+     * With spec.reconcile, a reviewed table without a rowversion column is refused before the load, naming the field
+     * and the fix (ADR 0056); with one, the column is the target's to stamp, never loaded, and the route is clean.
+     */
+    @Test
+    void specReconcileNeedsARowversionColumnOnTheReviewedTableBeforeTheLoad() throws SQLException {
+        BackfillCampaignSpec reconciling = spec();
+        ReconcileSpec once = new ReconcileSpec();
+        once.setMode(ReconcileMode.ONCE);
+        reconciling.setReconcile(once);
+
+        DoctorReport refused = check(reconciling);
+        assertThat(refused.findings()).as(refused.toString()).filteredOn(f -> f.code().equals("target.reconcile.row-version-missing"))
+                .singleElement().satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.ERROR);
+                    assertThat(f.message()).contains("spec.reconcile is once").contains("dbo.orders");
+                    assertThat(f.recommendedAction()).contains("ALTER TABLE [dbo].[orders] ADD [dpone_row_version] rowversion");
+                });
+        assertThat(codes(check(spec()))).as("without spec.reconcile nothing is asked").noneMatch(c -> c.startsWith("target.reconcile"));
+
+        if (engine.kind() == EngineKind.BABELFISH) {
+            exec(target, "EXEC sp_babelfish_configure 'escape_hatch_rowversion', 'ignore', 'server'"); // babelfish-gaps.md
+        }
+        exec(target, "ALTER TABLE dbo.orders ADD dpone_row_version rowversion");
+        DoctorReport ready = check(reconciling);
+        assertThat(ready.hasErrors()).as(ready.toString()).isFalse();
+        assertThat(codes(ready)).contains("target.reconcile.row-version", "target.column.row-version", "target.columns.compatible");
     }
 
     private BackfillCampaignSpec spec() {

@@ -57,6 +57,14 @@ class MssqlFingerprintConcatTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1-128 characters");
     }
 
+    /** A rowversion column (reconciliation needs one, ADR 0056) prints as hex through binary(8), the type it is. */
+    @Test
+    void aRowversionColumnIsFingerprintedAsItsEightBytesInHex() {
+        MssqlCatalogColumn version = new MssqlCatalogColumn(1, "v", "timestamp", 8, 0, 0, false, null, false, null, null,
+                null, null, null, false);
+        assertThat(MssqlTableFingerprint.part(version)).contains("CONVERT(nvarchar(max), CONVERT(binary(8), [v]), 1)");
+    }
+
     /** The number of top-level arguments of every CONCAT( call, skipping N'...' literals and [...] names. */
     static List<Integer> concatArgumentCounts(String sql) {
         List<Integer> counts = new ArrayList<>();

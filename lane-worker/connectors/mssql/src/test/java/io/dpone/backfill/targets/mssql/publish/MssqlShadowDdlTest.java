@@ -128,6 +128,20 @@ class MssqlShadowDdlTest {
         assertThat(CarriedObjectNames.onBackup(names, "orders_pk")).hasSize(21).endsWith("_b");
     }
 
+    /**
+     * SQL Server creates no default on a timestamp column ("DEFAULT definitions cannot be created on columns defined
+     * with a timestamp data type", learn.microsoft.com ms191289): the shadow's rowversion column, which a table needs
+     * for reconciliation passes (ADR 0056), never carries one, even where a catalog lists one.
+     */
+    @Test
+    void aRowversionColumnIsCreatedWithoutTheDefaultACatalogMayListForIt() {
+        MssqlCatalogColumn version = column("dpone_row_version", "timestamp", 8, 0, 0, false, null, null, null, "df_v",
+                "(CONVERT([timestamp],get_current_full_xact_id()))");
+        assertThat(MssqlShadowDdl.column(version, TEMP)).isEqualTo("[dpone_row_version] timestamp NOT NULL");
+        MssqlCatalogColumn amount = column("amount", "int", 4, 10, 0, false, null, null, null, "df_a", "((0))");
+        assertThat(MssqlShadowDdl.column(amount, TEMP)).isEqualTo("[amount] int NOT NULL CONSTRAINT [tmp_df_a] DEFAULT ((0))");
+    }
+
     private static MssqlCatalogColumn column(String name, String type, int maxLength, int precision, int scale, boolean nullable,
                                       String collation, String seed, String increment, String defaultName,
                                       String defaultDefinition) {
