@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.ledger;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.CampaignClaim;
 import io.dpone.backfill.core.ledger.CampaignLease;
@@ -21,10 +22,10 @@ import java.util.Optional;
  * refuses). The text of every statement is {@link MssqlLedgerText}'.
  */
 final class MssqlCampaignStatements implements CampaignStatements {
-    private final MssqlLedgerSql sql;
+    private final MssqlJdbc sql;
     private final MssqlLedgerText statements;
 
-    MssqlCampaignStatements(MssqlLedgerSql sql, MssqlLedgerText statements) {
+    MssqlCampaignStatements(MssqlJdbc sql, MssqlLedgerText statements) {
         this.sql = sql;
         this.statements = statements;
     }
@@ -114,7 +115,7 @@ final class MssqlCampaignStatements implements CampaignStatements {
     @Override
     public CampaignClaim.Held holder(String runKey) throws SQLException {
         return sql.one(statements.leaseHolder(), rs -> CampaignClaim.heldBy(rs.getString("lease_owner"),
-                MssqlLedgerSql.instant(rs, "lease_since"), MssqlLedgerSql.instant(rs, "lease_expires")), runKey)
+                MssqlJdbc.instant(rs, "lease_since"), MssqlJdbc.instant(rs, "lease_expires")), runKey)
                 .orElseGet(() -> CampaignClaim.heldBy(null, null, null));
     }
 
@@ -123,7 +124,7 @@ final class MssqlCampaignStatements implements CampaignStatements {
     public Optional<CampaignClaim.Taken> takeOverLease(String runKey, String owner, long ttlMillis) throws SQLException {
         CampaignClaim.Held before = holder(runKey);
         return sql.one(statements.takeOverLease(), rs -> {
-            Instant since = MssqlLedgerSql.instant(rs, "lease_since");
+            Instant since = MssqlJdbc.instant(rs, "lease_since");
             boolean wasLive = before.owner() != null && before.leaseExpires() != null
                     && !before.leaseExpires().isBefore(since);
             return CampaignClaim.tookOver(new CampaignLease(runKey, owner, rs.getLong("lease_epoch")),
@@ -162,7 +163,7 @@ final class MssqlCampaignStatements implements CampaignStatements {
     @Override
     public Optional<io.dpone.backfill.core.ledger.PublicationApproval> approval(String runKey) throws SQLException {
         return sql.one(statements.approval(), rs -> new io.dpone.backfill.core.ledger.PublicationApproval(
-                rs.getString("approved_by"), MssqlLedgerSql.instant(rs, "approved_at")), runKey);
+                rs.getString("approved_by"), MssqlJdbc.instant(rs, "approved_at")), runKey);
     }
 
     @Override

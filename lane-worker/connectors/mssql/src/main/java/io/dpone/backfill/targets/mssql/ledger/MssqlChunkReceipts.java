@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.ledger;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 
 import java.sql.Connection;
@@ -16,11 +17,11 @@ public final class MssqlChunkReceipts {
     private static final int DUPLICATE_KEY = 2627;
     private static final int DUPLICATE_INDEX_KEY = 2601;
 
-    private final MssqlLedgerSql sql;
+    private final MssqlJdbc sql;
     private final MssqlLedgerText statements;
 
     public MssqlChunkReceipts(Connection sink, String stateSchema) {
-        this.sql = new MssqlLedgerSql(sink);
+        this.sql = new MssqlJdbc(sink);
         this.statements = new MssqlLedgerText(stateSchema);
     }
 

@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.ledger;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.core.ledger.ChunkClaim;
 import io.dpone.backfill.core.ledger.ChunkCounts;
 import io.dpone.backfill.core.ledger.ChunkErrorText;
@@ -31,7 +32,7 @@ import java.util.Set;
  * {@link MssqlLedgerText}'.
  */
 final class MssqlChunkStatements implements ChunkStatements {
-    private final MssqlLedgerSql sql;
+    private final MssqlJdbc sql;
     private final MssqlLedgerText statements;
     /** Names of the lane locks this connection's session holds. */
     private final Set<String> laneLocks = new HashSet<>();
@@ -40,7 +41,7 @@ final class MssqlChunkStatements implements ChunkStatements {
     /** Null until the first {@link #holdLaneLock}: whether this server takes lane locks. */
     private Boolean laneLocksAvailable;
 
-    MssqlChunkStatements(MssqlLedgerSql sql, MssqlLedgerText statements, boolean laneLocksOnBabelfish) {
+    MssqlChunkStatements(MssqlJdbc sql, MssqlLedgerText statements, boolean laneLocksOnBabelfish) {
         this.sql = sql;
         this.statements = statements;
         this.laneLocksOnBabelfish = laneLocksOnBabelfish;
@@ -221,7 +222,7 @@ final class MssqlChunkStatements implements ChunkStatements {
             throws SQLException {
         int ttl = Math.toIntExact(ttlMillis);
         String lock = statements.laneLockName(runKey, owner);
-        MssqlLedgerSql.Row<ChunkClaim> claimed =
+        MssqlJdbc.Row<ChunkClaim> claimed =
                 rs -> new ChunkClaim(runKey, seen.chunkId(), owner, rs.getLong("epoch"), rs.getInt("attempts"));
         if (seen.state() == ChunkState.RUNNING && !seen.leaseExpired()) {
             if (seen.owner() == null || !laneSessionGone(runKey, seen.owner())) {

@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.ledger;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import java.sql.SQLException;
 
 /**
@@ -11,7 +12,7 @@ final class MssqlCommittedCount {
     private MssqlCommittedCount() {
     }
 
-    static void add(MssqlLedgerSql sql, MssqlLedgerText statements, String runKey, int chunkId) throws SQLException {
+    static void add(MssqlJdbc sql, MssqlLedgerText statements, String runKey, int chunkId) throws SQLException {
         if (sql.update(statements.addCommittedCount(), runKey, chunkId) == 0
                 && sql.update(statements.insertCommittedCount(), runKey, chunkId) != 1) {
             throw new SQLException("chunk " + chunkId + " of " + runKey + " is not committed inside its own commit");

@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.ledger;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.core.campaign.CampaignPhase;
 import io.dpone.backfill.core.ledger.GroupMember;
 
@@ -11,7 +12,7 @@ final class MssqlGroupMembers {
     private MssqlGroupMembers() {
     }
 
-    static List<GroupMember> read(MssqlLedgerSql sql, MssqlLedgerText statements, String group) throws SQLException {
+    static List<GroupMember> read(MssqlJdbc sql, MssqlLedgerText statements, String group) throws SQLException {
         return sql.list(statements.groupMembers(), rs -> new GroupMember(rs.getString(1), rs.getString(2),
                 rs.getString(3), rs.getString(4), rs.getString(5), CampaignPhase.valueOf(rs.getString(6)),
                 rs.getObject(12) == null ? null : new GroupMember.Readiness(rs.getString(7), rs.getString(8),

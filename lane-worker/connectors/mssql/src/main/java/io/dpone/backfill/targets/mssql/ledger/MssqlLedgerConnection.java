@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.ledger;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.core.ledger.LedgerStore;
 import io.dpone.backfill.targets.ledger.LedgerConnection;
 import io.dpone.backfill.targets.ledger.LedgerWork;
@@ -24,13 +25,13 @@ public final class MssqlLedgerConnection implements LedgerConnection {
     private static final int DUPLICATE_KEY = 2627;
     private static final int DUPLICATE_INDEX_KEY = 2601;
 
-    private final MssqlLedgerSql sql;
+    private final MssqlJdbc sql;
     private final String stateSchema;
     private final Duration lockTimeout;
     private final MssqlLedgerText statements;
 
     private MssqlLedgerConnection(Connection stateConnection, String stateSchema, Duration lockTimeout) {
-        this.sql = new MssqlLedgerSql(Objects.requireNonNull(stateConnection, "stateConnection"));
+        this.sql = new MssqlJdbc(Objects.requireNonNull(stateConnection, "stateConnection"));
         this.stateSchema = Objects.requireNonNull(stateSchema, "stateSchema");
         this.lockTimeout = lockTimeout;
         this.statements = new MssqlLedgerText(stateSchema);

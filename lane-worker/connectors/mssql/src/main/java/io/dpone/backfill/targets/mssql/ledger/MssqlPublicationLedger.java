@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.ledger;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
@@ -20,11 +21,11 @@ import java.util.UUID;
  */
 public final class MssqlPublicationLedger implements PublicationLedger {
     private final MssqlLedgerText statements;
-    private final MssqlLedgerSql sql;
+    private final MssqlJdbc sql;
 
     public MssqlPublicationLedger(Connection connection, String stateSchema) {
         this.statements = new MssqlLedgerText(stateSchema);
-        this.sql = new MssqlLedgerSql(connection);
+        this.sql = new MssqlJdbc(connection);
     }
 
     /** Whether the ledger's tables exist (a shadow can be prepared before the first ledger write). */

@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.ledger;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.ledger.HandoffReceipt;
 import io.dpone.backfill.core.ledger.PublicationReceipt;
@@ -19,10 +20,10 @@ import java.util.Optional;
 final class MssqlReceiptStatements implements ReceiptStatements {
     private static final int LOCK_TIMEOUT_ERROR = 1222;
 
-    private final MssqlLedgerSql sql;
+    private final MssqlJdbc sql;
     private final MssqlLedgerText statements;
 
-    MssqlReceiptStatements(MssqlLedgerSql sql, MssqlLedgerText statements) {
+    MssqlReceiptStatements(MssqlJdbc sql, MssqlLedgerText statements) {
         this.sql = sql;
         this.statements = statements;
     }
@@ -71,7 +72,7 @@ final class MssqlReceiptStatements implements ReceiptStatements {
     @Override
     public Optional<String> insertHandoff(CampaignLease lease, HandoffReceipt receipt) throws SQLException {
         sql.update(statements.insertHandoffReceipt(), receipt.runKey(), receipt.receiptId(), receipt.anchorXmin(),
-                lease.epoch(), MssqlLedgerSql.time(receipt.committedAt()), receipt.runKey());
+                lease.epoch(), MssqlJdbc.time(receipt.committedAt()), receipt.runKey());
         return sql.one(statements.handoffAnchor(), rs -> rs.getString("anchor_xmin"), receipt.runKey());
     }
 

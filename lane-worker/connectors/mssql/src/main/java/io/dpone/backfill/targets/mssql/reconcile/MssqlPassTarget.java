@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.reconcile;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.core.lane.ChunkRows;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.plan.ChunkPlan;
@@ -59,7 +60,7 @@ public final class MssqlPassTarget implements PassTarget {
     private static final MssqlColumn VERSION = new MssqlColumn("dpone row version", "varbinary", 8, 0, 0, false, null);
 
     private final Connection target;
-    private final Jdbc jdbc;
+    private final MssqlJdbc jdbc;
     private final PassTable table;
     private final MssqlReconcileTables tables;
     private final MssqlPassStatements sql;
@@ -84,7 +85,7 @@ public final class MssqlPassTarget implements PassTarget {
 
     public MssqlPassTarget(Connection target, PassTable table) {
         this.target = target;
-        this.jdbc = new Jdbc(target);
+        this.jdbc = new MssqlJdbc(target);
         this.table = table;
         this.tables = new MssqlReconcileTables(table.stateSchema());
         this.plan = table.plan();
@@ -404,7 +405,7 @@ public final class MssqlPassTarget implements PassTarget {
     }
 
     /** An identity key's explicit values are inserted as the source has them, as the lanes' bulk copy keeps them. */
-    private int identityInsert(Jdbc.Work<Integer> insert) throws Exception {
+    private int identityInsert(MssqlJdbc.Work<Integer, Exception> insert) throws Exception {
         if (!identityKey) {
             return insert.run();
         }

@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.reconcile;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.core.engine.LeaseLostException;
 import io.dpone.backfill.core.ledger.CampaignLease;
 import io.dpone.backfill.core.reconcile.ChunkReconciled;
@@ -28,11 +29,11 @@ import java.util.Set;
 public final class MssqlReconcileLedger implements ReconcileLedger {
     private static final Duration SCHEMA_LOCK_WAIT = Duration.ofSeconds(30);
 
-    private final Jdbc jdbc;
+    private final MssqlJdbc jdbc;
     private final MssqlReconcileTables tables;
 
     public MssqlReconcileLedger(Connection state, String stateSchema) {
-        this.jdbc = new Jdbc(state);
+        this.jdbc = new MssqlJdbc(state);
         this.tables = new MssqlReconcileTables(stateSchema);
     }
 
@@ -62,7 +63,7 @@ public final class MssqlReconcileLedger implements ReconcileLedger {
     }
 
     /** Locks the campaign row for the transaction and refuses a lease whose epoch is no longer the campaign's. */
-    static void fence(Jdbc jdbc, MssqlReconcileTables tables, CampaignLease lease) throws SQLException {
+    static void fence(MssqlJdbc jdbc, MssqlReconcileTables tables, CampaignLease lease) throws SQLException {
         long epoch = jdbc.one("SELECT lease_epoch FROM " + tables.campaign + " WITH (UPDLOCK, HOLDLOCK) WHERE run_key = ?",
                 rs -> rs.getLong(1), lease.runKey()).orElse(-1L);
         if (epoch != lease.epoch()) {
@@ -92,7 +93,7 @@ public final class MssqlReconcileLedger implements ReconcileLedger {
     }
 
     /** The rowversion below which a published row is the product's, as the campaign's first pass marked it. */
-    static byte[] rowMark(Jdbc jdbc, MssqlReconcileTables tables, String runKey) throws SQLException {
+    static byte[] rowMark(MssqlJdbc jdbc, MssqlReconcileTables tables, String runKey) throws SQLException {
         return jdbc.one("SELECT row_mark FROM " + tables.pass + " WHERE run_key = ? AND pass = 1", rs -> rs.getBytes(1), runKey)
                 .orElseThrow(() -> new IllegalStateException("no reconciliation pass was opened for run key " + runKey));
     }

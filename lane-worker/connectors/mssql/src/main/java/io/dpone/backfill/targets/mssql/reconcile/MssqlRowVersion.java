@@ -1,5 +1,6 @@
 package io.dpone.backfill.targets.mssql.reconcile;
 
+import io.dpone.backfill.targets.mssql.MssqlJdbc;
 import io.dpone.backfill.targets.mssql.MssqlIdentifiers;
 
 import java.sql.SQLException;
@@ -14,7 +15,7 @@ final class MssqlRowVersion {
     }
 
     /** The table's rowversion column; refuses a table without one, naming the table and the fix. */
-    static String require(Jdbc jdbc, String schema, String table) throws SQLException {
+    static String require(MssqlJdbc jdbc, String schema, String table) throws SQLException {
         String shown = MssqlIdentifiers.quote(schema) + "." + MssqlIdentifiers.quote(table);
         return jdbc.one("SELECT c.name FROM sys.columns AS c WHERE c.object_id = OBJECT_ID(?)"
                         + " AND TYPE_NAME(c.system_type_id) IN (N'timestamp', N'rowversion')", rs -> rs.getString(1), shown)
@@ -28,7 +29,7 @@ final class MssqlRowVersion {
      * Whether a loaded key column has the identity property (its inserts then need IDENTITY_INSERT); a loaded identity
      * column outside the key is refused: a pass could not update it.
      */
-    static boolean identityLoaded(Jdbc jdbc, String schema, String table, List<String> loaded, List<String> key)
+    static boolean identityLoaded(MssqlJdbc jdbc, String schema, String table, List<String> loaded, List<String> key)
             throws SQLException {
         String shown = MssqlIdentifiers.quote(schema) + "." + MssqlIdentifiers.quote(table);
         List<String> identity = jdbc.list("SELECT c.name FROM sys.columns AS c WHERE c.object_id = OBJECT_ID(?) AND c.is_identity = 1",

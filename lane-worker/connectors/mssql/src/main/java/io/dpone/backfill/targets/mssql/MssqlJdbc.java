@@ -1,4 +1,4 @@
-package io.dpone.backfill.targets.mssql.ledger;
+package io.dpone.backfill.targets.mssql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,42 +12,45 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Statement plumbing of the SQL Server ledger: bind parameters, map rows, run short transactions on one connection. */
-final class MssqlLedgerSql {
+/**
+ * Statement plumbing on one SQL Server connection, for the ledger and reconciliation passes: values always bound,
+ * never inlined; rows mapped; short transactions.
+ */
+public final class MssqlJdbc {
     /** A null bound with its type, where the type decides (a null time inside COALESCE with SYSUTCDATETIME()). */
-    record TypedNull(int sqlType) {
+    public record TypedNull(int sqlType) {
     }
 
-    static final TypedNull NULL_TIME = new TypedNull(Types.TIMESTAMP);
+    public static final TypedNull NULL_TIME = new TypedNull(Types.TIMESTAMP);
 
     @FunctionalInterface
-    interface Work<T> {
-        T run() throws SQLException;
+    public interface Work<T, E extends Exception> {
+        T run() throws E;
     }
 
     @FunctionalInterface
-    interface Row<T> {
+    public interface Row<T> {
         T map(ResultSet rs) throws SQLException;
     }
 
     private final Connection connection;
 
-    MssqlLedgerSql(Connection connection) {
+    public MssqlJdbc(Connection connection) {
         this.connection = connection;
     }
 
-    Connection connection() {
+    public Connection connection() {
         return connection;
     }
 
     /** A statement without parameters or results (session settings). */
-    void execute(String sql) throws SQLException {
+    public void execute(String sql) throws SQLException {
         try (java.sql.Statement s = connection.createStatement()) {
             s.execute(sql);
         }
     }
 
-    int update(String sql, Object... params) throws SQLException {
+    public int update(String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(sql, params)) {
             return ps.executeUpdate();
         }
@@ -57,7 +60,7 @@ final class MssqlLedgerSql {
      * Runs one statement once per parameter set, prepared once and sent as one JDBC batch: one parse and one round
      * trip however many sets (the many-row chunk writes).
      */
-    void batch(String sql, List<Object[]> paramSets) throws SQLException {
+    public void batch(String sql, List<Object[]> paramSets) throws SQLException {
         if (paramSets.isEmpty()) {
             return;
         }
@@ -73,13 +76,13 @@ final class MssqlLedgerSql {
     }
 
     /** The first row (of a query, or of an UPDATE's OUTPUT clause), or empty. */
-    <T> Optional<T> one(String sql, Row<T> row, Object... params) throws SQLException {
+    public <T> Optional<T> one(String sql, Row<T> row, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(sql, params); ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? Optional.of(row.map(rs)) : Optional.empty();
+            return rs.next() ? Optional.ofNullable(row.map(rs)) : Optional.empty();
         }
     }
 
-    <T> List<T> list(String sql, Row<T> row, Object... params) throws SQLException {
+    public <T> List<T> list(String sql, Row<T> row, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(sql, params); ResultSet rs = ps.executeQuery()) {
             List<T> rows = new ArrayList<>();
             while (rs.next()) {
@@ -93,14 +96,14 @@ final class MssqlLedgerSql {
      * Runs {@code work} in one transaction: commit on return, roll back on any error, and the connection's
      * autocommit mode restored either way so the state connection is never left inside a transaction.
      */
-    <T> T inTransaction(Work<T> work) throws SQLException {
+    public <T, E extends Exception> T inTransaction(Work<T, E> work) throws E, SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try {
             T result = work.run();
             connection.commit();
             return result;
-        } catch (SQLException | RuntimeException e) {
+        } catch (Exception | Error e) {
             try {
                 connection.rollback();
             } catch (SQLException rollbackFailure) {
@@ -113,11 +116,11 @@ final class MssqlLedgerSql {
     }
 
     /** A UTC instant as the datetime2 the ledger stores (the ledger's times are UTC without an offset). */
-    static Object time(Instant instant) {
+    public static Object time(Instant instant) {
         return instant == null ? NULL_TIME : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    static Instant instant(ResultSet rs, String column) throws SQLException {
+    public static Instant instant(ResultSet rs, String column) throws SQLException {
         LocalDateTime value = rs.getObject(column, LocalDateTime.class);
         return value == null ? null : value.toInstant(ZoneOffset.UTC);
     }
