@@ -21,7 +21,10 @@ final class MssqlPassStatements {
     static final String MISSING = "#bf_reconcile_missing";
     static final String WROTE = "#bf_reconcile_wrote";
     static final String DELETED = "#bf_reconcile_deleted";
-    static final List<String> STAGED = List.of(ROWS, OTHERS, GONE, MISSING, WROTE, DELETED);
+    /** The differing buckets' keys, as the source has them and as the published table has them. */
+    static final String SOURCE_KEYS = "#bf_reconcile_source_keys";
+    static final String PUBLISHED_KEYS = "#bf_reconcile_published_keys";
+    static final List<String> STAGED = List.of(ROWS, OTHERS, GONE, MISSING, WROTE, DELETED, SOURCE_KEYS, PUBLISHED_KEYS);
     /** The staged tables' own columns: names no published table's column is likely to have. */
     static final String RANGE = MssqlIdentifiers.quote("dpone range");
     static final String KEY = MssqlIdentifiers.quote("dpone key");
@@ -70,19 +73,40 @@ final class MssqlPassStatements {
                 + ", CAST(0x AS varbinary(32)) AS " + SHA + ", CAST(0 AS bigint) AS " + HASH + " INTO " + ROWS + from();
     }
 
-    /** Staged keys (rows the source no longer has, or keys the published table lost): key columns, range, text, SHA, version. */
+    /**
+     * Staged keys (others' rows, the differing buckets' keys on either side, rows the source no longer has, keys the
+     * published table lost): key columns, range, text, SHA, version.
+     */
     String createKeys(String staged) {
         return "SELECT TOP (0) " + list(key, "bf_t") + ", CAST(0 AS int) AS " + RANGE + ", CAST(N'' AS nvarchar(max)) AS " + KEY
                 + ", CAST(0x AS varbinary(32)) AS " + SHA + ", CAST(0x AS varbinary(8)) AS " + VERSION + " INTO " + staged + from();
     }
 
-    static String createOthers() {
-        return "CREATE TABLE " + OTHERS + " (" + RANGE + " int NOT NULL, " + KEY + " nvarchar(max) NOT NULL, " + SHA
-                + " varbinary(32) NOT NULL, changed bit NOT NULL)";
+    /** Whether the staged key {@code sha} is among the source's changed rows. */
+    static String changed(String sha) {
+        return "EXISTS (SELECT 1 FROM " + ROWS + " AS bf_x WHERE bf_x." + SHA + " = " + sha + ")";
     }
 
-    static String insertOther() {
-        return "INSERT INTO " + OTHERS + " (" + RANGE + ", " + KEY + ", " + SHA + ", changed) VALUES (?, ?, ?, ?)";
+    /**
+     * The staged keys of {@code from} (aliased bf_k) that neither {@code other} nor the changed rows have, into
+     * {@code into}: published keys the source no longer has (gone), or source keys the published table lacks (missing).
+     */
+    String unmatched(String into, String from, String other) {
+        String columns = list(key, null) + ", " + RANGE + ", " + KEY + ", " + SHA + ", " + VERSION;
+        return "INSERT INTO " + into + " (" + columns + ") SELECT " + list(key, "bf_k") + ", bf_k." + RANGE + ", bf_k." + KEY
+                + ", bf_k." + SHA + ", bf_k." + VERSION + " FROM " + from + " AS bf_k WHERE NOT EXISTS (SELECT 1 FROM " + other
+                + " AS bf_o WHERE bf_o." + SHA + " = bf_k." + SHA + ") AND NOT " + changed("bf_k." + SHA);
+    }
+
+    /** The ranges with rows in {@code staged}. */
+    static String ranges(String staged) {
+        return "SELECT DISTINCT " + RANGE + " FROM " + staged;
+    }
+
+    /** The range and hash of each changed row whose key the published table lacks: what inserting it adds to the digests. */
+    String absentRows() {
+        return "SELECT bf_s." + RANGE + ", bf_s." + HASH + " FROM " + ROWS + " AS bf_s WHERE NOT EXISTS (SELECT 1 FROM " + live
+                + " AS bf_t WHERE " + join("bf_s", "bf_t") + ")";
     }
 
     /** Where the pass's statements record the key and new row version of each row they wrote. */
@@ -102,10 +126,16 @@ final class MssqlPassStatements {
         return " FROM " + live + " AS bf_t JOIN (SELECT 1 AS one) AS bf_none ON 1 = 0";
     }
 
-    /** Every key column, the chunk column and the row version of the published table, for the pass to read its keys. */
+    /**
+     * Every key column, the chunk column, the row version of the published table and whether the row is the
+     * product's (its version below the mark, or one a pass recorded writing: a version is one write's, so it names
+     * the row by itself), for the pass to read its keys. Parameters: mark, run key.
+     */
     String readKeys(String chunkColumn) {
         return "SELECT " + list(key, "bf_t") + ", " + (chunkColumn == null ? "NULL" : "bf_t." + MssqlIdentifiers.quote(chunkColumn))
-                + ", CAST(bf_t." + rowVersion + " AS binary(8)) FROM " + live + " AS bf_t";
+                + ", CAST(bf_t." + rowVersion + " AS binary(8)), CASE WHEN bf_t." + rowVersion + " < ? OR EXISTS (SELECT 1 FROM "
+                + tables.written + " AS bf_w WHERE bf_w.run_key = ? AND bf_w.row_version = CAST(bf_t." + rowVersion
+                + " AS binary(8))) THEN 1 ELSE 0 END FROM " + live + " AS bf_t";
     }
 
     /**

@@ -20,19 +20,15 @@ import io.dpone.backfill.targets.mssql.types.MssqlColumn;
 import io.dpone.backfill.targets.mssql.types.MssqlColumnBinding;
 
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.UUID;
@@ -42,12 +38,15 @@ import java.util.UUID;
  * semantics (ADR 0054). SQL Server cannot hash a key as the source does, so the pass reads the published table's
  * key columns back over JDBC and digests them in Java ({@link RecordKeyText}, {@link KeyDigestSums}); the same read
  * tells the product's rows from others' by their {@code rowversion}: below the mark the campaign's first pass took,
- * or the version a pass recorded writing for that key. The source's changed rows are staged with the lanes' bulk
- * copy into a temporary table; the keys of differing buckets, and of rows someone else wrote, into others. Each range
- * then applies in one transaction, fenced by the campaign lease, with its receipt ({@link MssqlPassStatements}).
+ * or a version a pass recorded writing (the server answers, row by row). The source's changed rows are staged with
+ * the lanes' bulk copy into a temporary table; the differing buckets' keys of both sides, and others' rows, into
+ * others (the published side's through a file, {@link KeyRowSpill}, as the read holds the session), and the server
+ * finds what each side lacks: the pass holds no key in memory. Each range then applies in one transaction, fenced by
+ * the campaign lease, with its receipt ({@link MssqlPassStatements}).
  */
 public final class MssqlPassTarget implements PassTarget {
-    private static final String OTHERS_REASON = "CASE WHEN bf_k.changed = 1 THEN N'written in the published table after"
+    private static final String OTHERS_REASON = "CASE WHEN " + MssqlPassStatements.changed("bf_k." + MssqlPassStatements.SHA)
+            + " THEN N'written in the published table after"
             + " publication by someone else, and changed in the source since' ELSE N'written in the published table after"
             + " publication by someone else' END";
     private static final String MISSING_REASON = "N'in the source but missing from the published table: deleted there after"
@@ -72,8 +71,6 @@ public final class MssqlPassTarget implements PassTarget {
     private final boolean identityKey;
     private final ChunkPlan plan;
 
-    /** Staged changed rows by key text: their range and hash, and whether the published table has the key. */
-    private final Map<String, long[]> staged = new HashMap<>();
     private final Set<Integer> compared = new HashSet<>();
     private final Set<Integer> withRows = new HashSet<>();
     private final Set<Integer> withOthers = new HashSet<>();
@@ -113,11 +110,6 @@ public final class MssqlPassTarget implements PassTarget {
         mark = MssqlReconcileLedger.rowMark(jdbc, tables, table.runKey());
         accepting = jdbc.one("SELECT COUNT_BIG(*) FROM " + tables.queue + " WHERE run_key = ? AND decision = N'accept'",
                 rs -> rs.getLong(1), table.runKey()).orElse(0L) > 0;
-        Map<ByteBuffer, ByteBuffer> written = new HashMap<>();
-        for (byte[][] w : jdbc.list("SELECT key_sha, row_version FROM " + tables.written + " WHERE run_key = ?",
-                rs -> new byte[][] {rs.getBytes(1), rs.getBytes(2)}, table.runKey())) {
-            written.put(ByteBuffer.wrap(w[0]), ByteBuffer.wrap(w[1]));
-        }
         stageChangedRows(changed);
         KeyDigestSums source = new KeyDigestSums();
         try (ChunkRows digests = sourceDigests.open()) {
@@ -127,44 +119,32 @@ public final class MssqlPassTarget implements PassTarget {
             }
         }
         KeyDigestSums published = new KeyDigestSums();
-        Set<String> present = new HashSet<>();
-        List<Object[]> others = new ArrayList<>();
-        readPublished((values, range, version) -> {
-            String text = RecordKeyText.of(values);
-            published.add(range, RecordKeyText.hash(values));
-            if (staged.containsKey(text)) {
-                present.add(text);
-            }
-            if (!ours(text, version, written)) {
-                others.add(new Object[] {range, text, PassKey.sha(text), staged.containsKey(text)});
-            }
-        });
-        // The staged rows the published table lacks will be inserted: counted in, only deletes and others' hands differ.
-        for (Map.Entry<String, long[]> row : staged.entrySet()) {
-            if (!present.contains(row.getKey())) {
-                published.add((int) row.getValue()[0], row.getValue()[1]);
+        withOthers.clear();
+        try (KeyRowSpill others = new KeyRowSpill(key)) {
+            readPublished((values, range, version, ours) -> {
+                published.add(range, RecordKeyText.hash(values));
+                if (!ours) {
+                    others.write(values, range, version);
+                    withOthers.add(range);
+                }
+            });
+            stageKeyRows(MssqlPassStatements.OTHERS, others.read());
+        }
+        // The changed rows the published table lacks will be inserted: counted in, only deletes and others' hands differ.
+        try (PreparedStatement ps = target.prepareStatement(sql.absentRows()); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                published.add(rs.getInt(1), rs.getLong(2));
             }
         }
         differing = source.differing(published);
         compared.clear();
         differing.numbers().forEach(n -> compared.add(n / KeyBuckets.COUNT));
-        stageOthers(others);
         withGone.clear();
         withMissing.clear();
         return differing;
     }
 
-    /** Whether a published row with key {@code text} and {@code version} is the product's. */
-    private boolean ours(String text, byte[] version, Map<ByteBuffer, ByteBuffer> written) {
-        if (Arrays.compareUnsigned(version, mark) < 0) {
-            return true;
-        }
-        ByteBuffer recorded = written.get(ByteBuffer.wrap(PassKey.sha(text)));
-        return recorded != null && recorded.equals(ByteBuffer.wrap(version));
-    }
-
     private void stageChangedRows(SourceRead changed) throws Exception {
-        staged.clear();
         withRows.clear();
         jdbc.update(sql.createRows());
         List<String> names = new ArrayList<>(table.columns().target());
@@ -209,7 +189,6 @@ public final class MssqlPassTarget implements PassTarget {
                     String text = RecordKeyText.of(keyValues);
                     long hash = RecordKeyText.hash(keyValues);
                     int range = range(chunkIndex < 0 ? null : out[chunkIndex]);
-                    staged.put(text, new long[] {range, hash});
                     withRows.add(range);
                     out[n] = range;
                     out[n + 1] = text;
@@ -222,65 +201,61 @@ public final class MssqlPassTarget implements PassTarget {
         }
     }
 
-    private void stageOthers(List<Object[]> others) throws SQLException {
-        withOthers.clear();
-        jdbc.update(MssqlPassStatements.createOthers());
-        try (PreparedStatement ps = target.prepareStatement(MssqlPassStatements.insertOther())) {
-            for (Object[] other : others) {
-                ps.setInt(1, (Integer) other[0]);
-                ps.setString(2, (String) other[1]);
-                ps.setBytes(3, (byte[]) other[2]);
-                ps.setBoolean(4, (Boolean) other[3]);
-                ps.addBatch();
-                withOthers.add((Integer) other[0]);
-            }
-            if (!others.isEmpty()) {
-                ps.executeBatch();
-            }
-        }
-    }
-
     @Override
     public void stageKeys(List<ChunkRange> ranges, SourceRead sourceKeys) throws Exception {
-        Map<String, Object[]> source = new HashMap<>();
+        // The source's keys go straight to the bulk copy; a source ships every key when most buckets differ, so only
+        // the differing ones' are kept.
         try (ChunkRows keys = sourceKeys.open()) {
-            while (keys.next()) {
-                String[] f = CopyTextFields.split(keys.copyBytes());
-                List<Object> values = key.decode(f, 1);
-                int range = Integer.parseInt(f[0]);
-                // A source ships every key when most buckets differ: only the differing ones' are kept.
-                if (differing.contains(range, RecordKeyText.bucket(RecordKeyText.hash(values)))) {
-                    source.put(RecordKeyText.of(values), new Object[] {range, values});
+            Iterator<Object[]> differingKeys = new Iterator<>() {
+                private Object[] ahead;
+
+                @Override
+                public boolean hasNext() {
+                    try {
+                        while (ahead == null && keys.next()) {
+                            String[] f = CopyTextFields.split(keys.copyBytes());
+                            List<Object> values = key.decode(f, 1);
+                            int range = Integer.parseInt(f[0]);
+                            if (differing.contains(range, RecordKeyText.bucket(RecordKeyText.hash(values)))) {
+                                ahead = keyRow(values, range, RecordKeyText.of(values), new byte[0]);
+                            }
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException("reading the source's keys: " + e.getMessage(), e);
+                    }
+                    return ahead != null;
                 }
-            }
+
+                @Override
+                public Object[] next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    Object[] row = ahead;
+                    ahead = null;
+                    return row;
+                }
+            };
+            stageKeyRows(MssqlPassStatements.SOURCE_KEYS, differingKeys);
         }
-        // Gone: the published key in a differing bucket that the source has nowhere (a staged key is the source's).
-        List<Object[]> gone = new ArrayList<>();
-        Set<String> candidates = new HashSet<>();
-        readPublished((values, range, version) -> {
-            long hash = RecordKeyText.hash(values);
-            if (!differing.contains(range, RecordKeyText.bucket(hash))) {
-                return;
-            }
-            String text = RecordKeyText.of(values);
-            candidates.add(text);
-            if (!source.containsKey(text) && !staged.containsKey(text)) {
-                gone.add(keyRow(values, range, text, version));
-            }
-        });
-        // Missing: the source's key the published table lacks (confirmed against the table when the range applies).
-        List<Object[]> missing = new ArrayList<>();
-        for (Map.Entry<String, Object[]> s : source.entrySet()) {
-            if (!candidates.contains(s.getKey()) && !staged.containsKey(s.getKey())) {
-                @SuppressWarnings("unchecked")
-                List<Object> values = (List<Object>) s.getValue()[1];
-                missing.add(keyRow(values, (Integer) s.getValue()[0], s.getKey(), null));
-            }
+        try (KeyRowSpill published = new KeyRowSpill(key)) {
+            readPublished((values, range, version, ours) -> {
+                if (differing.contains(range, RecordKeyText.bucket(RecordKeyText.hash(values)))) {
+                    published.write(values, range, version);
+                }
+            });
+            stageKeyRows(MssqlPassStatements.PUBLISHED_KEYS, published.read());
         }
-        stageKeyRows(MssqlPassStatements.GONE, gone);
-        stageKeyRows(MssqlPassStatements.MISSING, missing);
-        gone.forEach(g -> withGone.add((Integer) g[keyIndexes.length]));
-        missing.forEach(m -> withMissing.add((Integer) m[keyIndexes.length]));
+        // Gone: a published key the source has nowhere; missing: a source key the published table lacks (confirmed
+        // against the table when the range applies). A changed row's key is the source's, and is written, not either.
+        jdbc.update(sql.createKeys(MssqlPassStatements.GONE));
+        jdbc.update(sql.unmatched(MssqlPassStatements.GONE, MssqlPassStatements.PUBLISHED_KEYS, MssqlPassStatements.SOURCE_KEYS));
+        jdbc.update(sql.createKeys(MssqlPassStatements.MISSING));
+        jdbc.update(sql.unmatched(MssqlPassStatements.MISSING, MssqlPassStatements.SOURCE_KEYS, MssqlPassStatements.PUBLISHED_KEYS));
+        withGone.clear();
+        withGone.addAll(jdbc.list(MssqlPassStatements.ranges(MssqlPassStatements.GONE), rs -> rs.getInt(1)));
+        withMissing.clear();
+        withMissing.addAll(jdbc.list(MssqlPassStatements.ranges(MssqlPassStatements.MISSING), rs -> rs.getInt(1)));
     }
 
     private Object[] keyRow(List<Object> values, int range, String text, byte[] version) {
@@ -295,7 +270,7 @@ public final class MssqlPassTarget implements PassTarget {
         return row;
     }
 
-    private void stageKeyRows(String staging, List<Object[]> rows) throws Exception {
+    private void stageKeyRows(String staging, Iterator<Object[]> rows) throws Exception {
         jdbc.update(sql.createKeys(staging));
         List<String> names = new ArrayList<>(table.key());
         List<MssqlColumnBinding> bindings = new ArrayList<>(keyColumns.bindings());
@@ -303,20 +278,22 @@ public final class MssqlPassTarget implements PassTarget {
         extras.add(VERSION);
         extras.forEach(c -> names.add(c.name()));
         bindings.addAll(PassColumns.of("the staged keys", extras).bindings());
-        MssqlBulkLoad.staging(target, staging, names, bindings).write(new ValueRows(rows.iterator()));
+        MssqlBulkLoad.staging(target, staging, names, bindings).write(new ValueRows(rows));
     }
 
-    /** One forward-only read of the published table's keys, chunk column and row version. */
-    private void readPublished(PublishedRow each) throws SQLException {
+    /** One forward-only read of the published table's keys, chunk column, row version and whether the row is ours. */
+    private void readPublished(PublishedRow each) throws Exception {
         try (PreparedStatement ps = target.prepareStatement(sql.readKeys(table.chunkColumn()), ResultSet.TYPE_FORWARD_ONLY,
                 ResultSet.CONCUR_READ_ONLY)) {
             ps.setFetchSize(10_000);
+            ps.setBytes(1, mark);
+            ps.setString(2, table.runKey());
             try (ResultSet rs = ps.executeQuery()) {
                 int n = table.key().size();
                 while (rs.next()) {
                     List<Object> values = key.read(rs, 1);
                     Object chunk = chunkIndex < 0 ? null : chunkValue(rs, n + 1);
-                    each.row(values, range(chunk), rs.getBytes(n + 2));
+                    each.row(values, range(chunk), rs.getBytes(n + 2), rs.getInt(n + 3) == 1);
                 }
             }
         }
@@ -346,7 +323,7 @@ public final class MssqlPassTarget implements PassTarget {
 
     @FunctionalInterface
     private interface PublishedRow {
-        void row(List<Object> key, int range, byte[] version) throws SQLException;
+        void row(List<Object> key, int range, byte[] version, boolean ours) throws Exception;
     }
 
     @Override

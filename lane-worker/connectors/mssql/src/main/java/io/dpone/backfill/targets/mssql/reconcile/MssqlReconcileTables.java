@@ -62,9 +62,12 @@ final class MssqlReconcileTables {
                         + " CONSTRAINT reconcile_queue_decision CHECK (decision IN (N'accept', N'keep')),"
                         + " decided_at datetime2(3) NULL, CONSTRAINT reconcile_queue_pk PRIMARY KEY (run_key, key_sha),"
                         + " CONSTRAINT reconcile_queue_campaign FOREIGN KEY (run_key) REFERENCES " + campaign + " (run_key))",
-                "IF OBJECT_ID(N'" + literal(written) + "', N'U') IS NULL CREATE TABLE " + written + " ("
+                // A pass's read of the published table asks, row by row, whether a pass wrote that version: the
+                // index comes with the table, in the same block.
+                "IF OBJECT_ID(N'" + literal(written) + "', N'U') IS NULL BEGIN CREATE TABLE " + written + " ("
                         + "run_key nvarchar(128) NOT NULL, key_sha binary(32) NOT NULL, row_version binary(8) NOT NULL,"
                         + " CONSTRAINT reconcile_written_pk PRIMARY KEY (run_key, key_sha),"
-                        + " CONSTRAINT reconcile_written_campaign FOREIGN KEY (run_key) REFERENCES " + campaign + " (run_key))"};
+                        + " CONSTRAINT reconcile_written_campaign FOREIGN KEY (run_key) REFERENCES " + campaign + " (run_key));"
+                        + " CREATE INDEX reconcile_written_version ON " + written + " (run_key, row_version); END"};
     }
 }

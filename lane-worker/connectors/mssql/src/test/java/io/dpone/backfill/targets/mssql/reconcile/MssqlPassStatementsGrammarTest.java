@@ -48,9 +48,14 @@ class MssqlPassStatementsGrammarTest {
         markers.put(sql.createKeys(MssqlPassStatements.GONE), 0);
         markers.put(sql.createWrote(), 0);
         markers.put(sql.createDeleted(), 0);
-        markers.put(MssqlPassStatements.createOthers(), 0);
-        markers.put(MssqlPassStatements.insertOther(), 4);
-        markers.put(sql.readKeys(WorstCaseNames.identifier("c3")), 0);
+        markers.put(sql.createKeys(MssqlPassStatements.OTHERS), 0);
+        markers.put(sql.readKeys(WorstCaseNames.identifier("c3")), 2);
+        markers.put(sql.readKeys(null), 2);
+        markers.put(sql.absentRows(), 0);
+        markers.put(sql.unmatched(MssqlPassStatements.GONE, MssqlPassStatements.PUBLISHED_KEYS, MssqlPassStatements.SOURCE_KEYS), 0);
+        markers.put(MssqlPassStatements.ranges(MssqlPassStatements.MISSING), 0);
+        markers.put(sql.requeue(MssqlPassStatements.OTHERS, "CASE WHEN " + MssqlPassStatements.changed("bf_k."
+                + MssqlPassStatements.SHA) + " THEN N'a' ELSE N'b' END", null), 3);
         markers.put(sql.update(), 5);
         markers.put(sql.insert(), 2);
         markers.put(sql.rememberWrittenUpdate(), 1);
@@ -93,6 +98,27 @@ class MssqlPassStatementsGrammarTest {
         // Text columns compare as bytes: a case-insensitive collation must not hide 'abc' -> 'ABC'.
         assertThat(update).contains("CAST(bf_s.[" + WorstCaseNames.identifier("c1").replace("]", "]]") + "] AS varbinary(max))");
         assertThat(update).doesNotContain("CAST(bf_s.[" + WorstCaseNames.identifier("c2").replace("]", "]]") + "] AS varbinary(max))");
+    }
+
+    /**
+     * A pass holds no key in memory: which published rows are the product's is asked of the published table's read
+     * (a rowversion is one write's, so the version alone names what a pass wrote), and which keys each side lacks is
+     * an anti-join of staged tables on the keys' SHA-256, never a comparison under the table's collation.
+     */
+    @Test
+    void ownershipAndTheKeysEachSideLacksAreAnsweredByTheServerNotHeldInMemory() {
+        MssqlPassStatements sql = statements(4, 2);
+        assertThat(sql.readKeys(null)).contains(" < ? OR EXISTS (SELECT 1 FROM ").contains(".[reconcile_written] AS bf_w")
+                .contains("bf_w.run_key = ? AND bf_w.row_version = CAST(bf_t.");
+        String gone = sql.unmatched(MssqlPassStatements.GONE, MssqlPassStatements.PUBLISHED_KEYS, MssqlPassStatements.SOURCE_KEYS);
+        assertThat(gone).startsWith("INSERT INTO " + MssqlPassStatements.GONE)
+                .contains("FROM " + MssqlPassStatements.PUBLISHED_KEYS + " AS bf_k WHERE NOT EXISTS (SELECT 1 FROM "
+                        + MssqlPassStatements.SOURCE_KEYS + " AS bf_o WHERE bf_o." + MssqlPassStatements.SHA + " = bf_k."
+                        + MssqlPassStatements.SHA + ")")
+                .contains("NOT EXISTS (SELECT 1 FROM " + MssqlPassStatements.ROWS + " AS bf_x WHERE bf_x."
+                        + MssqlPassStatements.SHA + " = bf_k." + MssqlPassStatements.SHA + ")");
+        assertThat(new MssqlReconcileTables(STATE).ddl()).anySatisfy(ddl ->
+                assertThat(ddl).contains("CREATE INDEX reconcile_written_version").contains("(run_key, row_version)"));
     }
 
     @Test
