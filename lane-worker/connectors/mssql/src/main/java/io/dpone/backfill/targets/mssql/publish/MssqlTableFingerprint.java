@@ -59,7 +59,7 @@ final class MssqlTableFingerprint {
         String type = column.typeName().toLowerCase(java.util.Locale.ROOT);
         String source = switch (type) {
             case "image", "geometry", "geography", "hierarchyid" -> "CONVERT(varbinary(max), " + name + ")";
-            // A rowversion is binary(8) (rowversion-transact-sql.md); the binary styles are documented for binary types.
+            // A rowversion is binary(8) (Microsoft Learn, "rowversion (Transact-SQL)"); the binary styles are documented for binary types.
             case "timestamp", "rowversion" -> "CONVERT(binary(8), " + name + ")";
             default -> name;
         };
