@@ -140,8 +140,9 @@ public final class CampaignDriver {
         } catch (DatabaseFailureException e) {
             LOG.warnf("pass on campaign %s/%s failed (%s, %s): %s", namespace, campaign.getMetadata().getName(), e.kind(),
                     e.reason(), e.getMessage());
+            Optional<BackfillCampaignStatus> view = ledgerView(blueprint, hold, campaign, e);
             endSession(key, e);
-            return DatabaseFailures.outcome(e, campaign, DATABASE_RETRY);
+            return DatabaseFailures.outcome(e, campaign, DATABASE_RETRY, view);
         } catch (KubernetesClientException e) {
             // The Kubernetes API failed (a 5xx, 429, a restart), not the database: the lease and the connections
             // stay; the pass is tried again. Never an EngineError, never a release and re-take of the lease.
@@ -154,8 +155,30 @@ public final class CampaignDriver {
                 Thread.currentThread().interrupt(); // the operator is stopping: the pass ends, its hold is released
             }
             LOG.warnf(e, "pass on campaign %s/%s failed", namespace, campaign.getMetadata().getName());
+            Optional<BackfillCampaignStatus> view = ledgerView(blueprint, hold, campaign, e);
             endSession(key, e);
-            return new DriveOutcome.Waiting("EngineError", String.valueOf(e.getMessage()), DATABASE_RETRY);
+            return new DriveOutcome.Waiting("EngineError", String.valueOf(e.getMessage()), DATABASE_RETRY, view);
+        }
+    }
+
+    /**
+     * Where the ledger says the campaign is after a failed pass: what that pass committed (chunks, a validation)
+     * stays committed, and the status should say so. Not asked over a lost connection (it would only wait for the
+     * same failure); a ledger that cannot be read leaves the last status as it was.
+     */
+    private static Optional<BackfillCampaignStatus> ledgerView(CampaignBlueprint blueprint, CampaignHold hold,
+                                                               BackfillCampaign campaign, Exception failure) {
+        if (ConnectionLoss.is(failure)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(project(blueprint, hold, blueprint.identity().runKey(),
+                    campaign.getStatus() != null && campaign.getStatus().getThrottle() != null
+                            && campaign.getStatus().getThrottle().throttled()));
+        } catch (RuntimeException unreadable) {
+            LOG.debugf(unreadable, "campaign %s/%s: the ledger could not be read after the failed pass",
+                    campaign.getMetadata().getNamespace(), campaign.getMetadata().getName());
+            return Optional.empty();
         }
     }
 

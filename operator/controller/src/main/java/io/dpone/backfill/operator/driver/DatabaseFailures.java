@@ -1,9 +1,11 @@
 package io.dpone.backfill.operator.driver;
 
+import io.dpone.backfill.core.campaign.BackfillCampaignStatus;
 import io.dpone.backfill.core.engine.DatabaseFailureException;
 import io.dpone.backfill.operator.resource.BackfillCampaign;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A failed database call as an outcome of the pass: transient ones are retried after a back-off (the Degraded
@@ -14,9 +16,10 @@ final class DatabaseFailures {
     private DatabaseFailures() {
     }
 
-    static DriveOutcome outcome(DatabaseFailureException e, BackfillCampaign campaign, Duration retryAfter) {
+    static DriveOutcome outcome(DatabaseFailureException e, BackfillCampaign campaign, Duration retryAfter,
+                                Optional<BackfillCampaignStatus> ledgerView) {
         if (e.isTransient()) {
-            return new DriveOutcome.Waiting(e.reason(), e.getMessage(), retryAfter);
+            return new DriveOutcome.Waiting(e.reason(), e.getMessage(), retryAfter, ledgerView);
         }
         return new DriveOutcome.Refused(e.reason(), e.getMessage(), "fix what the message names (retrying cannot help),"
                 + " then: kubectl annotate bfc " + campaign.getMetadata().getName() + " -n " + campaign.getMetadata().getNamespace()

@@ -33,8 +33,17 @@ public sealed interface DriveOutcome {
         }
     }
 
-    /** Transient: a Secret is missing, the database is unreachable, another driver holds the lease. Retried. */
-    record Waiting(String reason, String message, Duration retryAfter) implements DriveOutcome {
+    /**
+     * Transient: a Secret is missing, the database is unreachable, another driver holds the lease, a pass failed.
+     * Retried. {@code ledgerView}: the ledger's projection when it could still be read after the failure, so the
+     * status says where the campaign is (a pass that validated and then failed at its swap is Validating, not the
+     * phase the last good pass wrote).
+     */
+    record Waiting(String reason, String message, Duration retryAfter, Optional<BackfillCampaignStatus> ledgerView)
+            implements DriveOutcome {
+        public Waiting(String reason, String message, Duration retryAfter) {
+            this(reason, message, retryAfter, Optional.empty());
+        }
     }
 
     /** Permanent until a person changes something: the spec changed after planning, the route has no adapter. */

@@ -126,10 +126,18 @@ public final class StatusAssembler {
     }
 
     public BackfillCampaignStatus waiting(BackfillCampaign campaign, BackfillCampaignStatus previous, DriveOutcome.Waiting w) {
-        BackfillCampaignStatus status = previous == null ? new BackfillCampaignStatus() : copy(previous);
+        // What the ledger still says after a failed pass wins over the last good pass's projection.
+        BackfillCampaignStatus status = w.ledgerView().map(StatusAssembler::copy)
+                .orElseGet(() -> previous == null ? new BackfillCampaignStatus() : copy(previous));
         status.setObservedGeneration(campaign.getMetadata().getGeneration());
-        status.setConditions(ConditionSet.merge(conditions(previous), CampaignConditions.waiting(conditions(previous), w.reason(), w.message()),
-                clock.instant(), campaign.getMetadata().getGeneration()));
+        if (w.ledgerView().isPresent()) {
+            freezeRateOutsideLoading(status.getProgress(), status.getPhase());
+        }
+        List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.waiting(conditions(previous), w.reason(), w.message()));
+        if (w.ledgerView().isPresent() && status.getReconciliation() != null) {
+            wanted.add(CampaignConditions.caughtUp(status.getReconciliation(), status.getPhase()));
+        }
+        status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));
         status.setRecommendedAction(bounded(switch (w.reason()) {
             case "SecretNotFound", "SecretInvalid" -> "create or fix the connection Secret: " + w.message();
             case "SecretNotOptedIn" -> "let campaigns use the connection Secret (its owner's decision), or name another: "

@@ -88,8 +88,11 @@ class OperatorSqlServerSchemaIT {
                 names.add(campaign.getMetadata().getName());
             }
             String first = names.get(0);
+            // Waiting for the group can pass between two passes unseen: the last member validated, the swap ran (and on
+            // Babelfish failed at its first rename) before this member's status said it waited.
             Await.until(Duration.ofSeconds(180), () -> condition(cluster, first, CampaignConditions.AWAITING_GROUP)
-                            .map(c -> "True".equals(c.getStatus()) || "GroupPublished".equals(c.getReason())).orElse(false),
+                            .map(c -> "True".equals(c.getStatus()) || "GroupPublished".equals(c.getReason())).orElse(false)
+                            || (!sqlServer && renameRefused(cluster, names).isPresent()),
                     () -> "status " + StatusJson.write(status(cluster, first)) + "\nlanes:\n" + lanes.allOutput());
 
             if (!sqlServer) {

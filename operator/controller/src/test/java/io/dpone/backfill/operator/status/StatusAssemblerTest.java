@@ -98,4 +98,32 @@ class StatusAssemblerTest {
         assertThat(status.getRecommendedAction()).startsWith("2 key(s) written in the published table by someone else")
                 .contains("--accept KEY", "--keep KEY", "start incremental sync from the XMin anchor 2001");
     }
+
+    @Test
+    void aPassThatFailsAfterValidatingShowsTheLedgersPhaseAndStaysDegradedNotTheLastGoodPassesPhase() {
+        var campaign = io.dpone.backfill.operator.support.PgCampaign.campaign("backfill", "items", "items_v1", 8, 2, "");
+        campaign.getMetadata().setGeneration(1L);
+        var lastGood = new io.dpone.backfill.core.campaign.BackfillCampaignStatus();
+        lastGood.setPhase(CampaignPhase.Loading);
+        lastGood.setProgress(progress(5, 8));
+        var ledger = new io.dpone.backfill.core.campaign.BackfillCampaignStatus();
+        ledger.setPhase(CampaignPhase.Validating);
+        ledger.setProgress(progress(8, 8));
+        var assembler = new StatusAssembler(java.time.Clock.fixed(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC));
+
+        var status = assembler.waiting(campaign, lastGood, new io.dpone.backfill.operator.driver.DriveOutcome.Waiting(
+                "EngineError", "the swap's rename was refused", java.time.Duration.ofSeconds(15), java.util.Optional.of(ledger)));
+        var unread = assembler.waiting(campaign, lastGood, new io.dpone.backfill.operator.driver.DriveOutcome.Waiting(
+                "ConnectionLost", "connection reset", java.time.Duration.ofSeconds(15)));
+
+        assertThat(status.getPhase()).isEqualTo(CampaignPhase.Validating);
+        assertThat(status.getProgress().getCommittedChunks()).isEqualTo(8);
+        assertThat(status.getProgress().getRowsPerSecond()).as("no rate outside loading").isZero();
+        assertThat(ConditionSet.find(status.getConditions(), CampaignConditions.DEGRADED).orElseThrow().getMessage())
+                .isEqualTo("the swap's rename was refused");
+        assertThat(ConditionSet.isTrue(status.getConditions(), CampaignConditions.RECONCILING)).isTrue();
+        assertThat(ledger.getProgress().getRowsPerSecond()).as("the outcome's view is not changed").isEqualTo(1234.5);
+        assertThat(unread.getPhase()).as("a ledger not read leaves the last status").isEqualTo(CampaignPhase.Loading);
+        assertThat(unread.getProgress().getCommittedChunks()).isEqualTo(5);
+    }
 }
