@@ -86,6 +86,16 @@ class CredentialsStayOutOfCliOutputIT {
         assertNoPasswordAnywhere(failure, "run", "--log-dir", dir.resolve("lanes").toString());
     }
 
+    /** The scrubber masks credentials, not the names of the files that hold them: usage still says what to pass. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"run", "resume", "doctor", "status", "reconcile", "plan", "generate"})
+    void theHelpOfACommandThatReadsSecretsStillNamesTheFileToPass(String command, @TempDir Path dir) throws Exception {
+        BackfillProcess.Result help = BackfillProcess.run(dir, command, "--help");
+
+        assertThat(help.exitCode()).as(help.stderr()).isZero();
+        assertThat(help.stdout()).contains("--secrets=FILE").doesNotContain("--secrets=" + io.dpone.backfill.redaction.CredentialScrubber.MASK);
+    }
+
     private void assertNoPasswordAnywhere(Failure failure, String command, String... more) throws Exception {
         Map<String, String> env = new HashMap<>();
         // A connection that never opens is not retried for minutes before `run` gives up.

@@ -27,6 +27,12 @@ public final class CredentialScrubber {
     static final String CREDENTIAL_KEY = "(?<![\\w.-])[\\w.-]*(?:password|passwd|pwd|secret|token|credential)[\\w.-]*\\s*=\\s*";
     /** Key (kept, group 1), then the value: braced, or up to a separator. */
     static final Pattern KEY_VALUE = Pattern.compile("(?i)(" + CREDENTIAL_KEY + ")(\\{(?:[^}\\r\\n]|}})*+}?|[^;&\\s\"']*)");
+    /**
+     * Keys that name where a credential is, never the credential: the CLI's {@code --secrets=FILE} (its usage line
+     * and the commands it suggests) and a Kubernetes Secret's reference or name. Masking them would hide which file or
+     * Secret a message means; a value that is a credential after all is still caught by {@link KnownSecrets}.
+     */
+    static final Pattern REFERENCE_KEY = Pattern.compile("(?i)(?:--secrets|[\\w.-]*secret(?:ref|name))\\s*=\\s*");
     /** {@code //user:password@}: the user (group 1) stays. */
     static final Pattern AUTHORITY = Pattern.compile("(//[^/?#@\\s:;]*):([^/?#\\s]*)@");
     /** {@code user:password@host} without the {@code //}, as a driver prints an authority it took for a host. */
@@ -40,7 +46,8 @@ public final class CredentialScrubber {
         if (text == null || text.isEmpty()) {
             return text;
         }
-        String out = KEY_VALUE.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK));
+        String out = KEY_VALUE.matcher(text).replaceAll(m -> Matcher.quoteReplacement(
+                REFERENCE_KEY.matcher(m.group(1)).matches() ? m.group() : m.group(1) + MASK));
         out = AUTHORITY.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + ":" + MASK + "@"));
         out = BARE_USER_INFO.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + ":" + MASK + "@"));
         for (String secret : KnownSecrets.longestFirst()) {

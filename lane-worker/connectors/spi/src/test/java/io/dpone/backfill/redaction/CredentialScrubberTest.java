@@ -44,6 +44,7 @@ class CredentialScrubberTest {
             "mssql access token|jdbc:sqlserver://h;accessToken=Pat18-d5Ef|Pat18-d5Ef",
             "ODBC-style pwd|Server=h;Uid=loader;Pwd=Pat19-e6Fg;|Pat19-e6Fg",
             "in a JSON document|{\"last_error\" : \"cannot connect: jdbc:postgresql://h/db?password=Pat20-f7Gh\"}|Pat20-f7Gh",
+            "beside a secrets file|backfill run --secrets=s.yaml --target-url jdbc:postgresql://h/db?password=Pat30-x1Yz|Pat30-x1Yz",
     })
     void aCredentialInAnyUrlOrMessageFormIsMasked(String form, String text, String password) {
         String scrubbed = CredentialScrubber.scrub(text);
@@ -72,6 +73,9 @@ class CredentialScrubberTest {
             "lane 0: exiting (DONE) at 12:30:01.250",
             "kubectl annotate bfc items -n ns --overwrite backfill.dpone.io/requeue-failed=$(date +%s)",
             "Secret ns/src-db is not labelled backfill.dpone.io/campaign-use=true",
+            "Usage: backfill run [-hV] [--secrets=FILE]... CAMPAIGN",
+            "next: backfill resume --secrets=prod-db-secrets.yaml orders.yaml",
+            "spec.source.connectionSecretRef=src-db names no Secret; secretName=src-db",
     })
     void textWithoutACredentialIsLeftAsItIs(String text) {
         assertThat(CredentialScrubber.scrub(text)).isEqualTo(text);
