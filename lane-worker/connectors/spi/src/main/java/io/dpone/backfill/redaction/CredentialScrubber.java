@@ -28,11 +28,12 @@ public final class CredentialScrubber {
     /** Key (kept, group 1), then the value: braced, or up to a separator. */
     static final Pattern KEY_VALUE = Pattern.compile("(?i)(" + CREDENTIAL_KEY + ")(\\{(?:[^}\\r\\n]|}})*+}?|[^;&\\s\"']*)");
     /**
-     * Keys that name where a credential is, never the credential: the CLI's {@code --secrets=FILE} (its usage line
-     * and the commands it suggests) and a Kubernetes Secret's reference or name. Masking them would hide which file or
+     * Keys that name where a credential is, never the credential: the CLI's {@code --secrets=FILE} and
+     * {@code generate}'s {@code --source-secret}/{@code --target-secret} (a Secret's name) in usage lines and the commands
+     * it suggests, and a Kubernetes Secret's reference or name. Masking them would hide which file or
      * Secret a message means; a value that is a credential after all is still caught by {@link KnownSecrets}.
      */
-    static final Pattern REFERENCE_KEY = Pattern.compile("(?i)(?:--secrets|[\\w.-]*secret(?:ref|name))\\s*=\\s*");
+    static final Pattern REFERENCE_KEY = Pattern.compile("(?i)(?:--secrets|--(?:source|target)-secret|[\\w.-]*secret(?:ref|name))\\s*=\\s*");
     /** {@code //user:password@}: the user (group 1) stays. */
     static final Pattern AUTHORITY = Pattern.compile("(//[^/?#@\\s:;]*):([^/?#\\s]*)@");
     /** {@code user:password@host} without the {@code //}, as a driver prints an authority it took for a host. */

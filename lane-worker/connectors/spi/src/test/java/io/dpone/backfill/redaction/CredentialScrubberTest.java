@@ -75,6 +75,7 @@ class CredentialScrubberTest {
             "Secret ns/src-db is not labelled backfill.dpone.io/campaign-use=true",
             "Usage: backfill run [-hV] [--secrets=FILE]... CAMPAIGN",
             "next: backfill resume --secrets=prod-db-secrets.yaml orders.yaml",
+            "backfill generate --source-secret=src-db --target-secret=dst-db --out=campaigns",
             "spec.source.connectionSecretRef=src-db names no Secret; secretName=src-db",
     })
     void textWithoutACredentialIsLeftAsItIs(String text) {
