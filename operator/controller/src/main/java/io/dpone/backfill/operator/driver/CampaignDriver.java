@@ -118,9 +118,7 @@ public final class CampaignDriver {
                 approve(client, campaign, hold, engine.runKey(), notes);
             });
             Optional<RollbackReceipt> rollback = rollback(client, campaign, blueprint, hold, lease, step, notes);
-            BackfillCampaignStatus projection = project(blueprint, hold, runKey,
-                    campaign.getStatus() != null && campaign.getStatus().getThrottle() != null
-                            && campaign.getStatus().getThrottle().throttled());
+            BackfillCampaignStatus projection = project(blueprint, hold, runKey, wasThrottled(campaign));
             DriveOutcome.ChunkActivity activity = step.phase() == CampaignPhase.Loading
                     ? chunkWatch.observe(hold.ledger(), runKey, clock.instant()) : DriveOutcome.ChunkActivity.NONE;
             if (step.settled()) {
@@ -172,9 +170,7 @@ public final class CampaignDriver {
             return Optional.empty();
         }
         try {
-            return Optional.of(project(blueprint, hold, blueprint.identity().runKey(),
-                    campaign.getStatus() != null && campaign.getStatus().getThrottle() != null
-                            && campaign.getStatus().getThrottle().throttled()));
+            return Optional.of(project(blueprint, hold, blueprint.identity().runKey(), wasThrottled(campaign)));
         } catch (RuntimeException unreadable) {
             LOG.debugf(unreadable, "campaign %s/%s: the ledger could not be read after the failed pass",
                     campaign.getMetadata().getNamespace(), campaign.getMetadata().getName());
@@ -258,6 +254,12 @@ public final class CampaignDriver {
             OperatorActions.markDone(client, campaign, OperatorActions.ROLLBACK);
         }
         return ledger.rollbackReceipt(runKey);
+    }
+
+    /** The last status said the ceiling held the lanes back: the throttle judgement's hysteresis starts from it. */
+    private static boolean wasThrottled(BackfillCampaign campaign) {
+        return campaign.getStatus() != null && campaign.getStatus().getThrottle() != null
+                && campaign.getStatus().getThrottle().throttled();
     }
 
     /** {@code wasThrottled}: the last status said the ceiling held the lanes back (the judgement's hysteresis). */

@@ -126,17 +126,19 @@ public final class StatusAssembler {
     }
 
     public BackfillCampaignStatus waiting(BackfillCampaign campaign, BackfillCampaignStatus previous, DriveOutcome.Waiting w) {
-        // What the ledger still says after a failed pass wins over the last good pass's projection.
-        BackfillCampaignStatus status = w.ledgerView().map(StatusAssembler::copy)
-                .orElseGet(() -> previous == null ? new BackfillCampaignStatus() : copy(previous));
-        status.setObservedGeneration(campaign.getMetadata().getGeneration());
-        if (w.ledgerView().isPresent()) {
-            freezeRateOutsideLoading(status.getProgress(), status.getPhase());
-        }
         List<CampaignCondition> wanted = new ArrayList<>(CampaignConditions.waiting(conditions(previous), w.reason(), w.message()));
-        if (w.ledgerView().isPresent() && status.getReconciliation() != null) {
-            wanted.add(CampaignConditions.caughtUp(status.getReconciliation(), status.getPhase()));
+        BackfillCampaignStatus status;
+        if (w.ledgerView().isPresent()) {
+            // What the ledger still says after a failed pass wins over the last good pass's projection.
+            status = copy(w.ledgerView().get());
+            freezeRateOutsideLoading(status.getProgress(), status.getPhase());
+            if (status.getReconciliation() != null) {
+                wanted.add(CampaignConditions.caughtUp(status.getReconciliation(), status.getPhase()));
+            }
+        } else {
+            status = previous == null ? new BackfillCampaignStatus() : copy(previous);
         }
+        status.setObservedGeneration(campaign.getMetadata().getGeneration());
         status.setConditions(ConditionSet.merge(conditions(previous), wanted, clock.instant(), campaign.getMetadata().getGeneration()));
         status.setRecommendedAction(bounded(switch (w.reason()) {
             case "SecretNotFound", "SecretInvalid" -> "create or fix the connection Secret: " + w.message();
